@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdint.h>
+#include "out.h"
+#include "run.h"
+#include "trap.h"
+#include "x86.h"
+
+struct trap_frame {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t vector, error;
+	uint64_t rip, cs, rflags, rsp, ss;	/* pushed by the CPU */
+};
+
+struct idt_entry {
+	uint16_t off_lo, sel;
+	uint8_t ist, type;
+	uint16_t off_mid;
+	uint32_t off_hi, zero;
+} __attribute__((packed));
+
+#define GDT_CODE64	0x08
+#define IDT_INTERRUPT	0x8e	/* present, ring 0, interrupt gate: IF stays 0 */
+#define VEC_GP		13
+
+extern const uint64_t idt_stubs[32];
+extern const uint64_t msr_fixups[], msr_fixups_end[];
+
+static struct idt_entry idt[32];
+
+static const char *const names[32][2] = {
+	{ "#DE", "divide error" }, { "#DB", "debug" },
+	{ "#NMI", "non-maskable interrupt" }, { "#BP", "breakpoint" },
+	{ "#OF", "overflow" }, { "#BR", "bound range exceeded" },
+	{ "#UD", "invalid opcode" }, { "#NM", "device not available" },
+	{ "#DF", "double fault" }, { "#CSO", "coprocessor segment overrun" },
+	{ "#TS", "invalid TSS" }, { "#NP", "segment not present" },
+	{ "#SS", "stack fault" }, { "#GP", "general protection" },
+	{ "#PF", "page fault" }, { "#RES15", "reserved" },
+	{ "#MF", "x87 floating point" }, { "#AC", "alignment check" },
+	{ "#MC", "machine check" }, { "#XM", "SIMD floating point" },
+	{ "#VE", "virtualization" }, { "#CP", "control protection" },
+	{ "#RES22", "reserved" }, { "#RES23", "reserved" },
+	{ "#RES24", "reserved" }, { "#RES25", "reserved" },
+	{ "#RES26", "reserved" }, { "#RES27", "reserved" },
+	{ "#HV", "hypervisor injection" }, { "#VC", "VMM communication" },
+	{ "#SX", "security" }, { "#RES31", "reserved" },
+};
+
+void trap_init(void)
+{
+	struct {
+		uint16_t limit;
+		uint64_t base;
+	} __attribute__((packed)) idtr = { sizeof(idt) - 1, (uintptr_t)idt };
+	unsigned int v;
+
+	for (v = 0; v < 32; v++) {
+		uint64_t off = idt_stubs[v];
+
+		idt[v] = (struct idt_entry){
+			.off_lo = off & 0xffff, .sel = GDT_CODE64,
+			.type = IDT_INTERRUPT, .off_mid = (off >> 16) & 0xffff,
+			.off_hi = off >> 32,
+		};
+	}
+	asm volatile("lidt %0" : : "m"(idtr));
+}
+
+/* Called from trap_common in boot/entry64.asm. */
+void trap_handler(struct trap_frame *f);
+void trap_handler(struct trap_frame *f)
+{
+	const uint64_t *fix;
+
+	/* An MSR that does not exist: rdmsr_safe()/wrmsr_safe() report it. */
+	if (f->vector == VEC_GP) {
+		for (fix = msr_fixups; fix < msr_fixups_end; fix += 2) {
+			if (f->rip == fix[0]) {
+				f->rip = fix[1];
+				return;
+			}
+		}
+	}
+
+	out_line("exception: %s (%s) vector=%u error=0x%lx rip=0x%lx cr2=0x%lx during: %s",
+		 names[f->vector & 31][0], names[f->vector & 31][1],
+		 (unsigned int)f->vector, f->error, f->rip, read_cr2(),
+		 run_step_now());
+	run_fail();
+	run_end();
+}

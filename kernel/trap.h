@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PB_TRAP_H
+#define PB_TRAP_H
+
+/* Every CPU exception prints what went wrong and where, then ends the run. */
+void trap_init(void);
+
+#endif
