@@ -1,0 +1,448 @@
+"""build/host/pagebench-cpuid against the recorded CPUID dumps in shared/cpuid.
+
+The expected values do not come from the code under test: feature bits are
+written here by hand from each dump's registers (bit positions of issue 2),
+and cache sizes come from AIDA64's own decoding in the dump ("L2 Unified
+Cache: 1 MB") wherever the dump has it; for the three dumps without it the
+sizes are worked out by hand below, with the arithmetic in the comment.
+"""
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+TOOL = os.path.join(REPO, "build", "host", "pagebench-cpuid")
+DUMPS = os.path.join(REPO, "..", "shared", "cpuid")
+
+# Bits of every dump's first CPU, read off its registers:
+#   erms 7.0 EBX[9], fsrm 7.0 EDX[4], fzrm/fsrs/fsrcs 7.1 EAX[10..12] (only
+#   when 7.0 EAX >= 1), avx 1 ECX[28] with XSAVE 1 ECX[26] and 0xD.0 EAX[2],
+#   avx512f 7.0 EBX[16] with 0xD.0 EAX[5..7], clzero 0x80000008 EBX[0],
+#   movdir64b 7.0 ECX[28]. sse2 (1 EDX[26]) is set on every one of them.
+# Caches (KiB) only where the dump has no AIDA64 decoding.
+CPUS = {
+    # max basic 5: no leaf 7; 1 ECX=00802009: no AVX/XSAVE
+    "AuthenticAMD0100F42_K10_Shanghai.txt": dict(
+        vendor="AuthenticAMD", family=0x10, model=0x4, stepping=2,
+        erms=0, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=0, avx512f=0,
+        clzero=0, movdir64b=0, tsc=None, cache_src="legacy",
+        # 80000005 ECX=40020140: [31:24]=0x40; 80000006 ECX=02008140:
+        # [31:16]=0x200; EDX=0030B140: [31:18]=0xC, x 512 KiB
+        caches=(64, 512, 6144)),
+    # 7.0 EBX=209C01A9 EDX=0; 1 ECX=7ED8320B; D.0 EAX=7; 80000008 EBX=7
+    "AuthenticAMD0800F12_K17_Zen.txt": dict(
+        vendor="AuthenticAMD", family=0x17, model=0x1, stepping=2,
+        erms=0, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=0,
+        clzero=1, movdir64b=0, tsc=None, cache_src="0x8000001d"),
+    # 7.0 EBX=219C91A9 ECX=00400004 EDX=0; D.0 EAX=207; 80000008 EBX=018EF757
+    "AuthenticAMD0830F10_K17_Rome.txt": dict(
+        vendor="AuthenticAMD", family=0x17, model=0x31, stepping=0,
+        erms=0, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=0,
+        clzero=1, movdir64b=0, tsc=None, cache_src="0x8000001d"),
+    # 7.0 EAX=1 EBX=F1BF97A9 ECX=00415FCE EDX=10000010; 7.1 EAX=20;
+    # D.0 EAX=2E7; 80000008 EBX=79BEF25F
+    "AuthenticAMD0A10F11_K19_Genoa_01.txt": dict(
+        vendor="AuthenticAMD", family=0x19, model=0x11, stepping=1,
+        erms=1, fsrm=1, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=1,
+        clzero=1, movdir64b=0, tsc=None, cache_src="0x8000001d"),
+    # max basic 6: no leaf 7; 1 ECX=0000E5BD: no XSAVE
+    "GenuineIntel0000F68_P4_Tulsa.txt": dict(
+        vendor="GenuineIntel", family=0xf, model=0x6, stepping=8,
+        erms=0, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=0, avx512f=0,
+        clzero=0, movdir64b=0, tsc=None, cache_src="leaf4",
+        # leaf 4 = ways x partitions x line x sets:
+        # 01C0003F/1F: 8x1x64x32; 01C0103F/3FF: 8x2x64x1024;
+        # 03C0003F/3FFF: 16x1x64x16384
+        caches=(16, 1024, 16384)),
+    # 7.0 all zero; 1 ECX=1FBAE3FF; D.0 EAX=7
+    "GenuineIntel00206A7_SandyBridge.txt": dict(
+        vendor="GenuineIntel", family=0x6, model=0x2a, stepping=7,
+        erms=0, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=0,
+        clzero=0, movdir64b=0, tsc=None, cache_src="leaf4"),
+    # 7.0 all zero; 1 ECX=029AE3BF: no AVX, no XSAVE
+    "GenuineIntel00206C2_Gulftown.txt": dict(
+        vendor="GenuineIntel", family=0x6, model=0x2c, stepping=2,
+        erms=0, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=0, avx512f=0,
+        clzero=0, movdir64b=0, tsc=None, cache_src="leaf4"),
+    # 7.0 EBX=000027AB; 1 ECX=7FFAFBFF; D.0 EAX=7
+    "GenuineIntel00306C3_Haswell.txt": dict(
+        vendor="GenuineIntel", family=0x6, model=0x3c, stepping=3,
+        erms=1, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=0,
+        clzero=0, movdir64b=0, tsc=None, cache_src="leaf4"),
+    # 7.0 EBX=D39FFFFB ECX=0 EDX=0; D.0 EAX=FF; 16 EAX=CE4 (3300 MHz)
+    "GenuineIntel0050654_SkylakeX.txt": dict(
+        vendor="GenuineIntel", family=0x6, model=0x55, stepping=4,
+        erms=1, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=1,
+        clzero=0, movdir64b=0, tsc=(3300000, "cpuid-0x16"),
+        cache_src="leaf4"),
+    # 7.0 EBX=029C67AF; D.0 EAX=1F; 16 EAX=898 (2200 MHz)
+    "GenuineIntel00506E3_Skylake.txt": dict(
+        vendor="GenuineIntel", family=0x6, model=0x5e, stepping=3,
+        erms=1, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=0,
+        clzero=0, movdir64b=0, tsc=(2200000, "cpuid-0x16"),
+        cache_src="leaf4"),
+    # 7.0 EAX=0 EBX=F3BFBFFF ECX=40417F4E EDX=BC040412; D.0 EAX=2E7;
+    # 15 ECX=0 (no crystal), 16 EAX=960 (2400 MHz)
+    "GenuineIntel00606A6_ICX_04.txt": dict(
+        vendor="GenuineIntel", family=0x6, model=0x6a, stepping=6,
+        erms=1, fsrm=1, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=1,
+        clzero=0, movdir64b=0, tsc=(2400000, "cpuid-0x16"),
+        cache_src="leaf4",
+        # leaf 4, no [SL] labels: 02C0003F/3F: 12x1x64x64;
+        # 04C0003F/3FF: 20x1x64x1024; 02C0003F/BFFF: 12x1x64x49152
+        caches=(48, 1280, 36864)),
+    # 7.0 EAX=2 EBX=F3BFBFFB ECX=BB417FEE EDX=FFDD4430; 7.1 EAX=1C30;
+    # 15: 24000000 Hz x D8 / 2
+    "GenuineIntel00806F8_SapphireRapids_05.txt": dict(
+        vendor="GenuineIntel", family=0x6, model=0x8f, stepping=8,
+        erms=1, fsrm=1, fzrm=1, fsrs=1, fsrcs=1, avx=1, avx512f=1,
+        clzero=0, movdir64b=1, tsc=(2592000, "cpuid-0x15"),
+        cache_src="leaf4"),
+}
+
+HEADER_FLAGS = ("erms", "fsrm", "fzrm", "fsrs", "fsrcs")
+
+# docs/log-format.md, the description lines in their order (after the tag).
+LINE_FORMATS = [
+    ("xen header", r"erms=([01]) fsrm=([01]) fzrm=([01]) fsrs=([01]) "
+                   r"fsrcs=([01]) l1d=(\d+)k l2=(\d+)k$"),
+    ("version", r"pagebench version=(\S+)$"),
+    ("cpu", r"cpu vendor=(\S+) family=0x([0-9a-f]+) model=0x([0-9a-f]+) "
+            r"stepping=(\d+)$"),
+    ("brand", r"brand: (.*)$"),
+    ("microcode", r"ucode: not in dump$"),
+    ("cache", r"cache l1d=(\d+)k l2=(\d+)k l3=(\d+)k line=(\d+) "
+              r"source=(leaf4|0x8000001d|legacy|none)$"),
+    ("features", r"features( [a-z0-9]+=[01])+$"),
+    ("hypervisor", r"hypervisor: (.+)$"),
+    ("tsc", r"tsc khz=(\d+) source=(cpuid-0x15|cpuid-0x16|hv-0x40000010|pit)$"
+            r"|tsc: not in dump$"),
+    ("memory", r"memory: not in dump$"),
+    ("cmdline", r"cmdline: not in dump$"),
+]
+TAG = r"\(([A-Za-z0-9_]{1,15})\) "
+
+
+def aida_caches(path):
+    """L1d, L2, L3 in KiB from AIDA64's decoding of the first CPU, or None."""
+    pat = {
+        "l1d": re.compile(r"^L1\s+Data Cache:\s+(\d+)\s*(KB|MB)"),
+        "l2": re.compile(r"^L2\s+Unified Cache:\s+(\d+)\s*(KB|MB)"),
+        "l3": re.compile(r"^L3\s+Unified Cache:\s+(\d+)\s*(KB|MB)"),
+    }
+    got = {}
+    with open(path, encoding="latin-1") as f:
+        for line in f:
+            for key, rx in pat.items():
+                m = rx.match(line)
+                if m and key not in got:
+                    got[key] = int(m.group(1)) * (1024 if m.group(2) == "MB"
+                                                  else 1)
+    if not got:
+        return None
+    return got.get("l1d", 0), got.get("l2", 0), got.get("l3", 0)
+
+
+def variant_needs():
+    """{(suite, name): feature} from variants/clear.def and copy.def."""
+    needs = {}
+    for suite in ("clear", "copy"):
+        with open(os.path.join(REPO, "variants", suite + ".def")) as f:
+            for m in re.finditer(r"^(?:CLEAR|COPY)_(?:PAGE|RANGE)\(\s*(\w+)\s*,"
+                                 r"\s*\w+\s*,\s*FEAT_(\w+)", f.read(), re.M):
+                needs[(suite, m.group(1))] = m.group(2).lower()
+    return needs
+
+
+def run_tool(*args, stdin=None, timeout=30):
+    return subprocess.run([TOOL] + list(args), input=stdin,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=timeout)
+
+
+def payloads(stdout, tag="PB"):
+    prefix = "(%s) " % tag
+    lines = stdout.decode().splitlines()
+    for line in lines:
+        assert line.startswith(prefix), "untagged line %r" % line
+    return [line[len(prefix):] for line in lines]
+
+
+class ToolTestCase(unittest.TestCase):
+    def setUp(self):
+        if not os.access(TOOL, os.X_OK):
+            self.skipTest("%s is not built (make build/host/pagebench-cpuid)"
+                          % os.path.relpath(TOOL, REPO))
+
+
+class TestCpuidDumps(ToolTestCase):
+    def setUp(self):
+        super().setUp()
+        if not os.path.isdir(DUMPS):
+            self.skipTest("no dumps at %s (shared/ beside the repo)" % DUMPS)
+
+    def test_cpuid_every_dump_is_known(self):
+        files = sorted(f for f in os.listdir(DUMPS) if f.endswith(".txt"))
+        self.assertEqual(files, sorted(CPUS))
+
+    def test_cpuid_dumps(self):
+        needs = variant_needs()
+        self.assertTrue(needs, "no variants parsed from variants/*.def")
+        for fname, want in sorted(CPUS.items()):
+            with self.subTest(dump=fname):
+                self.check_dump(fname, want, needs)
+
+    def check_dump(self, fname, want, needs):
+        path = os.path.join(DUMPS, fname)
+        aida = aida_caches(path)
+        hand = want.get("caches")
+        # Exactly one independent source of the expected cache sizes.
+        self.assertTrue((aida is None) != (hand is None),
+                        "expected caches: AIDA64 %r, by hand %r" % (aida, hand))
+        l1d, l2, l3 = aida or hand
+
+        r = run_tool(path)
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        self.assertEqual(r.stderr, b"", "a shared dump was rejected in part")
+        lines = payloads(r.stdout)
+
+        for (what, rx), line in zip(LINE_FORMATS, lines):
+            self.assertRegex(line, "^(?:%s)" % rx, "%s line" % what)
+
+        header = " ".join("%s=%d" % (k, want[k]) for k in HEADER_FLAGS)
+        self.assertEqual(lines[0], "%s l1d=%dk l2=%dk" % (header, l1d, l2))
+
+        self.assertEqual(lines[2], "cpu vendor=%s family=0x%x model=0x%x "
+                         "stepping=%d" % (want["vendor"], want["family"],
+                                          want["model"], want["stepping"]))
+        cache = re.match(LINE_FORMATS[5][1], lines[5])
+        self.assertEqual(int(cache.group(3)), l3, "L3 KiB")
+        self.assertEqual(cache.group(5), want["cache_src"])
+        self.assertEqual(int(cache.group(4)), 64, "line size")
+
+        feats = dict(kv.split("=") for kv in lines[6].split()[1:])
+        for k in HEADER_FLAGS + ("avx", "avx512f", "clzero", "movdir64b"):
+            self.assertEqual(feats[k], str(want[k]), k)
+        self.assertEqual(feats["sse2"], "1")
+        self.assertEqual(lines[7], "hypervisor: none")
+        if want["tsc"]:
+            self.assertEqual(lines[8], "tsc khz=%d source=%s" % want["tsc"])
+        else:
+            self.assertEqual(lines[8], "tsc: not in dump")
+
+        have = dict(want, sse2=1, none=1)
+        want_skipped = sorted("%s (%s)" % (name, suite)
+                              for (suite, name), feat in needs.items()
+                              if not have[feat])
+        skipped = sorted(re.match(r"skipped: (\w+ \(\w+\)): ", l).group(1)
+                         for l in lines if l.startswith("skipped:"))
+        self.assertEqual(skipped, want_skipped)
+        ran = set()
+        for l in lines:
+            m = re.match(r"variants (clear|copy): ?(.*)$", l)
+            if m:
+                ran |= {(m.group(1), n) for n in m.group(2).split()}
+        self.assertEqual(ran, {k for k, f in needs.items() if have[f]})
+
+    def test_cpuid_tag_xen(self):
+        path = os.path.join(DUMPS, "GenuineIntel00306C3_Haswell.txt")
+        plain = run_tool(path)
+        xen = run_tool("tag=XEN", "suite=xen", path)
+        self.assertEqual(xen.returncode, 0, xen.stderr.decode())
+        xl = payloads(xen.stdout, "XEN")
+        self.assertEqual(xl[0], "erms=1 fsrm=0 fzrm=0 fsrs=0 fsrcs=0 "
+                                "l1d=32k l2=256k")
+        self.assertEqual(xl[:11], payloads(plain.stdout)[:11])
+        # suite=xen: only the clear suite, and only the 2021 variants.
+        self.assertFalse([l for l in xl if l.startswith("variants copy")])
+        clear = [l for l in xl if l.startswith("variants clear:")]
+        self.assertEqual(clear, ["variants clear: sse2 stosb stosl stosq avx"])
+
+    def test_cpuid_option_error(self):
+        path = os.path.join(DUMPS, "GenuineIntel00306C3_Haswell.txt")
+        r = run_tool("suite=bogus", path)
+        self.assertEqual(r.returncode, 1)
+        errors = [l for l in payloads(r.stdout)
+                  if l.startswith("option error: ")]
+        self.assertEqual(len(errors), 1, r.stdout.decode())
+        self.assertIn("suite", errors[0])
+
+    def test_cpuid_stdin(self):
+        path = os.path.join(DUMPS, "AuthenticAMD0830F10_K17_Rome.txt")
+        with open(path, "rb") as f:
+            r = run_tool("-", stdin=f.read())
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        self.assertEqual(payloads(r.stdout)[0],
+                         "erms=0 fsrm=0 fzrm=0 fsrs=0 fsrcs=0 l1d=32k l2=512k")
+
+
+class TestCpuidMalformed(ToolTestCase):
+    HASWELL = os.path.join(DUMPS, "GenuineIntel00306C3_Haswell.txt")
+
+    def setUp(self):
+        super().setUp()
+        self.tmp = tempfile.mkdtemp(prefix="pb-cpuid-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def write(self, name, data):
+        path = os.path.join(self.tmp, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def haswell(self):
+        if not os.path.exists(self.HASWELL):
+            self.skipTest("no shared/cpuid dumps")
+        with open(self.HASWELL, "rb") as f:
+            return f.read()
+
+    def assertNoCrash(self, r, allowed=(0, 2)):
+        self.assertGreaterEqual(r.returncode, 0, "killed by a signal")
+        self.assertIn(r.returncode, allowed, r.stderr.decode())
+
+    def test_cpuid_empty(self):
+        r = run_tool(self.write("empty", b""))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"not a CPUID dump", r.stderr)
+
+    def test_cpuid_not_a_dump(self):
+        r = run_tool(os.path.join(REPO, "docs", "log-format.md"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"not a CPUID dump", r.stderr)
+        self.assertEqual(r.stdout, b"")
+
+    def test_cpuid_missing_file(self):
+        r = run_tool(os.path.join(self.tmp, "nope"))
+        self.assertEqual(r.returncode, 2)
+        self.assertTrue(r.stderr)
+
+    def test_cpuid_binary(self):
+        rnd = random.Random(6)
+        for i in range(8):
+            data = bytes(rnd.getrandbits(8) for _ in range(4096 * (i + 1)))
+            self.assertNoCrash(run_tool(self.write("bin%d" % i, data)))
+        with open("/bin/sh", "rb") as f:
+            self.assertNoCrash(run_tool(self.write("elf", f.read())))
+
+    def test_cpuid_three_registers(self):
+        data = self.haswell()
+        lines = data.split(b"\n")
+        i = next(n for n, l in enumerate(lines) if l.startswith(b"CPUID 00000007:"))
+        lines[i] = b"CPUID 00000007: 00000000-000027AB-00000000"
+        r = run_tool(self.write("three", b"\n".join(lines)))
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        self.assertIn(b":%d:" % (i + 1), r.stderr)
+        self.assertIn(b"three registers", r.stderr)
+        out = payloads(r.stdout)
+        # Leaf 7 is gone (no ERMS); the rest of the dump is still used.
+        self.assertEqual(out[0], "erms=0 fsrm=0 fzrm=0 fsrs=0 fsrcs=0 "
+                                 "l1d=32k l2=256k")
+        self.assertEqual(out[2], "cpu vendor=GenuineIntel family=0x6 "
+                                 "model=0x3c stepping=3")
+
+    def test_cpuid_truncated_mid_line(self):
+        data = self.haswell()
+        start = data.index(b"CPUID 00000007:")
+        lineno = data[:start].count(b"\n") + 1
+        r = run_tool(self.write("cut", data[:start + 30]))
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        self.assertIn(b":%d:" % lineno, r.stderr)
+        self.assertTrue(payloads(r.stdout)[0].startswith("erms=0 "))
+
+    def test_cpuid_truncated_anywhere(self):
+        data = self.haswell()
+        end = data.index(b"L1    Data Cache")
+        for cut in range(0, end, 97):
+            with self.subTest(cut=cut):
+                self.assertNoCrash(run_tool(self.write("cut", data[:cut])))
+
+    def test_cpuid_garbled_registers(self):
+        data = bytearray(self.haswell())
+        rnd = random.Random(2)
+        start = data.index(b"CPUID 00000000:")
+        for _ in range(200):
+            pos = rnd.randrange(start, start + 2000)
+            data[pos] = rnd.choice(b"0123456789ABCDEFxyz-:[] \n\0\xff")
+        self.assertNoCrash(run_tool(self.write("garbled", bytes(data))))
+
+    def test_cpuid_usage(self):
+        r = run_tool()
+        self.assertEqual(r.returncode, 2)
+        r = run_tool("--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn(b"Usage: pagebench-cpuid", r.stdout)
+
+
+class TestCpuidLiveMachine(ToolTestCase):
+    """`cpuid -r -1` of this machine predicts the kernel's header under KVM."""
+    RUN_QEMU = os.path.join(REPO, "scripts", "run-qemu")
+    KERNEL = os.path.join(REPO, "build", "pagebench.elf")
+
+    def test_cpuid_live_kvm_header(self):
+        for what, ok in (("scripts/run-qemu", os.access(self.RUN_QEMU, os.X_OK)),
+                         ("build/pagebench.elf", os.path.exists(self.KERNEL)),
+                         ("/dev/kvm", os.access("/dev/kvm", os.R_OK | os.W_OK)),
+                         ("the cpuid command", shutil.which("cpuid"))):
+            if not ok:
+                self.skipTest("needs %s" % what)
+        tmp = tempfile.mkdtemp(prefix="pb-live-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        dump = subprocess.run(["cpuid", "-r", "-1"], stdout=subprocess.PIPE,
+                              check=True, timeout=60).stdout
+        r = run_tool("-", stdin=dump)
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        predicted = payloads(r.stdout)[0]
+
+        log = os.path.join(tmp, "serial.log")
+        header = self.boot_until_header(log)
+        self.assertEqual(header, predicted,
+                         "kernel under KVM vs `cpuid -r -1` of this machine")
+
+    def boot_until_header(self, log, timeout=300):
+        """The kernel's Xen header payload; the run is stopped once it is out."""
+        rx = re.compile(r"^" + TAG + "(" + LINE_FORMATS[0][1] + ")", re.M)
+        errf = tempfile.TemporaryFile()
+        self.addCleanup(errf.close)
+        # Own session: the whole run (script and QEMU) is one group to end.
+        p = subprocess.Popen([self.RUN_QEMU, "--kernel", "--accel", "kvm",
+                              "--cpu", "host", "-o", log],
+                             stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=errf,
+                             start_new_session=True)
+        deadline = time.monotonic() + timeout
+        try:
+            while True:
+                text = ""
+                if os.path.exists(log):
+                    with open(log, "rb") as f:
+                        text = f.read().decode("latin-1")
+                m = rx.search(text)
+                if m:
+                    return m.group(2).rstrip("\r")
+                if p.poll() is not None:
+                    errf.seek(0)
+                    self.fail("run-qemu exited %d before the Xen header: %s"
+                              % (p.returncode, errf.read().decode()[-2000:]))
+                if time.monotonic() > deadline:
+                    self.fail("no Xen header within %d s" % timeout)
+                time.sleep(0.2)
+        finally:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+                try:
+                    p.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    os.killpg(p.pid, signal.SIGKILL)
+                    p.wait()
+
+if __name__ == "__main__":
+    unittest.main()
