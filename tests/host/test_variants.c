@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host unit test of every clear and copy variant in the variants/ .asm files.
+ *
+ * Each variant runs on page-aligned buffers with a guard page on each side,
+ * for several region sizes, and must leave exactly the right bytes in the
+ * region and the guards untouched. A second check per variant calls it with
+ * known values in the callee-saved registers and checks they survive and
+ * that the direction flag is clear on return, as the SysV ABI requires.
+ *
+ * Output: one line per check, "ok NAME", "FAIL NAME: why" or
+ * "skip NAME: why"; the exit status is 1 when anything failed.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../variants/variants.h"
+#include "../../host/live_cpuid.h"
+
+/* Region sizes in pages: one page, a few, and enough for a long REP. */
+static const unsigned sizes[] = { 1, 3, 8 };
+#define MAX_PAGES	8
+#define BUF_BYTES	((MAX_PAGES + 2) * PAGE_SIZE)
+
+/* Fill seeds, distinct so that dst before a copy never looks like src. */
+#define SEED_CLEAR	1u
+#define SEED_SRC	2u
+#define SEED_DST	3u
+
+static uint8_t *src, *dst, *want_src, *want_dst;
+static int failures;
+
+static void result(const char *verdict, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %s", verdict, name);
+	if (fmt) {
+		printf(": ");
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+	}
+	printf("\n");
+	fflush(stdout);
+	if (verdict[0] == 'F')
+		failures++;
+}
+
+/*
+ * A byte that depends on the seed and on its index in the buffer, so a byte
+ * copied from the wrong page or offset differs from the right one (with
+ * overwhelming probability over a page). Never 0, so a byte a clear routine
+ * skipped is always seen.
+ */
+static uint8_t pattern(uint32_t seed, size_t i)
+{
+	uint64_t x = ((uint64_t)seed << 40) ^ i;
+
+	x *= 0x9e3779b97f4a7c15ull;
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 29;
+	return (uint8_t)x ? (uint8_t)x : 0xa5;
+}
+
+static void fill(uint8_t *p, size_t len, uint32_t seed)
+{
+	for (size_t i = 0; i < len; i++)
+		p[i] = pattern(seed, i);
+}
+
+/*
+ * Compare a buffer of npages region pages between two guard pages with what
+ * it should hold. On the first difference, say where it is in why.
+ */
+static bool same(const char *what, const uint8_t *got, const uint8_t *want,
+		 unsigned npages, char *why, size_t whylen)
+{
+	size_t len = (npages + 2) * PAGE_SIZE;
+	size_t i;
+
+	for (i = 0; i < len && got[i] == want[i]; i++)
+		;
+	if (i == len)
+		return true;
+
+	if (i < PAGE_SIZE)
+		snprintf(why, whylen, "%u pages: %s guard before, offset 0x%zx: 0x%02x, want 0x%02x",
+			 npages, what, i, got[i], want[i]);
+	else if (i >= (npages + 1) * PAGE_SIZE)
+		snprintf(why, whylen, "%u pages: %s guard after, offset 0x%zx: 0x%02x, want 0x%02x",
+			 npages, what, i - (npages + 1) * PAGE_SIZE, got[i], want[i]);
+	else
+		snprintf(why, whylen, "%u pages: %s page %zu offset 0x%zx: 0x%02x, want 0x%02x",
+			 npages, what, i / PAGE_SIZE - 1, i % PAGE_SIZE, got[i], want[i]);
+	return false;
+}
+
+/*
+ * tv_call_saved(fn, a0, a1, a2, regs): load rbx, rbp, r12-r15 from
+ * regs[0..5], call fn(a0, a1, a2), store those registers back into
+ * regs[0..5] and the flags after the call into regs[6]. Our own values of
+ * them are saved around it, so a routine that clobbers one is caught here
+ * rather than crashing the test somewhere else.
+ */
+void tv_call_saved(void (*fn)(void), uintptr_t a0, uintptr_t a1, uintptr_t a2,
+		   uint64_t regs[7]);
+__asm__(
+	".pushsection .text\n"
+	".globl tv_call_saved\n"
+	".type tv_call_saved, @function\n"
+	"tv_call_saved:\n"
+	"	push	%rbx\n"
+	"	push	%rbp\n"
+	"	push	%r12\n"
+	"	push	%r13\n"
+	"	push	%r14\n"
+	"	push	%r15\n"
+	"	push	%r8\n"		/* regs; 7 pushes also realign rsp */
+	"	mov	0(%r8), %rbx\n"
+	"	mov	8(%r8), %rbp\n"
+	"	mov	16(%r8), %r12\n"
+	"	mov	24(%r8), %r13\n"
+	"	mov	32(%r8), %r14\n"
+	"	mov	40(%r8), %r15\n"
+	"	mov	%rdi, %rax\n"
+	"	mov	%rsi, %rdi\n"
+	"	mov	%rdx, %rsi\n"
+	"	mov	%rcx, %rdx\n"
+	"	call	*%rax\n"
+	"	pushf\n"
+	"	pop	%rax\n"
+	"	cld\n"			/* so a failing routine breaks only its check */
+	"	pop	%r8\n"
+	"	mov	%rbx, 0(%r8)\n"
+	"	mov	%rbp, 8(%r8)\n"
+	"	mov	%r12, 16(%r8)\n"
+	"	mov	%r13, 24(%r8)\n"
+	"	mov	%r14, 32(%r8)\n"
+	"	mov	%r15, 40(%r8)\n"
+	"	mov	%rax, 48(%r8)\n"
+	"	pop	%r15\n"
+	"	pop	%r14\n"
+	"	pop	%r13\n"
+	"	pop	%r12\n"
+	"	pop	%rbp\n"
+	"	pop	%rbx\n"
+	"	ret\n"
+	".size tv_call_saved, . - tv_call_saved\n"
+	".popsection\n");
+
+#define RFLAGS_DF	(1u << 10)
+
+static bool regs_survive(void (*fn)(void), uintptr_t a0, uintptr_t a1, uintptr_t a2,
+			 char *why, size_t whylen)
+{
+	static const char *const names[] = { "rbx", "rbp", "r12", "r13", "r14", "r15" };
+	uint64_t regs[7], sent[6];
+
+	for (unsigned i = 0; i < 6; i++)
+		regs[i] = sent[i] = 0x5a5a000000000000ull ^ (0x0101010101ull * (i + 1));
+	regs[6] = 0;
+	tv_call_saved(fn, a0, a1, a2, regs);
+	for (unsigned i = 0; i < 6; i++) {
+		if (regs[i] != sent[i]) {
+			snprintf(why, whylen, "%s is 0x%llx after the call, was 0x%llx",
+				 names[i], (unsigned long long)regs[i],
+				 (unsigned long long)sent[i]);
+			return false;
+		}
+	}
+	if (regs[6] & RFLAGS_DF) {
+		snprintf(why, whylen, "direction flag set on return");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * A routine that faults (say, an instruction the CPU lacks although
+ * cpu_has() said otherwise) fails its check instead of ending the test.
+ */
+static sigjmp_buf trap;
+
+static void on_signal(int sig)
+{
+	siglongjmp(trap, sig);
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGILL, &sa, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
+}
+
+typedef bool check_fn(const void *variant, char *why, size_t whylen);
+
+/* Run one check, turning a signal into a failure. */
+static void check(const char *name, check_fn *fn, const void *variant)
+{
+	char why[256] = "";
+	int sig;
+
+	sig = sigsetjmp(trap, 1);
+	if (sig) {
+		result("FAIL", name, "killed by signal %d (%s)", sig, strsignal(sig));
+		return;
+	}
+	if (fn(variant, why, sizeof(why)))
+		result("ok", name, NULL);
+	else
+		result("FAIL", name, "%s", why);
+}
+
+static bool clear_ok(const void *variant, char *why, size_t whylen)
+{
+	const struct clear_variant *v = variant;
+
+	for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		unsigned n = sizes[s];
+		size_t len = (n + 2) * PAGE_SIZE;
+		uint8_t *region = dst + PAGE_SIZE;
+
+		fill(dst, len, SEED_CLEAR);
+		memcpy(want_dst, dst, len);
+		memset(want_dst + PAGE_SIZE, 0, n * PAGE_SIZE);
+
+		if (v->page)
+			for (unsigned k = 0; k < n; k++)
+				v->page(region + k * PAGE_SIZE);
+		else
+			v->range(region, n * PAGE_SIZE);
+
+		if (!same("dst", dst, want_dst, n, why, whylen))
+			return false;
+	}
+	return true;
+}
+
+static bool copy_ok(const void *variant, char *why, size_t whylen)
+{
+	const struct copy_variant *v = variant;
+
+	for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		unsigned n = sizes[s];
+		size_t len = (n + 2) * PAGE_SIZE;
+		uint8_t *from = src + PAGE_SIZE, *to = dst + PAGE_SIZE;
+
+		fill(src, len, SEED_SRC);
+		fill(dst, len, SEED_DST);
+		memcpy(want_src, src, len);
+		memcpy(want_dst, dst, len);
+		memcpy(want_dst + PAGE_SIZE, src + PAGE_SIZE, n * PAGE_SIZE);
+
+		if (v->page)
+			for (unsigned k = 0; k < n; k++)
+				v->page(to + k * PAGE_SIZE, from + k * PAGE_SIZE);
+		else
+			v->range(to, from, n * PAGE_SIZE);
+
+		if (!same("dst", dst, want_dst, n, why, whylen) ||
+		    !same("src", src, want_src, n, why, whylen))
+			return false;
+	}
+	return true;
+}
+
+/* A page routine gets one page, a range routine two. */
+static bool clear_regs_ok(const void *variant, char *why, size_t whylen)
+{
+	const struct clear_variant *v = variant;
+	uintptr_t to = (uintptr_t)(dst + PAGE_SIZE);
+
+	if (v->page)
+		return regs_survive((void (*)(void))v->page, to, 0, 0, why, whylen);
+	return regs_survive((void (*)(void))v->range, to, 2 * PAGE_SIZE, 0, why, whylen);
+}
+
+static bool copy_regs_ok(const void *variant, char *why, size_t whylen)
+{
+	const struct copy_variant *v = variant;
+	uintptr_t to = (uintptr_t)(dst + PAGE_SIZE), from = (uintptr_t)(src + PAGE_SIZE);
+
+	if (v->page)
+		return regs_survive((void (*)(void))v->page, to, from, 0, why, whylen);
+	return regs_survive((void (*)(void))v->range, to, from, 2 * PAGE_SIZE, why, whylen);
+}
+
+/* What check_table() needs of an entry of either table. */
+struct entry {
+	const char *name, *what;
+	bool page, range;
+	enum feat need;
+};
+
+/* Each entry has a name, exactly one routine, a known feature; no name twice. */
+static void check_table(const char *name, const struct entry *e, unsigned count)
+{
+	for (unsigned i = 0; i < count; i++) {
+		if (!e[i].name || !*e[i].name || !e[i].what || !*e[i].what) {
+			result("FAIL", name, "entry %u has no name or description", i);
+			return;
+		}
+		if (e[i].page == e[i].range) {
+			result("FAIL", name, "%s: needs exactly one of page and range", e[i].name);
+			return;
+		}
+		if ((unsigned)e[i].need >= FEAT_COUNT) {
+			result("FAIL", name, "%s: need %d is not a feature", e[i].name, e[i].need);
+			return;
+		}
+		for (unsigned j = 0; j < i; j++) {
+			if (!strcmp(e[i].name, e[j].name)) {
+				result("FAIL", name, "%s appears twice", e[i].name);
+				return;
+			}
+		}
+	}
+	result("ok", name, NULL);
+}
+
+static void check_tables(void)
+{
+	struct entry *e = calloc(clear_variant_count + copy_variant_count, sizeof(*e));
+
+	if (!e) {
+		result("FAIL", "table", "out of memory");
+		return;
+	}
+
+	for (unsigned i = 0; i < clear_variant_count; i++) {
+		const struct clear_variant *v = &clear_variants[i];
+
+		e[i] = (struct entry){ v->name, v->what, v->page, v->range, v->need };
+	}
+	check_table("clear/table", e, clear_variant_count);
+
+	for (unsigned i = 0; i < copy_variant_count; i++) {
+		const struct copy_variant *v = &copy_variants[i];
+
+		e[i] = (struct entry){ v->name, v->what, v->page, v->range, v->need };
+	}
+	check_table("copy/table", e, copy_variant_count);
+	free(e);
+}
+
+int main(void)
+{
+	struct cpu_desc d;
+	char name[64];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	host_cpu_describe(&d);
+
+	src = aligned_alloc(PAGE_SIZE, BUF_BYTES);
+	dst = aligned_alloc(PAGE_SIZE, BUF_BYTES);
+	want_src = malloc(BUF_BYTES);
+	want_dst = malloc(BUF_BYTES);
+	if (!src || !dst || !want_src || !want_dst) {
+		result("FAIL", "setup", "out of memory");
+		return 1;
+	}
+	catch_signals();
+
+	check_tables();
+
+	for (unsigned i = 0; i < clear_variant_count; i++) {
+		const struct clear_variant *v = &clear_variants[i];
+
+		snprintf(name, sizeof(name), "clear/%s", v->name);
+		if (!cpu_has(&d, v->need)) {
+			result("skip", name, "host CPU lacks %s", feat_name(v->need));
+			snprintf(name, sizeof(name), "clear/%s/abi", v->name);
+			result("skip", name, "host CPU lacks %s", feat_name(v->need));
+			continue;
+		}
+		check(name, clear_ok, v);
+		snprintf(name, sizeof(name), "clear/%s/abi", v->name);
+		check(name, clear_regs_ok, v);
+	}
+
+	for (unsigned i = 0; i < copy_variant_count; i++) {
+		const struct copy_variant *v = &copy_variants[i];
+
+		snprintf(name, sizeof(name), "copy/%s", v->name);
+		if (!cpu_has(&d, v->need)) {
+			result("skip", name, "host CPU lacks %s", feat_name(v->need));
+			snprintf(name, sizeof(name), "copy/%s/abi", v->name);
+			result("skip", name, "host CPU lacks %s", feat_name(v->need));
+			continue;
+		}
+		check(name, copy_ok, v);
+		snprintf(name, sizeof(name), "copy/%s/abi", v->name);
+		check(name, copy_regs_ok, v);
+	}
+
+	return failures ? 1 : 0;
+}

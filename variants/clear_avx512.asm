@@ -1,0 +1,61 @@
+; SPDX-License-Identifier: MIT
+;
+; Clearing with 64-byte AVX-512 stores: one store per cache line.
+;
+; Both routines use zmm16 only. Registers 16-31 exist only in EVEX
+; encodings, so legacy-SSE and VEX code never sees them and they cause no
+; SSE/AVX transition penalty: no VZEROUPPER is needed on the way out.
+
+bits 64
+default rel
+%use smartalign
+alignmode p6
+
+section .text
+
+; void clear_avx512(void *dst)
+;
+; The 2021 Xen experiment's AVX-512 variant: a full-line non-temporal store
+; lets the CPU write the line without reading it first. SFENCE drains the
+; write-combining buffers before the page can be handed out.
+global clear_avx512:function (clear_avx512.end - clear_avx512)
+align 16
+clear_avx512:
+	mov	ecx, 4096 / 256
+	vpxord	zmm16, zmm16, zmm16
+align 16
+.loop:
+	vmovntdq [rdi], zmm16
+	vmovntdq [rdi + 64], zmm16
+	vmovntdq [rdi + 128], zmm16
+	vmovntdq [rdi + 192], zmm16
+	add	rdi, 256
+	dec	ecx
+	jnz	.loop
+
+	sfence
+	ret
+.end:
+
+; void clear_avx512_t(void *dst)
+;
+; Temporal full-line stores: on CPUs that detect a whole-line write this
+; avoids the read-for-ownership while keeping the page cached.
+global clear_avx512_t:function (clear_avx512_t.end - clear_avx512_t)
+align 16
+clear_avx512_t:
+	mov	ecx, 4096 / 256
+	vpxord	zmm16, zmm16, zmm16
+align 16
+.loop:
+	vmovdqa64 [rdi], zmm16
+	vmovdqa64 [rdi + 64], zmm16
+	vmovdqa64 [rdi + 128], zmm16
+	vmovdqa64 [rdi + 192], zmm16
+	add	rdi, 256
+	dec	ecx
+	jnz	.loop
+	ret
+.end:
+
+section .note.GNU-stack noalloc noexec nowrite progbits
