@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+#include "bench.h"
+#include "out.h"
+#include "run.h"
+#include "x86.h"
+
+#define PAGE		4096u
+#define LINE		64u
+#define LINES_PER_PAGE	(PAGE / LINE)
+#define MSR_PRED_CMD	0x49
+#define PRED_CMD_IBPB	1
+
+static volatile uint32_t probe_sink;
+
+void bench_env_init(struct bench_env *env, const struct cpu_desc *d)
+{
+	env->flush = cpu_has(d, FEAT_CLFLUSHOPT) ? FLUSH_CLFLUSHOPT :
+		     cpu_has(d, FEAT_CLFLUSH) ? FLUSH_CLFLUSH : FLUSH_WBINVD;
+	env->ibpb = cpu_has(d, FEAT_IBPB);
+}
+
+const char *flush_method_name(enum flush_method m)
+{
+	switch (m) {
+	case FLUSH_CLFLUSHOPT:
+		return "wbinvd+clflushopt";
+	case FLUSH_CLFLUSH:
+		return "wbinvd+clflush";
+	case FLUSH_WBINVD:
+		break;
+	}
+	return "wbinvd";
+}
+
+/*
+ * One 32-bit load per line. The outer loop is the line index, visited as
+ * (i * 7) mod 64 within a page, the inner loop walks the pages: neighbouring
+ * loads are a page apart and the line order jumps, which defeats the
+ * adjacent-line and stride prefetchers, as in the 2021 experiment.
+ */
+uint64_t probe(const void *fill, size_t nr_pages)
+{
+	const volatile uint8_t *base = fill;
+	uint32_t sum = 0;
+	uint64_t t0, t1;
+	unsigned int i;
+	size_t pg;
+
+	t0 = rdtsc_ordered();
+	for (i = 0; i < LINES_PER_PAGE; i++) {
+		size_t off = (i * 7 % LINES_PER_PAGE) * LINE;
+
+		for (pg = 0; pg < nr_pages; pg++)
+			sum += *(const volatile uint32_t *)(base + pg * PAGE + off);
+	}
+	t1 = rdtsc_ordered();
+	probe_sink = sum;
+	return t1 - t0;
+}
+
+/*
+ * KVM does not execute a guest's WBINVD unless the VM has non-coherent
+ * DMA, so WBINVD alone would leave the buffer cached without anyone
+ * noticing. CLFLUSH(OPT) of every line evicts it from every cache under any
+ * hypervisor.
+ */
+void flush_range(const struct bench_env *env, const void *p, size_t bytes)
+{
+	const char *c = p;
+	size_t off;
+
+	wbinvd();
+	if (env->flush == FLUSH_CLFLUSHOPT)
+		for (off = 0; off < bytes; off += LINE)
+			clflushopt(c + off);
+	else if (env->flush == FLUSH_CLFLUSH)
+		for (off = 0; off < bytes; off += LINE)
+			clflush(c + off);
+	mfence();
+}
+
+void ibpb(struct bench_env *env)
+{
+	if (env->ibpb && !wrmsr_safe(MSR_PRED_CMD, PRED_CMD_IBPB)) {
+		env->ibpb = false;
+		out_line("note: IBPB (wrmsr 0x49) faulted although CPUID offers it; runs on without it");
+	}
+}
+
+void fill_bytes(void *p, uint8_t byte, size_t bytes)
+{
+	uint64_t word = 0x0101010101010101ull * byte;
+	size_t n = bytes / 8;
+
+	asm volatile("rep stosq" : "+D"(p), "+c"(n) : "a"(word) : "memory");
+}
+
+void fill_words(void *p, size_t bytes, uint64_t seed)
+{
+	uint64_t *w = p;
+	size_t i;
+
+	/* Page number in the high half, word index and seed in the low. */
+	for (i = 0; i < bytes / 8; i++)
+		w[i] = ((uint64_t)(i / (PAGE / 8)) << 40) ^ (seed << 20) ^
+		       (i % (PAGE / 8)) ^ 0x5a5a000000000000ull;
+}
+
+static size_t first_diff_in_word(uint64_t x)
+{
+	return (size_t)__builtin_ctzll(x) / 8;
+}
+
+size_t find_nonzero(const void *p, size_t bytes)
+{
+	return find_not_byte(p, 0, bytes);
+}
+
+size_t find_not_byte(const void *p, uint8_t byte, size_t bytes)
+{
+	const uint64_t *w = p;
+	uint64_t want = 0x0101010101010101ull * byte;
+	size_t i;
+
+	for (i = 0; i < bytes / 8; i++)
+		if (w[i] != want)
+			return i * 8 + first_diff_in_word(w[i] ^ want);
+	return NOT_FOUND;
+}
+
+size_t find_mismatch(const void *a, const void *b, size_t bytes)
+{
+	const uint64_t *x = a, *y = b;
+	size_t i;
+
+	for (i = 0; i < bytes / 8; i++)
+		if (x[i] != y[i])
+			return i * 8 + first_diff_in_word(x[i] ^ y[i]);
+	return NOT_FOUND;
+}
+
+void guards_set(uint8_t *p, size_t bytes)
+{
+	fill_bytes(p - PAGE, GUARD_BYTE, PAGE);
+	fill_bytes(p + bytes, GUARD_BYTE, PAGE);
+}
+
+bool guards_check(const uint8_t *p, size_t bytes, long *bad)
+{
+	size_t off = find_not_byte(p - PAGE, GUARD_BYTE, PAGE);
+
+	if (off != NOT_FOUND) {
+		*bad = (long)off - (long)PAGE;
+		return false;
+	}
+	off = find_not_byte(p + bytes, GUARD_BYTE, PAGE);
+	if (off != NOT_FOUND) {
+		*bad = (long)(bytes + off);
+		return false;
+	}
+	return true;
+}
+
+
+void verify_guards(const char *suite, const char *pass, const char *variant,
+		   const uint8_t *p, size_t bytes)
+{
+	long bad;
+
+	if (guards_check(p, bytes, &bad))
+		return;
+	out_line("verify FAILED: suite=%s pass=%s variant=%s offset=0x%lx %s",
+		 suite, pass, variant, (unsigned long)(bad < 0 ? -bad : bad),
+		 bad < 0 ? "guard byte before the buffer was written (offset counts back)" :
+			   "guard byte after the buffer was written");
+	run_fail();
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pieces every timed iteration is made of, shared by both suites: fill
+ * a buffer with a pattern, evict it, probe the cache, issue an IBPB, check
+ * the result. Nothing in here is timed except probe().
+ */
+#ifndef PB_BENCH_H
+#define PB_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cpu.h"
+
+enum flush_method { FLUSH_WBINVD, FLUSH_CLFLUSH, FLUSH_CLFLUSHOPT };
+
+struct bench_env {
+	enum flush_method flush;
+	bool ibpb;		/* cleared if the MSR write ever faults */
+};
+
+void bench_env_init(struct bench_env *env, const struct cpu_desc *d);
+const char *flush_method_name(enum flush_method m);
+
+/* Time, in TSC ticks, to read one word of each line of fill (nr pages). */
+uint64_t probe(const void *fill, size_t nr_pages);
+
+/* WBINVD, then CLFLUSH(OPT) each line, then MFENCE: see docs/method.md. */
+void flush_range(const struct bench_env *env, const void *p, size_t bytes);
+void ibpb(struct bench_env *env);
+
+void fill_bytes(void *p, uint8_t byte, size_t bytes);
+/* A pattern unique to each 8-byte word, page and seed: catches misplaced copies. */
+void fill_words(void *p, size_t bytes, uint64_t seed);
+
+/* Offset of the first byte that differs, or (size_t)-1 when none does. */
+size_t find_nonzero(const void *p, size_t bytes);
+size_t find_not_byte(const void *p, uint8_t byte, size_t bytes);
+size_t find_mismatch(const void *a, const void *b, size_t bytes);
+
+/* A guard page on each side of [p, p + bytes), and checking them. */
+void guards_set(uint8_t *p, size_t bytes);
+/* false, with *bad the offset from p of the first damaged byte, when damaged. */
+bool guards_check(const uint8_t *p, size_t bytes, long *bad);
+
+/* Prints a "verify FAILED" line and counts a failure when a guard is damaged. */
+void verify_guards(const char *suite, const char *pass, const char *variant,
+		   const uint8_t *p, size_t bytes);
+
+#define GUARD_BYTE 0xc3
+#define NOT_FOUND ((size_t)-1)
+
+#endif
