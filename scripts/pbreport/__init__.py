@@ -1,0 +1,1 @@
+"""pagebench-report: the modules behind scripts/pagebench-report (docs/report.md)."""

@@ -1,0 +1,164 @@
+"""Export of every sample: CSV, JSON, and Go's benchmark format."""
+import csv
+import io
+import json
+import re
+
+from . import facts as F
+from .parse import pass_bytes, pass_label
+
+CSV_COLUMNS = ["machine", "source", "suite", "pass", "variant", "kind",
+               "iter", "pre", "ticks", "post", "n", "min", "median", "max",
+               "bytes", "tsc_khz", "ns", "line"]
+
+
+def rows(machines):
+    """One dict per sample (kind "sample") and per copy-hot/copy-cold line
+    (kind "aggregate"), in log order within each pass."""
+    for m in machines:
+        khz = m.tsc_khz
+        for p in m.ordered_passes():
+            b = pass_bytes(m, p.suite, p.name)
+            for s in p.samples:
+                yield {"machine": m.name, "source": m.source,
+                       "suite": p.suite, "pass": p.name, "variant": s.variant,
+                       "kind": "sample", "iter": s.iter, "pre": s.pre,
+                       "ticks": s.ticks, "post": s.post, "n": None,
+                       "min": None, "median": None, "max": None, "bytes": b,
+                       "tsc_khz": khz,
+                       "ns": (s.ticks * 1e6 / khz) if khz else None,
+                       "line": s.line}
+            for a in sorted(p.aggregates.values(), key=lambda a: a.line):
+                yield {"machine": m.name, "source": m.source,
+                       "suite": p.suite, "pass": p.name, "variant": a.variant,
+                       "kind": "aggregate", "iter": None, "pre": None,
+                       "ticks": None, "post": None, "n": a.n, "min": a.min,
+                       "median": a.median, "max": a.max, "bytes": b,
+                       "tsc_khz": khz,
+                       "ns": (a.median * 1e6 / khz) if khz else None,
+                       "line": a.line}
+
+
+def to_csv(machines):
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    w.writeheader()
+    for r in rows(machines):
+        w.writerow({k: ("" if v is None else
+                        ("%.3f" % v if isinstance(v, float) else v))
+                    for k, v in r.items()})
+    return buf.getvalue()
+
+
+def machine_json(m):
+    return {"name": m.name, "source": m.source,
+            "lines": [m.first_line, m.last_line], "format": m.format,
+            "tag": m.tag, "facts": m.facts,
+            "facts_text": [[k, v] for k, v in F.facts(m)],
+            "failures": [{"line": l, "text": t} for l, t in m.failures],
+            "skipped_variants": [{"variant": v, "suite": s, "reason": r}
+                                 for v, s, r in m.skipped_variants],
+            "skipped_passes": [{"pass": p, "reason": r}
+                               for p, r in m.skipped_passes],
+            "done": m.done, "complete": m.complete,
+            "truncated": m.truncated and m.format == "pagebench",
+            "passes": [{"suite": p.suite, "pass": p.name,
+                        "label": pass_label(p.suite, p.name),
+                        "bytes": pass_bytes(m, p.suite, p.name),
+                        "variants": p.variants}
+                       for p in m.ordered_passes()]}
+
+
+def to_json(machines):
+    doc = {"format": "pagebench-report/1",
+           "machines": [machine_json(m) for m in machines],
+           "samples": []}
+    for r in rows(machines):
+        doc["samples"].append({k: v for k, v in r.items() if v is not None})
+    return json.dumps(doc, indent=1, sort_keys=False) + "\n"
+
+
+# -- Go benchmark format ---------------------------------------------------
+BENCH_PASS = {"L1 w/o flush": "L1-hot", "L1 w/ flush": "L1-flush",
+              "L2 w/o flush": "L2-hot", "L2 w/ flush": "L2-flush",
+              "L3 w/o flush": "L3-hot", "L3 w/ flush": "L3-flush",
+              "MEM": "MEM", "hot": "page-hot", "cold": "page-cold"}
+
+
+def config(m):
+    """[(key, value)] configuration lines for one machine."""
+    f = m.facts
+    kv = [("machine", m.name), ("source", m.source), ("format", m.format)]
+    if "version" in f:
+        kv.append(("pagebench-version", f["version"]))
+    cpu = f.get("cpu")
+    if cpu:
+        kv += [("cpu-vendor", cpu["vendor"]),
+               ("cpu-family", "0x%x" % cpu["family"]),
+               ("cpu-model", "0x%x" % cpu["model"]),
+               ("cpu-stepping", str(cpu["stepping"]))]
+    if f.get("brand"):
+        kv.append(("cpu", f["brand"]))
+    if "ucode" in f:
+        kv.append(("ucode", f["ucode"]))
+    for lvl in ("l1d", "l2", "l3"):
+        k = m.cache_k(lvl)
+        if k is not None:
+            kv.append((lvl, "%dk" % k))
+    x = f.get("xen")
+    if x:
+        for k in ("erms", "fsrm", "fzrm", "fsrs", "fsrcs"):
+            kv.append((k, str(x[k])))
+    if f.get("features"):
+        kv.append(("features", " ".join(k for k, v in f["features"].items()
+                                        if v)))
+    if "hypervisor" in f:
+        kv.append(("hypervisor", f["hypervisor"]))
+    if m.tsc_khz:
+        kv.append(("tsc-khz", str(m.tsc_khz)))
+    if f.get("flush"):
+        kv.append(("flush", f["flush"]))
+    clean = []
+    for k, v in kv:
+        v = re.sub(r"\s+", " ", str(v)).strip()
+        if v:
+            clean.append((k, v))
+    return clean
+
+
+def to_benchfmt(machines):
+    out = []
+    prev = {}
+    for m in machines:
+        cfg = dict(config(m))
+        if out:
+            out.append("")
+        for k in prev:
+            if k not in cfg:
+                out.append("%s:" % k)        # an empty value unsets a key
+        for k, v in cfg.items():
+            out.append("%s: %s" % (k, v))
+        out.append("")
+        prev = cfg
+        khz = m.tsc_khz
+        for p in m.ordered_passes():
+            name = "Benchmark%s/pass=%s" % (p.suite.capitalize(),
+                                           BENCH_PASS.get(p.name, p.name))
+            b = pass_bytes(m, p.suite, p.name)
+            for s in p.samples:
+                line = "%s/variant=%s 1 %d ticks/op" % (name, s.variant, s.ticks)
+                if khz:
+                    ns = s.ticks * 1e6 / khz
+                    line += " %.1f ns/op" % ns
+                    if b and ns:
+                        line += " %.4g B/s" % (b / ns * 1e9)
+                line += " %d pre-ticks/op %d post-ticks/op" % (s.pre, s.post)
+                out.append(line)
+            for a in sorted(p.aggregates.values(), key=lambda a: a.line):
+                line = "%s/variant=%s %d %d ticks/op %d min-ticks/op " \
+                       "%d max-ticks/op" % (name, a.variant, a.n, a.median,
+                                            a.min, a.max)
+                if khz:
+                    line += " %.1f ns/op" % (a.median * 1e6 / khz)
+                out.append(line)
+    return "\n".join(out) + "\n"

@@ -1,0 +1,598 @@
+"""Reading serial logs: bytes in, machines out.
+
+A log is split into machines (one per run), each with its header facts,
+its passes and their samples. Everything that is not understood is skipped
+and reported as a Diag (file, line range, reason); nothing raises on bad
+input. The line grammar is docs/log-format.md; docs/report.md describes how
+files are split into machines.
+"""
+import os
+import re
+
+# Canonical pass names, in the order the kernel runs them. "hot" and "cold"
+# are the copy-hot and copy-cold lines of the copy suite.
+PASSES = ("L1 w/o flush", "L1 w/ flush", "L2 w/o flush", "L2 w/ flush",
+          "L3 w/o flush", "L3 w/ flush", "MEM", "hot", "cold")
+SUITES = ("clear", "copy")
+
+TAG_RE = re.compile(r"\(([A-Za-z0-9_]{1,15})\) ")
+# Xen's console may put a timestamp after its tag: "(XEN) [    1.234] ".
+TIMESTAMP_RE = re.compile(r"\[[0-9 .:T+-]{1,40}\] ")
+ANSI_RE = re.compile(r"\x1b(?:\[[0-9;?<=>!]*[ -/]*[@-~]"      # CSI
+                     r"|\][^\x07\x1b]*(?:\x07|\x1b\\)?"         # OSC
+                     r"|[()*+][0-9A-Za-z]"                       # charset
+                     r"|[@-Z\\^_=>78])")                         # others
+ATTACH_RE = re.compile(r"^\s*\[-- (.*) --\]\s*$")
+ATTACH_NAME_RE = re.compile(r"^Attachment #\d+: (.+)$")
+BAD_CHARS_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ufffd]")
+
+PASS_ALT = r"L[123] w/o flush|L[123] w/ flush|MEM"
+
+# (kind, regex applied to the text after the tag, trailing blanks removed)
+LINE_TYPES = [
+    ("value", r"\s*pre=([0-9a-fA-F]+) (\w+)=([0-9a-fA-F]+) post=([0-9a-fA-F]+)"),
+    ("pass", r"((?:copy )?)(%s):" % PASS_ALT),
+    ("xen", r"erms=([01]) fsrm=([01]) fzrm=([01]) fsrs=([01]) fsrcs=([01]) "
+            r"l1d=(\d+)k l2=(\d+)k"),
+    ("version", r"pagebench version=(\S+)"),
+    ("cpu", r"cpu vendor=(\S+) family=0x([0-9a-f]+) model=0x([0-9a-f]+) "
+            r"stepping=(\d+)"),
+    ("brand", r"brand: (.*)"),
+    ("ucode", r"ucode(?:=0x([0-9a-f]+)|: (not readable|not in dump))"),
+    ("cache", r"cache l1d=(\d+)k l2=(\d+)k l3=(\d+)k line=(\d+) "
+              r"source=(leaf4|0x8000001d|legacy|none)"),
+    ("features", r"features((?: [a-z0-9]+=[01])+)"),
+    ("hypervisor", r"hypervisor: (.+)"),
+    ("tsc", r"tsc(?: khz=(\d+) source=(cpuid-0x15|cpuid-0x16|hv-0x40000010|pit)"
+            r"|: (not in dump))"),
+    ("memory", r"memory(?: usable=(\d+)M|: (not in dump))"),
+    ("cmdline", r"cmdline: (.*)"),
+    ("option_error", r"option error: (.+)"),
+    ("plan", r"plan suite=(xen|clear|copy|all) reps=(\d+) passes=(\S+) "
+             r"variants=(\S+)"),
+    ("flush", r"flush: (wbinvd\+clflushopt|wbinvd\+clflush|wbinvd)"),
+    ("variants", r"variants (clear|copy):(?: (.*))?"),
+    ("skipped_variant", r"skipped: (\w+) \((clear|copy)\): (.+)"),
+    ("skipped_pass", r"skipped pass: ((?:copy )?(?:%s)): (.+)" % PASS_ALT),
+    ("verify", r"verify FAILED: suite=(clear|copy) pass=(.+) variant=(\w+) "
+               r"offset=0x([0-9a-f]+) (.+)"),
+    ("agg", r"(copy-hot|copy-cold) variant=(\w+) n=(\d+) min=(\d+) "
+            r"median=(\d+) max=(\d+)"),
+    ("runtime", r"runtime ms=(\d+) ticks=0x([0-9a-f]+)"),
+    ("exception", r"exception: (#\w+) \((.+)\) vector=(\d+) error=0x([0-9a-f]+) "
+                  r"rip=0x([0-9a-f]+) cr2=0x([0-9a-f]+) during: (.*)"),
+    ("done", r"done: (\d+) failures?"),
+    ("complete", r"run complete, (halting|rebooting)\."),
+]
+# Numbers are bounded (a TSC is 64 bits) so that no input can overflow a
+# float later: hex at most 16 digits, decimal at most 19.
+LINE_TYPES = [(k, re.compile(r.replace(r"\d+", r"\d{1,19}")
+                             .replace("[0-9a-fA-F]+", "[0-9a-fA-F]{1,16}")
+                             .replace("[0-9a-f]+", "[0-9a-f]{1,16}") + "$",
+                             re.ASCII))
+              for k, r in LINE_TYPES]
+
+# Lines whose numbers could be silently shortened by a cut.
+SAFE_UNTERMINATED = ("done", "complete")
+
+
+class Diag:
+    """Lines skipped (kind "skip", count lines first..last) or a warning
+    (kind "warn") about line first of a file."""
+
+    __slots__ = ("source", "first", "last", "reason", "count", "kind")
+
+    def __init__(self, source, first, last, reason, count=1, kind="skip"):
+        self.source, self.first, self.last = source, first, last
+        self.reason, self.count, self.kind = reason, count, kind
+
+    def __str__(self):
+        where = "%s:%d" % (self.source, self.first)
+        if self.first == 0:
+            where = self.source
+        if self.kind != "skip":
+            return "%s: %s: %s" % (where, self.kind, self.reason)
+        if self.last != self.first:
+            where += "-%d" % self.last
+        if self.count > 1:
+            return "%s: skipped %d lines: %s" % (where, self.count, self.reason)
+        return "%s: skipped: %s" % (where, self.reason)
+
+
+class Sample:
+    __slots__ = ("variant", "iter", "pre", "ticks", "post", "line")
+
+    def __init__(self, variant, it, pre, ticks, post, line):
+        self.variant, self.iter = variant, it
+        self.pre, self.ticks, self.post, self.line = pre, ticks, post, line
+
+
+class Aggregate:
+    """A copy-hot/copy-cold line: n, min, median, max as the kernel gave them."""
+    __slots__ = ("variant", "n", "min", "median", "max", "line")
+
+    def __init__(self, variant, n, mn, med, mx, line):
+        self.variant, self.n, self.min = variant, n, mn
+        self.median, self.max, self.line = med, mx, line
+
+
+class Pass:
+    def __init__(self, suite, name, line):
+        self.suite = suite          # "clear" or "copy"
+        self.name = name            # one of PASSES
+        self.line = line
+        self.samples = []
+        self.aggregates = {}        # variant -> Aggregate
+        self.variants = []          # in order of first appearance
+        self.iters = {}             # variant -> samples so far
+
+    @property
+    def key(self):
+        return (self.suite, self.name)
+
+    @property
+    def label(self):
+        return pass_label(self.suite, self.name)
+
+    def add_variant(self, v):
+        if v not in self.variants:
+            self.variants.append(v)
+
+    def samples_of(self, variant):
+        return [s for s in self.samples if s.variant == variant]
+
+    @property
+    def has_data(self):
+        return bool(self.samples or self.aggregates)
+
+
+def pass_label(suite, name):
+    """The pass as the log names it: "L1 w/o flush", "copy MEM", "copy-hot"."""
+    if name in ("hot", "cold"):
+        return "copy-" + name
+    return ("copy " if suite == "copy" else "") + name
+
+
+PASS_IDS = dict(zip(("l1", "l1f", "l2", "l2f", "l3", "l3f", "mem", "hot",
+                     "cold"), PASSES))
+
+
+def canon_pass(text):
+    """A pass as a verify line may name it ("L1 w/o flush", "copy MEM",
+    "l1f", "copy-hot") -> its name in PASSES; unknown text is kept."""
+    t = text.strip()
+    for prefix in ("copy-", "copy "):
+        if t.startswith(prefix):
+            t = t[len(prefix):]
+    if t in PASSES:
+        return t
+    return PASS_IDS.get(t.lower(), t)
+
+
+def pass_order(key):
+    suite, name = key
+    return (SUITES.index(suite) if suite in SUITES else 9,
+            PASSES.index(name) if name in PASSES else 99)
+
+
+class Machine:
+    """One run of pagebench (or of Jan's 2021 Xen code) on one machine."""
+
+    def __init__(self, name, name_from, source, line):
+        self.name = name
+        self.name_from = name_from      # "title", "attachment" or "file"
+        self.source = source
+        self.first_line = self.last_line = line
+        self.tag = None
+        self.facts = {}
+        self.passes = {}                # (suite, name) -> Pass
+        self.failures = []              # (line, text)
+        self.verify_failed = set()      # (suite, pass name, variant)
+        self.skipped_variants = []      # (variant, suite, reason)
+        self.skipped_passes = []        # (label, reason)
+        self.done = None                # failures count from "done:"
+        self.complete = None            # "halting" / "rebooting"
+        self.kinds = set()              # line kinds seen
+        self.cur_pass = None
+
+    # -- facts -----------------------------------------------------------
+    @property
+    def format(self):
+        return "pagebench" if "version" in self.facts else "xen-2021"
+
+    def cache_k(self, level):
+        """Size in KiB of l1d/l2/l3; None when the log does not say."""
+        c = self.facts.get("cache")
+        if c is not None:
+            return c[level]
+        x = self.facts.get("xen")
+        if x is not None and level in x:
+            return x[level]
+        return None
+
+    @property
+    def tsc_khz(self):
+        t = self.facts.get("tsc")
+        if t and t.get("khz"):
+            return t["khz"]
+        return None
+
+    @property
+    def reps(self):
+        p = self.facts.get("plan")
+        return p["reps"] if p else None
+
+    @property
+    def truncated(self):
+        return self.done is None
+
+    @property
+    def has_data(self):
+        return any(p.has_data for p in self.passes.values())
+
+    def ordered_passes(self):
+        return [self.passes[k] for k in sorted(self.passes, key=pass_order)
+                if self.passes[k].has_data]
+
+    def get_pass(self, suite, name, line):
+        key = (suite, name)
+        p = self.passes.get(key)
+        if p is None:
+            p = self.passes[key] = Pass(suite, name, line)
+        return p
+
+
+def pass_bytes(m, suite, name):
+    """Bytes one variant call covers in this pass, or None when unknown.
+
+    clear: buf = nr/2 pages; copy: nr/4 pages, where nr is the cache size in
+    4 KiB pages (MEM: 2 x L3, or 2 x L2 when the machine has no L3). The
+    copy-hot/copy-cold figures are per 4 KiB page."""
+    if name in ("hot", "cold"):
+        return 4096
+    if name.startswith("L1"):
+        size, mult = m.cache_k("l1d"), 1
+    elif name.startswith("L2"):
+        size, mult = m.cache_k("l2"), 1
+    elif name.startswith("L3"):
+        size, mult = m.cache_k("l3"), 1
+    elif name == "MEM":
+        l3 = m.cache_k("l3")
+        if l3 is None:
+            return None
+        size, mult = (l3, 2) if l3 else (m.cache_k("l2"), 2)
+    else:
+        return None
+    if not size:
+        return None
+    nr = size * mult // 4
+    pages = nr // 2 if suite == "clear" else nr // 4
+    return pages * 4096 if pages else None
+
+
+# ---------------------------------------------------------------------------
+
+def _classify_text(rest):
+    """(kind, match) for the text after a tag, or None."""
+    rest = rest.rstrip(" \t")
+    ts = TIMESTAMP_RE.match(rest)
+    candidates = [rest, rest[ts.end():]] if ts else [rest]
+    for text in candidates:
+        for kind, rx in LINE_TYPES:
+            m = rx.match(text)
+            if m:
+                return kind, m
+    return None
+
+
+def _title_of(text):
+    """A collection title ("Aorus (Skylake):") or None."""
+    t = text.strip()
+    if not t.endswith(":") or len(t) > 100 or len(t) < 2:
+        return None
+    if BAD_CHARS_RE.search(t) or "\x1b" in text:
+        return None
+    if not re.search(r"[A-Za-z0-9]", t):
+        return None
+    return t[:-1].strip()
+
+
+class Reader:
+    """Splits one input into machines. Feed it the whole input at once."""
+
+    def __init__(self, source, default_name):
+        self.source = source
+        self.default_name = default_name
+        self.machines = []
+        self.diags = []
+        self.cur = None
+        self.pending_title = None
+        self.pending_attach = None
+        self.section_name = None
+        self.section_from = None
+        self.last_skip = None       # the skip a new one may extend
+
+    # -- diagnostics, merged into ranges when consecutive ----------------
+    def skip(self, line, reason):
+        d = self.last_skip
+        if d is not None and d.reason == reason and d.last <= line:
+            if d.last != line:
+                d.count += 1
+            d.last = line
+            return
+        self.last_skip = Diag(self.source, line, line, reason)
+        self.diags.append(self.last_skip)
+
+    def warn(self, line, text):
+        self.diags.append(Diag(self.source, line, line, text, kind="warning"))
+
+    # -- lines -----------------------------------------------------------
+    def feed(self, data):
+        if isinstance(data, str):
+            data = data.encode("utf-8", "replace")
+        # LF or CRLF ends lines; a capture with CR alone uses CR.
+        sep = b"\n" if b"\n" in data or b"\r" not in data else b"\r"
+        pieces = data.split(sep)
+        last_terminated = data.endswith(sep)
+        if last_terminated:
+            pieces.pop()            # the empty text after the final newline
+        nlines = len(pieces)
+        for i, raw in enumerate(pieces):
+            lineno = i + 1
+            terminated = last_terminated or i < nlines - 1 or \
+                raw.endswith(b"\r")
+            text = raw.decode("utf-8", "replace").rstrip("\r")
+            subs = text.split("\r")
+            for j, sub in enumerate(subs):
+                self.line(sub, lineno, terminated or j < len(subs) - 1)
+        self.finish(nlines)
+
+    def line(self, raw, lineno, terminated):
+        text = ANSI_RE.sub("", raw)
+        if not text.strip(" \t\x00"):
+            return
+        if ATTACH_RE.match(text):
+            m = ATTACH_NAME_RE.match(ATTACH_RE.match(text).group(1))
+            if m:
+                self.pending_attach = m.group(1).strip()
+            return
+        found = None
+        tagged_at_start = False
+        for m in TAG_RE.finditer(text):
+            if not text[:m.start()].strip(" \t\x00"):
+                tagged_at_start = True
+            c = _classify_text(text[m.end():])
+            if c:
+                found = (m, c)
+                break
+        if found is None:
+            if tagged_at_start:
+                if BAD_CHARS_RE.search(text):
+                    self.skip(lineno, "binary garbage in a tagged line")
+                elif not terminated:
+                    self.skip(lineno, "cut off (no line end)")
+                else:
+                    self.skip(lineno, "tagged line of unknown form")
+                return
+            title = _title_of(text)
+            if title is not None:
+                self.pending_title = title
+                self.last_skip = None
+                return
+            if BAD_CHARS_RE.search(text):
+                self.skip(lineno, "binary garbage")
+            else:
+                self.skip(lineno, "not a pagebench line (no tag)")
+            return
+        m, (kind, lm) = found
+        if not terminated and kind not in SAFE_UNTERMINATED:
+            self.skip(lineno, "cut off (no line end); values may be incomplete")
+            return
+        self.last_skip = None
+        prefix = text[:m.start()]
+        if prefix.strip(" \t\x00"):
+            self.warn(lineno, "ignored %d characters of noise before the tag"
+                      % len(prefix))
+        self.tagged(kind, lm, m.group(1), lineno)
+
+    def new_machine(self, lineno):
+        if self.pending_title is not None:
+            name, frm = self.pending_title, "title"
+        elif self.pending_attach is not None:
+            name, frm = self.pending_attach, "attachment"
+        elif self.section_name is not None:
+            name, frm = self.section_name, self.section_from
+        else:
+            name, frm = self.default_name, "file"
+        self.pending_title = self.pending_attach = None
+        self.section_name, self.section_from = name, frm
+        self.close()
+        self.cur = Machine(name, frm, self.source, lineno)
+        self.machines.append(self.cur)
+
+    def needs_new(self, kind):
+        cur = self.cur
+        if cur is None:
+            return True
+        if self.pending_title is not None or self.pending_attach is not None:
+            return True
+        if cur.done is not None:
+            return kind != "complete"
+        if cur.complete is not None:
+            return True
+        if kind == "xen":
+            return bool(cur.kinds)
+        if kind == "version":
+            return bool(cur.kinds - {"xen", "option_error"})
+        return False
+
+    def tagged(self, kind, m, tag, lineno):
+        if self.needs_new(kind):
+            self.new_machine(lineno)
+        cur = self.cur
+        cur.kinds.add(kind)
+        cur.last_line = lineno
+        if cur.tag is None:
+            cur.tag = tag
+        g = m.groups()
+        f = cur.facts
+        if kind == "value":
+            p = cur.cur_pass
+            if p is None:
+                self.skip(lineno, "value line outside a pass")
+                return
+            variant = g[1]
+            if variant in ("pre", "post"):
+                self.skip(lineno, "value line without a variant")
+                return
+            it = p.iters[variant] = p.iters.get(variant, 0) + 1
+            p.samples.append(Sample(variant, it, int(g[0], 16),
+                                    int(g[2], 16), int(g[3], 16), lineno))
+            p.add_variant(variant)
+        elif kind == "pass":
+            suite = "copy" if g[0] else "clear"
+            cur.cur_pass = cur.get_pass(suite, g[1], lineno)
+        elif kind == "agg":
+            p = cur.get_pass("copy", g[0][len("copy-"):], lineno)
+            n, mn, med, mx = (int(x) for x in g[2:])
+            p.aggregates[g[1]] = Aggregate(g[1], n, mn, med, mx, lineno)
+            p.add_variant(g[1])
+            cur.cur_pass = None
+        elif kind == "xen":
+            f["xen"] = dict(zip(("erms", "fsrm", "fzrm", "fsrs", "fsrcs"),
+                                (int(x) for x in g[:5])))
+            f["xen"]["l1d"] = int(g[5])
+            f["xen"]["l2"] = int(g[6])
+        elif kind == "version":
+            f["version"] = g[0]
+        elif kind == "cpu":
+            f["cpu"] = {"vendor": g[0], "family": int(g[1], 16),
+                        "model": int(g[2], 16), "stepping": int(g[3])}
+        elif kind == "brand":
+            f["brand"] = g[0].strip()
+        elif kind == "ucode":
+            f["ucode"] = ("0x" + g[0]) if g[0] else g[1]
+        elif kind == "cache":
+            f["cache"] = {"l1d": int(g[0]), "l2": int(g[1]), "l3": int(g[2]),
+                          "line": int(g[3]), "source": g[4]}
+        elif kind == "features":
+            f["features"] = dict((k, int(v)) for k, v in
+                                 (w.split("=") for w in g[0].split()))
+        elif kind == "hypervisor":
+            f["hypervisor"] = g[0].strip()
+        elif kind == "tsc":
+            f["tsc"] = ({"khz": int(g[0]), "source": g[1]} if g[0]
+                        else {"khz": None, "source": g[2]})
+        elif kind == "memory":
+            f["memory_mb"] = int(g[0]) if g[0] else None
+        elif kind == "cmdline":
+            f["cmdline"] = g[0]
+        elif kind == "plan":
+            f["plan"] = {"suite": g[0], "reps": int(g[1]), "passes": g[2],
+                         "variants": g[3]}
+        elif kind == "flush":
+            f["flush"] = g[0]
+        elif kind == "variants":
+            f.setdefault("variants", {})[g[0]] = (g[1] or "").split()
+        elif kind == "skipped_variant":
+            cur.skipped_variants.append((g[0], g[1], g[2]))
+        elif kind == "skipped_pass":
+            cur.skipped_passes.append((g[0], g[1]))
+        elif kind == "verify":
+            cur.failures.append((lineno, m.group(0)))
+            cur.verify_failed.add((g[0], canon_pass(g[1]), g[2]))
+        elif kind == "option_error":
+            cur.failures.append((lineno, m.group(0)))
+        elif kind == "exception":
+            cur.failures.append((lineno, m.group(0)))
+            cur.cur_pass = None
+        elif kind == "runtime":
+            f["runtime"] = {"ms": int(g[0]), "ticks": int(g[1], 16)}
+        elif kind == "done":
+            cur.done = int(g[0])
+            cur.cur_pass = None
+        elif kind == "complete":
+            cur.complete = g[0]
+
+    def close(self):
+        cur = self.cur
+        if cur is None:
+            return
+        if not cur.has_data:
+            return
+        if cur.done is None and cur.format == "pagebench":
+            self.warn(cur.last_line, "%s: the run has no \"done:\" line; "
+                      "the log ends early (cut off or reset?)" % cur.name)
+        reps = cur.reps
+        if reps:
+            for p in cur.ordered_passes():
+                for v in p.variants:
+                    n = p.iters.get(v, 0)
+                    if p.samples and n != reps and v not in p.aggregates:
+                        self.warn(p.line, "%s: %s: %s has %d of %d samples"
+                                  % (cur.name, p.label, v, n, reps))
+
+    def finish(self, nlines):
+        self.close()
+        self.cur = None
+        self.diags.sort(key=lambda d: d.first)
+
+
+def read_bytes(data, source="<input>", default_name=None):
+    """Parse one input. Returns (machines, diags)."""
+    if default_name is None:
+        default_name = os.path.basename(source) or source
+    r = Reader(source, default_name)
+    r.feed(data)
+    return r.machines, r.diags
+
+
+def dedupe_names(machines):
+    """Gives every machine a distinct name: a file name shared by machines
+    of different files becomes the path; remaining clashes get " #2"..."""
+    by_name = {}
+    for m in machines:
+        by_name.setdefault(m.name, []).append(m)
+    for name, ms in by_name.items():
+        if len(ms) > 1 and len(set(m.source for m in ms)) > 1:
+            for m in ms:
+                if m.name_from == "file":
+                    m.name = m.source
+    seen = {}
+    for m in machines:
+        n = seen.get(m.name, 0) + 1
+        seen[m.name] = n
+        if n > 1:
+            base = m.name
+            while "%s #%d" % (base, n) in seen:
+                n += 1
+            m.name = "%s #%d" % (base, n)
+            seen[m.name] = 1
+            seen[base] = n
+
+
+def load(paths):
+    """Reads every path ("-" is stdin). Returns (machines, diags), the
+    machines with distinct names, in input order."""
+    machines, diags = [], []
+    for path in paths:
+        ms, ds = read_path(path)
+        machines.extend(ms)
+        diags.extend(ds)
+    dedupe_names(machines)
+    return machines, diags
+
+
+def read_path(path):
+    """Parse a file, or stdin for "-". Returns (machines, diags)."""
+    import sys
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        return read_bytes(data, "<stdin>", "stdin")
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as e:
+        return [], [Diag(path, 0, 0, "cannot read: %s" % (e.strerror or e),
+                         kind="error")]
+    return read_bytes(data, path, os.path.basename(path))

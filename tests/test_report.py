@@ -1,0 +1,1011 @@
+"""Tests of scripts/pagebench-report (docs/report.md).
+
+Statistics are checked against values worked out by hand; the parser and
+every subcommand run on every fixture in tests/fixtures/report/ (any *.log
+added there later, such as real qemu-*.log captures, is picked up); a fuzz
+test feeds random bytes, mutations and every truncation of a log; the HTML
+report is loaded in headless Chromium when it is installed.
+"""
+import csv
+import glob
+import io
+import itertools
+import json
+import math
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from html.parser import HTMLParser
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+TOOL = os.path.join(ROOT, "scripts", "pagebench-report")
+FIX = os.path.join(HERE, "fixtures", "report")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+from pbreport import analysis, stats  # noqa: E402
+from pbreport import parse as P  # noqa: E402
+from pbreport import export, htmlreport, textout  # noqa: E402
+
+
+def fx(name):
+    return os.path.join(FIX, name)
+
+
+def run_tool(*args, stdin=None):
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    r = subprocess.run([sys.executable, TOOL] + list(args), input=stdin,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=env, timeout=300)
+    return r.returncode, r.stdout.decode("utf-8", "replace"), \
+        r.stderr.decode("utf-8", "replace")
+
+
+def load(*names):
+    ms, ds = P.load([fx(n) for n in names])
+    return [m for m in ms if m.has_data], ds
+
+
+def all_logs():
+    return sorted(glob.glob(os.path.join(FIX, "*.log")))
+
+
+# Expected exit status of the fixtures made by hand; any other *.log (real
+# captures added later) must have data when named qemu-*, and otherwise just
+# must not crash.
+EXPECTED_EXIT = {
+    "dirty-binary.log": 0, "dirty-noise.log": 0, "dirty-truncated.log": 0,
+    "nodata-cpuid.log": 1, "nodata-empty.log": 1, "nodata-garbage.log": 1,
+    "nodata-option-error.log": 1, "pb-failures.log": 0,
+    "pb-skylake-all.log": 0, "pb-skylake-clear-a.log": 0,
+    "pb-skylake-clear-b.log": 0, "pb-two-runs.log": 0, "pb-zen2-clear.log": 0,
+    "xen-aorus.log": 0, "xen-bootlog.log": 0, "xen-collection.log": 0,
+}
+
+
+def expected_exit(path):
+    name = os.path.basename(path)
+    if name in EXPECTED_EXIT:
+        return EXPECTED_EXIT[name]
+    if name.startswith(("qemu-", "pb-", "xen-")):
+        return 0
+    return None                 # 0 or 1, whichever: only no crash matters
+
+
+def is_clean(path):
+    """Logs that follow the format exactly: every value line is a sample."""
+    return os.path.basename(path).startswith(("pb-", "xen-", "qemu-"))
+
+
+# Independent of the parser: the value line and pass header of
+# docs/log-format.md, as written there.
+VALUE_RE = re.compile(r"^\([A-Za-z0-9_]{1,15}\) (?:\[[^\]]*\] )?"
+                      r" pre=([0-9a-f]+) (\w+)=([0-9a-f]+) post=([0-9a-f]+)$")
+AGG_RE = re.compile(r"^\([A-Za-z0-9_]{1,15}\) (copy-hot|copy-cold) "
+                    r"variant=(\w+) n=(\d+) min=(\d+) median=(\d+) max=(\d+)$")
+HEADER_RE = re.compile(r"^\([A-Za-z0-9_]{1,15}\) (?:\[[^\]]*\] )?"
+                       r"((?:copy )?)(L[123] w/o flush|L[123] w/ flush|MEM):$")
+
+
+def count_lines(path, rx):
+    with open(path, "rb") as fh:
+        text = fh.read().decode("utf-8", "replace")
+    return [m for m in (rx.match(l.rstrip("\r")) for l in text.split("\n"))
+            if m]
+
+
+# ---------------------------------------------------------------------------
+class StatsTest(unittest.TestCase):
+    def test_median(self):
+        self.assertEqual(stats.median([3, 1, 2]), 2)
+        self.assertEqual(stats.median([4, 1, 3, 2]), 2.5)
+        self.assertEqual(stats.median([7]), 7)
+        self.assertRaises(ValueError, stats.median, [])
+
+    def test_quartiles_type7(self):
+        # h = (n-1)q: [1,2,3,4] q1 at h=0.75 -> 1.75, q3 at 2.25 -> 3.25
+        self.assertAlmostEqual(stats.quantile([4, 2, 1, 3], 0.25), 1.75)
+        self.assertAlmostEqual(stats.quantile([4, 2, 1, 3], 0.75), 3.25)
+        self.assertAlmostEqual(stats.iqr([1, 2, 3, 4]), 1.5)
+        # Jan's three samples: 6080 6088 6096 -> q1 6084, q3 6092
+        sp = stats.Spread([6088, 6096, 6080])
+        self.assertEqual((sp.min, sp.q1, sp.median, sp.q3, sp.max),
+                         (6080, 6084, 6088, 6092, 6096))
+        self.assertEqual(sp.iqr, 8)
+        self.assertEqual(stats.iqr([5]), 0)
+        # n=5: [1,2,3,4,100]: q1 at h=1 -> 2, q3 at h=3 -> 4
+        self.assertEqual(stats.iqr([100, 1, 2, 3, 4]), 2)
+
+    def test_midranks(self):
+        self.assertEqual(stats.midranks([10, 20, 20, 5]), [2, 3.5, 3.5, 1])
+
+    def test_u_statistic_by_hand(self):
+        # pairs x > y: 3>2, 5>2, 5>4 -> U = 3
+        self.assertEqual(stats.u_statistic([1, 3, 5], [2, 4, 6]), 3)
+        self.assertEqual(stats.mann_whitney([1, 3, 5], [2, 4, 6]).u, 3)
+        self.assertEqual(stats.mann_whitney([1, 2, 3], [4, 5, 6]).u, 0)
+        self.assertEqual(stats.mann_whitney([4, 5, 6], [1, 2, 3]).u, 9)
+        # ties count one half: [1,1] vs [1,2] -> 0.5 + 0.5
+        self.assertEqual(stats.mann_whitney([1, 1], [1, 2]).u, 1)
+
+    def test_exact_distribution_3_3(self):
+        # Number of the 20 splits of 6 ranks into 3+3 for each U = 0..9:
+        # 1 1 2 3 3 3 3 2 1 1 (rank sum = U + 6; doubled below).
+        groups = tuple((2 * r, 1) for r in range(1, 7))
+        counts = stats._ranksum_counts(3, groups)
+        by_u = [counts.get(2 * (u + 6), 0) for u in range(10)]
+        self.assertEqual(by_u, [1, 1, 2, 3, 3, 3, 3, 2, 1, 1])
+
+    def test_exact_p_small_n(self):
+        r = stats.mann_whitney([1, 2, 3], [4, 5, 6])
+        self.assertEqual(r.method, "exact")
+        self.assertAlmostEqual(r.p, 0.1)                # 2 * 1/20
+        # U=3: P(U<=3) = (1+1+2+3)/20 = 7/20, two-sided 0.7
+        self.assertAlmostEqual(stats.mann_whitney([1, 3, 5], [2, 4, 6]).p, 0.7)
+        self.assertAlmostEqual(stats.mann_whitney(range(4), range(4, 8)).p,
+                               2 / 70)
+        self.assertAlmostEqual(stats.mann_whitney(range(5), range(5, 10)).p,
+                               2 / 252)
+        # U = 1 of 3+3: P(U<=1) = 2/20, two-sided 0.2
+        self.assertAlmostEqual(stats.mann_whitney([1, 2, 4], [3, 5, 6]).p, 0.2)
+        # the centre of the distribution: p = 1
+        self.assertAlmostEqual(stats.mann_whitney([1, 4], [2, 3]).p, 1.0)
+
+    def test_exact_p_with_ties_by_hand(self):
+        # x=[1,2,2] y=[2,3,4]: mid-ranks 1, 3,3,3, 5, 6; R_x = 7, mean 10.5.
+        # Of the 20 splits, rank sums <= 7: {1,3,3} (3 ways); >= 14:
+        # {3,5,6} (3 ways): p = 6/20.
+        r = stats.mann_whitney([1, 2, 2], [2, 3, 4])
+        self.assertEqual(r.method, "exact-ties")
+        self.assertAlmostEqual(r.p, 0.3)
+        self.assertEqual(r.u, 1)            # 2 vs 2 tie twice: 0.5 + 0.5
+        # [1,1] vs [1,2]: ranks 2,2 | 2,4; sums 4 (3 ways) or 6 (3 ways)
+        self.assertAlmostEqual(stats.mann_whitney([1, 1], [1, 2]).p, 1.0)
+
+    def test_exact_matches_enumeration(self):
+        rng = random.Random(1)
+        for _ in range(40):
+            n1, n2 = rng.randint(1, 6), rng.randint(1, 6)
+            x = [rng.randint(0, 4) for _ in range(n1)]
+            y = [rng.randint(0, 4) for _ in range(n2)]
+            pooled = x + y
+            ranks = stats.midranks(pooled)
+            obs = sum(ranks[:n1])
+            mean = n1 * (n1 + n2 + 1) / 2
+            sums = [sum(ranks[i] for i in c) for c in
+                    itertools.combinations(range(n1 + n2), n1)]
+            want = sum(1 for s in sums
+                       if abs(s - mean) >= abs(obs - mean) - 1e-9) / len(sums)
+            self.assertAlmostEqual(stats.mann_whitney(x, y).p, want,
+                                   msg="%r %r" % (x, y))
+
+    def test_normal_approximation(self):
+        x, y = list(range(1, 31)), list(range(31, 61))     # n = 60 > 50
+        r = stats.mann_whitney(x, y)
+        self.assertEqual(r.method, "normal")
+        self.assertEqual(r.u, 0)
+        sigma = math.sqrt(30 * 30 * 61 / 12)                # no ties
+        want = math.erfc((450 - 0.5) / sigma / math.sqrt(2))
+        self.assertAlmostEqual(r.p, want, places=15)
+        # tie correction: every value tied -> no evidence at all
+        self.assertEqual(stats.mann_whitney([5] * 30, [5] * 30).p, 1.0)
+        # the approximation is close to the exact value near the limit
+        rng = random.Random(3)
+        a = [rng.random() for _ in range(20)]
+        b = [rng.random() + 0.3 for _ in range(20)]
+        exact = stats.mann_whitney(a, b).p
+        approx = stats.mann_whitney(a, b, exact_limit=0).p
+        self.assertAlmostEqual(exact, approx, delta=0.01)
+
+    def test_min_p(self):
+        self.assertAlmostEqual(stats.min_p(3, 3), 0.1)
+        self.assertAlmostEqual(stats.min_p(5, 5), 2 / 252)
+        self.assertAlmostEqual(stats.min_p(10, 10), 2 / 184756)
+        self.assertEqual(stats.min_p(1, 1), 1.0)
+        self.assertIsNone(stats.mann_whitney([], [1]))
+
+
+# ---------------------------------------------------------------------------
+class ParseTest(unittest.TestCase):
+    def test_xen_log(self):
+        (m,), _ = load("xen-aorus.log")
+        self.assertEqual(m.format, "xen-2021")
+        self.assertEqual(m.tag, "XEN")
+        self.assertEqual(m.facts["xen"], {"erms": 1, "fsrm": 0, "fzrm": 0,
+                                          "fsrs": 0, "fsrcs": 0, "l1d": 32,
+                                          "l2": 256})
+        self.assertIsNone(m.tsc_khz)
+        self.assertEqual([p.label for p in m.ordered_passes()],
+                         ["L1 w/o flush", "L1 w/ flush", "L2 w/o flush",
+                          "L2 w/ flush", "MEM"])
+        p = m.passes[("clear", "L1 w/o flush")]
+        s = p.samples[0]        # " pre=5aa sse2=17c8 post=466"
+        self.assertEqual((s.variant, s.iter, s.pre, s.ticks, s.post),
+                         ("sse2", 1, 0x5aa, 0x17c8, 0x466))
+        self.assertEqual((s.pre, s.ticks, s.post), (1450, 6088, 1126))
+        self.assertEqual(p.variants, ["sse2", "stosb", "stosl", "stosq",
+                                      "avx"])
+        self.assertEqual([x.iter for x in p.samples if x.variant == "stosb"],
+                         [1, 2, 3])
+        self.assertEqual(len(p.samples), 15)
+        self.assertEqual(P.pass_bytes(m, "clear", "L1 w/o flush"), 16384)
+        self.assertEqual(P.pass_bytes(m, "clear", "L2 w/ flush"), 131072)
+        self.assertIsNone(P.pass_bytes(m, "clear", "MEM"))      # no L3
+
+    def test_pass_bytes(self):
+        (m,), _ = load("pb-skylake-all.log")     # l1d 32k l2 256k l3 8192k
+        b = lambda s, n: P.pass_bytes(m, s, n)
+        self.assertEqual(b("clear", "L1 w/o flush"), 16 * 1024)   # 8 pages/2
+        self.assertEqual(b("copy", "L1 w/ flush"), 8 * 1024)      # 8 pages/4
+        self.assertEqual(b("clear", "L2 w/o flush"), 128 * 1024)
+        self.assertEqual(b("copy", "L2 w/o flush"), 64 * 1024)
+        self.assertEqual(b("clear", "L3 w/ flush"), 4 << 20)
+        self.assertEqual(b("clear", "MEM"), 8 << 20)              # buf = L3
+        self.assertEqual(b("copy", "MEM"), 4 << 20)
+        self.assertEqual(b("copy", "hot"), 4096)
+        text = ("(PB) cache l1d=48k l2=1280k l3=0k line=64 source=leaf4\n"
+                "(PB) MEM:\n(PB)  pre=1 stosb=2 post=3\n")
+        (m,), _ = P.read_bytes(text.encode(), "x.log")
+        self.assertEqual(P.pass_bytes(m, "clear", "MEM"), 1280 * 1024)
+        self.assertEqual(P.pass_bytes(m, "clear", "L1 w/o flush"), 24 * 1024)
+        self.assertEqual(P.pass_bytes(m, "copy", "L1 w/o flush"), 12 * 1024)
+        self.assertIsNone(P.pass_bytes(m, "clear", "L3 w/o flush"))
+
+    def test_pagebench_log(self):
+        (m,), diags = load("pb-skylake-all.log")
+        self.assertEqual(diags, [])
+        self.assertEqual(m.format, "pagebench")
+        self.assertEqual(m.tsc_khz, 4000000)
+        self.assertEqual(m.facts["cpu"], {"vendor": "GenuineIntel",
+                                          "family": 6, "model": 0x5e,
+                                          "stepping": 3})
+        self.assertEqual(m.facts["cache"]["l3"], 8192)
+        self.assertEqual(m.facts["features"]["avx2"], 1)
+        self.assertEqual(m.facts["features"]["avx512f"], 0)
+        self.assertEqual(m.reps, 5)
+        self.assertEqual((m.done, m.complete), (0, "halting"))
+        self.assertEqual(len(m.ordered_passes()), 16)      # 7 + 7 + hot, cold
+        self.assertEqual(m.skipped_variants[0],
+                         ("avx512", "clear", "no avx512f"))
+        # sse2 runs in both suites and must not mix
+        c = m.passes[("clear", "L1 w/o flush")].samples_of("sse2")
+        k = m.passes[("copy", "L1 w/o flush")].samples_of("sse2")
+        self.assertEqual((len(c), len(k)), (5, 5))
+        self.assertNotEqual([s.line for s in c], [s.line for s in k])
+        hot = m.passes[("copy", "hot")]
+        a = hot.aggregates["movsb"]
+        self.assertEqual((a.n, a.median), (64, 292))
+        self.assertEqual(hot.samples, [])
+
+    def test_collection(self):
+        ms, diags = load("xen-collection.log")
+        self.assertEqual([m.name for m in ms],
+                         ["Aorus (Skylake)", "Latitude E6410 (Sandybridge)",
+                          "zen2-3700x.txt"])
+        self.assertEqual([m.name_from for m in ms],
+                         ["title", "title", "attachment"])
+        (single,), _ = load("xen-aorus.log")
+        key = ("clear", "L1 w/o flush")
+        self.assertEqual([(s.variant, s.ticks) for s in ms[0].passes[key].samples],
+                         [(s.variant, s.ticks) for s in single.passes[key].samples])
+        self.assertEqual(ms[1].facts["xen"]["erms"], 0)
+        self.assertIn("clzero", ms[2].passes[key].variants)
+        # mail text is skipped, not taken as a machine
+        self.assertTrue(any(d.first == 1 for d in diags))
+
+    def test_dirty_noise(self):
+        (m,), diags = load("dirty-noise.log")
+        self.assertEqual(sum(len(p.samples) for p in m.passes.values()), 27)
+        self.assertEqual(m.done, 0)
+        self.assertEqual(m.facts["brand"],
+                         "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz")  # no CR
+        self.assertEqual(m.facts["version"], "v0.3-7-g1a2b3c4")      # noise
+        text = [str(d) for d in diags]
+        self.assertTrue(any(":3-6: skipped 4 lines" in t for t in text), text)
+        self.assertTrue(any(":9: warning: ignored" in t for t in text), text)
+        self.assertEqual(m.first_line, 8)
+
+    def test_dirty_truncated(self):
+        (m,), diags = load("dirty-truncated.log")
+        self.assertIsNone(m.done)
+        self.assertTrue(m.truncated)
+        mem = m.passes[("clear", "MEM")]
+        self.assertEqual(len(mem.samples_of("sse2")), 2)   # 3rd line is cut
+        self.assertEqual(len(mem.samples_of("stosb")), 3)
+        text = [str(d) for d in diags]
+        self.assertTrue(any(":44: skipped: cut off" in t for t in text), text)
+        self.assertTrue(any("no \"done:\" line" in t for t in text), text)
+
+    def test_dirty_binary(self):
+        ms, diags = load("dirty-binary.log")
+        self.assertEqual([m.name for m in ms],
+                         ["dirty-binary.log", "dirty-binary.log #2"])
+        self.assertEqual(ms[1].done, 0)
+        self.assertEqual(len(ms[1].passes[("clear", "L1 w/o flush")].samples), 6)
+        text = [str(d) for d in diags]
+        for line in (21, 25):
+            self.assertIn("%s:%d: skipped: binary garbage in a tagged line"
+                          % (fx("dirty-binary.log"), line), text)
+
+    def test_two_runs(self):
+        ms, _ = load("pb-two-runs.log")
+        self.assertEqual([m.name for m in ms],
+                         ["pb-two-runs.log", "pb-two-runs.log #2"])
+        self.assertEqual([m.complete for m in ms], ["rebooting", "rebooting"])
+
+    def test_xen_boot_log_with_timestamps(self):
+        (m,), diags = load("xen-bootlog.log")
+        self.assertEqual(sum(len(p.samples) for p in m.passes.values()), 90)
+        self.assertEqual(m.facts["xen"]["l1d"], 48)
+        self.assertEqual(str(diags[0]).split(": ", 1)[1],
+                         "skipped 4 lines: tagged line of unknown form")
+
+    def test_failures(self):
+        (m,), _ = load("pb-failures.log")
+        self.assertEqual(m.done, 2)
+        self.assertEqual(len(m.failures), 2)
+        self.assertIn(("clear", "L1 w/o flush", "stosq"), m.verify_failed)
+        p = m.passes[("clear", "L1 w/o flush")]
+        self.assertTrue(analysis.raw_cell(m, p, "stosq").failed)
+        self.assertFalse(analysis.raw_cell(m, p, "stosb").failed)
+
+    def test_no_usable_data(self):
+        for name in ("nodata-cpuid.log", "nodata-option-error.log",
+                     "nodata-garbage.log", "nodata-empty.log"):
+            ms, _ = P.load([fx(name)])
+            self.assertFalse(any(m.has_data for m in ms), name)
+
+    def test_any_tag_cr_and_titles(self):
+        text = (b"garbage line\r"
+                b"Box one:\r\r"
+                b"(My_Tag7) L1 w/o flush:\r"
+                b"(My_Tag7)  pre=a stosb=b post=c\r"
+                b"\r[-- Attachment #3: two.txt --]\r"
+                b"(PB) L2 w/o flush:\r"
+                b"(PB)  pre=1 stosq=2 post=3\r")
+        ms, diags = P.read_bytes(text, "t.log")
+        self.assertEqual([m.name for m in ms], ["Box one", "two.txt"])
+        self.assertEqual(ms[0].tag, "My_Tag7")
+        s = ms[0].passes[("clear", "L1 w/o flush")].samples[0]
+        self.assertEqual((s.pre, s.ticks, s.post), (10, 11, 12))
+        self.assertEqual(len(diags), 1)          # "garbage line"
+
+    def test_value_outside_pass_and_unknown_tagged(self):
+        text = (b"(PB)  pre=1 stosb=2 post=3\n(PB) something new\n"
+                b"(PB) L1 w/o flush:\n(PB)  pre=1 stosb=2 post=3\n")
+        (m,), diags = P.read_bytes(text, "t.log")
+        self.assertEqual([d.reason for d in diags],
+                         ["value line outside a pass",
+                          "tagged line of unknown form"])
+        self.assertEqual(len(m.passes[("clear", "L1 w/o flush")].samples), 1)
+
+    def test_too_long_numbers_do_not_parse(self):
+        text = b"(PB) L1 w/o flush:\n(PB)  pre=1 stosb=" + b"f" * 17 + \
+            b" post=3\n(PB)  pre=1 stosq=2 post=3\n"
+        (m,), diags = P.read_bytes(text, "t.log")
+        self.assertEqual(m.passes[("clear", "L1 w/o flush")].variants,
+                         ["stosq"])
+        self.assertEqual(diags[0].first, 2)
+
+    def test_same_file_name_in_two_directories(self):
+        d1, d2 = tempfile.mkdtemp(), tempfile.mkdtemp()
+        try:
+            for d in (d1, d2):
+                shutil.copy(fx("xen-aorus.log"), os.path.join(d, "run.log"))
+            ms, _ = P.load([os.path.join(d1, "run.log"),
+                            os.path.join(d2, "run.log")])
+            self.assertEqual([m.name for m in ms],
+                             [os.path.join(d1, "run.log"),
+                              os.path.join(d2, "run.log")])
+        finally:
+            shutil.rmtree(d1)
+            shutil.rmtree(d2)
+
+    def test_unreadable_file(self):
+        ms, diags = P.load([fx("does-not-exist.log")])
+        self.assertEqual(ms, [])
+        self.assertEqual(diags[0].kind, "error")
+
+
+# ---------------------------------------------------------------------------
+class AnalysisTest(unittest.TestCase):
+    def test_winner_by_hand(self):
+        (m,), _ = load("xen-aorus.log")
+        w = analysis.Winner(m, m.passes[("clear", "L1 w/o flush")], 0.05)
+        # stosb 1736 1744 1760 (median 1744) against stosq 1792 1800 1808
+        self.assertEqual((w.variant, w.runner_up), ("stosb", "stosq"))
+        self.assertEqual(w.cell.median, 1744)
+        self.assertAlmostEqual(w.margin, 1800 / 1744 - 1)
+        self.assertAlmostEqual(w.cmp.p, 0.1)
+        self.assertEqual(w.cmp.test.u, 0)
+        self.assertFalse(w.cmp.significant)
+        self.assertFalse(w.cmp.can_reach)
+        self.assertEqual([r[1] for r in w.rank],
+                         ["stosb", "stosq", "stosl", "avx", "sse2"])
+        # L1 w/ flush: stosb 3640 3650 3660, stosq 3640 3700 3710 (a tie):
+        # pairs x > y: 3650>3640, 3660>3640, plus 3640=3640 half: U = 2.5.
+        # Mid-ranks 1.5 1.5 3 4 5 6: R = 1.5+3+4 = 8.5, mean 10.5, so the
+        # splits with sum <= 8.5 or >= 12.5 count. Both 1.5s + 3, 4 or 5: 3;
+        # one 1.5 (2 ways) + {3,4}: 2, + {5,6}: 2; no 1.5 and a sum
+        # >= 12.5: {3,4,6} {3,5,6} {4,5,6}: 3. 10 of 20 splits: p = 0.5.
+        w = analysis.Winner(m, m.passes[("clear", "L1 w/ flush")], 0.05)
+        self.assertEqual(w.cmp.test.method, "exact-ties")
+        self.assertEqual(w.cmp.test.u, 2.5)
+        self.assertAlmostEqual(w.cmp.p, 0.5)
+
+    def test_ranks_share_equal_medians(self):
+        text = ("(PB) L1 w/o flush:\n" + "".join(
+            "(PB)  pre=1 %s=%x post=1\n" % (v, t)
+            for v, t in (("a", 5), ("b", 3), ("c", 5), ("d", 9))))
+        (m,), _ = P.read_bytes(text.encode(), "t.log")
+        r = analysis.ranking(m, m.passes[("clear", "L1 w/o flush")])
+        self.assertEqual([(k, v) for k, v, _ in r],
+                         [(1, "b"), (2, "a"), (2, "c"), (4, "d")])
+
+    def test_units(self):
+        (m,), _ = load("pb-skylake-all.log")     # 4000000 kHz: 4 ticks/ns
+        p = m.passes[("clear", "L1 w/o flush")]
+        t = analysis.cell(m, p, "stosb", "time", analysis.TICKS)
+        n = analysis.cell(m, p, "stosb", "time", analysis.NS)
+        self.assertAlmostEqual(n.median, t.median / 4)
+        self.assertAlmostEqual(n.iqr, t.iqr / 4)
+        best = analysis.ranking(m, p)[0][1]
+        r = analysis.cell(m, p, best, "time", analysis.RATIO)
+        self.assertAlmostEqual(r.median, 1.0)
+        bpt, gbs = analysis.throughput(m, p, 6000)
+        self.assertAlmostEqual(bpt, 16384 / 6000)
+        self.assertAlmostEqual(gbs, 16384 / 1500)          # 6000 t = 1500 ns
+        (x,), _ = load("xen-aorus.log")
+        self.assertIsNone(analysis.cell(x, x.passes[("clear", "MEM")],
+                                        "stosb", "time", analysis.NS))
+        unit, warn = analysis.choose_unit([m, x])
+        self.assertEqual(unit, analysis.TICKS)
+        self.assertIn("xen-aorus.log", warn)
+        self.assertEqual(analysis.choose_unit([m, m])[0], analysis.NS)
+        self.assertEqual(analysis.choose_unit([m, x], relative=True),
+                         (analysis.RATIO, None))
+
+    def test_two_runs_significance(self):
+        a, b = load("pb-skylake-clear-a.log", "pb-skylake-clear-b.log")[0]
+        key = ("clear", "L2 w/o flush")
+        def cmp(v):
+            return analysis.Comparison(
+                analysis.cell(a, a.passes[key], v, "time", analysis.NS),
+                analysis.cell(b, b.passes[key], v, "time", analysis.NS), 0.05)
+        self.assertTrue(cmp("stosb").significant)         # 10% faster in b
+        self.assertLess(cmp("stosb").delta, -0.05)
+        self.assertTrue(cmp("stosb_all").significant)
+        self.assertFalse(cmp("stosq").significant)        # noise
+        self.assertTrue(cmp("stosq").test.method.startswith("exact"))
+
+    def test_aggregates_have_no_test(self):
+        (m,), _ = load("pb-skylake-all.log")
+        p = m.passes[("copy", "hot")]
+        c = analysis.raw_cell(m, p, "avx")
+        self.assertTrue(c.aggregated)
+        self.assertIsNone(c.iqr)
+        self.assertIsNone(analysis.raw_cell(m, p, "avx", "pre"))
+        cmp = analysis.Comparison(c, c, 0.05)
+        self.assertIsNone(cmp.test)
+        self.assertIsNone(cmp.significant)
+        self.assertEqual(cmp.delta, 0)
+
+
+# ---------------------------------------------------------------------------
+class CliTest(unittest.TestCase):
+    def test_help(self):
+        for sub in ([], ["summary"], ["diff"], ["winners"], ["export"],
+                    ["html"]):
+            code, out, err = run_tool(*(sub + ["--help"]))
+            self.assertEqual(code, 0, sub)
+            self.assertIn("exit status", out)
+            self.assertIn("no usable data", out)
+
+    def test_usage_errors(self):
+        self.assertEqual(run_tool()[0], 2)                   # no subcommand
+        self.assertEqual(run_tool("export", fx("xen-aorus.log"))[0], 2)
+        self.assertEqual(run_tool("summary", "--alpha", "2",
+                                  fx("xen-aorus.log"))[0], 2)
+        self.assertEqual(run_tool("summary", "--machine", "(",
+                                  fx("xen-aorus.log"))[0], 2)
+        code, _, err = run_tool("diff", fx("xen-aorus.log"))
+        self.assertEqual(code, 2)
+        self.assertIn("at least two machines", err)
+        code, _, err = run_tool("export", "--format", "csv", "-o",
+                                "/nonexistent/dir/x.csv", fx("xen-aorus.log"))
+        self.assertEqual(code, 2)
+        self.assertIn("cannot write", err)
+
+    def test_summary_by_hand(self):
+        code, out, err = run_tool("summary", fx("xen-aorus.log"))
+        self.assertEqual(code, 0, err)
+        self.assertIn("== xen-aorus.log", out)
+        block = out.split("-- L1 w/o flush")[1].split("\n\n")[0]
+        rows = [l.split() for l in block.splitlines()[2:7]]
+        # rank variant n pre time post min-max IQR B/tick
+        self.assertEqual(rows[0], ["1", "stosb", "3", "1442", "1744", "1012",
+                                   "1736-1760", "12", "%.3f" % (16384 / 1744)])
+        self.assertEqual(rows[4][:8], ["5", "sse2", "3", "1450", "6088",
+                                       "1130", "6080-6096", "8"])
+        self.assertIn("winner: stosb; runner-up stosq is 3.21% slower; "
+                      "not significant (p=0.100", block)
+        self.assertIn("smallest possible p is 0.100", block)
+        self.assertIn("MEM  [bytes per call unknown", out)
+        self.assertIn("tsc:", out)
+
+    def test_summary_ns_and_failures(self):
+        code, out, _ = run_tool("summary", "-q", fx("pb-failures.log"))
+        self.assertEqual(code, 0)
+        self.assertIn("time ns", out)
+        self.assertIn("GB/s", out)
+        self.assertIn("stosq!", out)
+        self.assertIn("FAILURE  line 22: verify FAILED", out)
+        self.assertIn("done: 2 failures", out)
+
+    def test_diff_two_runs(self):
+        code, out, err = run_tool("diff", "--metric", "time",
+                                  fx("pb-skylake-clear-a.log"),
+                                  fx("pb-skylake-clear-b.log"))
+        self.assertEqual(code, 0, err)
+        self.assertIn("variant time (ns)", out)
+        self.assertNotIn("ticks", err)
+        lines = [l for l in out.splitlines() if l.startswith("clear  L2")]
+        by_v = {l.split()[4]: l for l in lines}
+        self.assertNotIn("~", by_v["stosb"])
+        self.assertRegex(by_v["stosb"], r"-\d+\.\d\d%\s+\(p=")
+        self.assertIn("~", by_v["stosq"])
+        self.assertNotIn("pre probe", out)
+
+    def test_diff_collection_warns(self):
+        code, out, err = run_tool("diff", fx("xen-collection.log"))
+        self.assertEqual(code, 0)
+        self.assertIn("comparing in TSC ticks", err)
+        self.assertIn("smallest possible two-sided p is 0.100", err)
+        self.assertIn("variant time (ticks)", out)
+        self.assertIn("pre probe (ticks)", out)
+        for l in out.splitlines():
+            if "(p=0.100 n=3+3)" in l:
+                self.assertIn("~ (p=0.100", l)
+        # clzero only on the third machine: "-" in the others
+        cl = [l for l in out.splitlines() if " clzero " in l][0]
+        self.assertEqual(cl.split()[5], "-")
+        # a looser alpha makes p = 0.1 significant
+        code, out2, err2 = run_tool("diff", "-q", "--alpha", "0.2",
+                                    "--metric", "time",
+                                    fx("xen-collection.log"))
+        self.assertIn("(p=0.100 n=3+3)", out2)
+        self.assertNotIn("~ (p=0.100", out2)
+        self.assertEqual(err2, "")
+
+    def test_diff_relative(self):
+        code, out, err = run_tool("diff", "--relative", "--metric", "time",
+                                  fx("xen-collection.log"))
+        self.assertEqual(code, 0)
+        self.assertNotIn("comparing in TSC ticks", err)
+        self.assertIn("ratio to the best variant", out)
+        row = [l for l in out.splitlines()
+               if l.startswith("clear  L1 w/o flush  stosb ")][0]
+        self.assertTrue(row.split()[5].startswith("1.000"), row)
+
+    def test_diff_machine_selection(self):
+        code, out, _ = run_tool("diff", "-q", "--machine", "aorus",
+                                "--machine", "zen2", "--metric", "time",
+                                fx("xen-collection.log"))
+        self.assertEqual(code, 0)
+        self.assertIn("zen2-3700x.txt", out)
+        self.assertNotIn("Sandybridge", out)
+        code, _, err = run_tool("summary", "--machine", "nothing-like-it",
+                                fx("xen-collection.log"))
+        self.assertEqual(code, 1)
+
+    def test_winners(self):
+        code, out, err = run_tool("winners", "-q", fx("xen-aorus.log"),
+                                  fx("pb-skylake-all.log"))
+        self.assertEqual(code, 0)
+        rows = [l for l in out.splitlines() if "xen-aorus.log" in l]
+        self.assertEqual(len(rows), 5)
+        self.assertRegex(rows[0], r"L1 w/o flush\s+xen-aorus.log\s+stosb\s+"
+                         r"1744\s+ticks\s+stosq\s+\+3.21%\s+0.100\s+"
+                         r"~ \(n too small\)")
+        hot = [l for l in out.splitlines() if "copy-hot" in l][0]
+        self.assertIn("n/a", hot)
+        self.assertTrue(any(l.rstrip().endswith("yes")
+                            for l in out.splitlines()))
+
+    def test_export_csv(self):
+        code, out, _ = run_tool("export", "--format", "csv",
+                                fx("xen-aorus.log"), fx("pb-skylake-all.log"))
+        self.assertEqual(code, 0)
+        rows = list(csv.DictReader(io.StringIO(out)))
+        self.assertEqual(list(rows[0].keys()), export.CSV_COLUMNS)
+        self.assertEqual(rows[0]["machine"], "xen-aorus.log")
+        self.assertEqual((rows[0]["pre"], rows[0]["ticks"], rows[0]["post"],
+                          rows[0]["variant"], rows[0]["iter"]),
+                         ("1450", "6088", "1126", "sse2", "1"))
+        self.assertEqual(rows[0]["bytes"], "16384")
+        self.assertEqual(rows[0]["ns"], "")
+        samples = [r for r in rows if r["kind"] == "sample"]
+        aggs = [r for r in rows if r["kind"] == "aggregate"]
+        self.assertEqual(len(samples), 75 + 595)
+        self.assertEqual(len(aggs), 14)
+        sky = [r for r in samples if r["machine"] == "pb-skylake-all.log"]
+        self.assertEqual(float(sky[0]["ns"]), int(sky[0]["ticks"]) / 4)
+
+    def test_export_json(self):
+        code, out, _ = run_tool("export", "--format", "json",
+                                fx("xen-collection.log"))
+        doc = json.loads(out)
+        self.assertEqual(doc["format"], "pagebench-report/1")
+        self.assertEqual([m["name"] for m in doc["machines"]],
+                         ["Aorus (Skylake)", "Latitude E6410 (Sandybridge)",
+                          "zen2-3700x.txt"])
+        self.assertEqual(len(doc["samples"]), 75 + 75 + 90)
+        self.assertEqual(doc["machines"][0]["passes"][0]["bytes"], 16384)
+        self.assertIsNone(doc["machines"][0]["passes"][-1]["bytes"])
+
+    def test_export_benchfmt(self):
+        code, out, _ = run_tool("export", "--format", "benchfmt",
+                                fx("xen-aorus.log"), fx("pb-skylake-all.log"))
+        self.assertEqual(code, 0)
+        lines = out.splitlines()
+        self.assertIn("machine: xen-aorus.log", lines)
+        self.assertIn("machine: pb-skylake-all.log", lines)
+        self.assertIn("tsc-khz: 4000000", lines)
+        self.assertIn("BenchmarkClear/pass=L1-hot/variant=sse2 1 6088 ticks/op "
+                      "1450 pre-ticks/op 1126 post-ticks/op", lines)
+        key = re.compile(r"^[^\sA-Z:]+:( .*)?$")
+        nres = 0
+        for l in lines:
+            if l.startswith("Benchmark"):
+                f = l.split()
+                self.assertEqual(len(f) % 2, 0, l)
+                self.assertGreaterEqual(len(f), 4)
+                int(f[1])
+                for v in f[2::2]:
+                    float(v)
+                self.assertRegex(f[0], r"^Benchmark(Clear|Copy)/pass=[\w-]+"
+                                 r"/variant=\w+$")
+                nres += 1
+            elif l:
+                self.assertRegex(l, key)
+        self.assertEqual(nres, 75 + 595 + 14)
+        # the skylake results carry ns/op and B/s, the xen ones do not
+        sky = [l for l in lines if "pass=L1-flush/variant=stosb_all" in l][0]
+        self.assertRegex(sky, r" ns/op .* B/s ")
+        self.assertIn("BenchmarkCopy/pass=page-hot/variant=movsb 64 292 "
+                      "ticks/op", out)
+
+    def test_benchfmt_clears_keys(self):
+        code, out, _ = run_tool("export", "--format", "benchfmt",
+                                fx("pb-skylake-all.log"), fx("xen-aorus.log"))
+        second = out.split("machine: xen-aorus.log")[0].rsplit("\n\n", 1)[1]
+        self.assertIn("tsc-khz:\n", second)
+        self.assertIn("cpu:\n", second)
+
+    def test_stdin(self):
+        with open(fx("xen-aorus.log"), "rb") as fh:
+            data = fh.read()
+        code, out, _ = run_tool("summary", stdin=data)
+        self.assertEqual(code, 0)
+        self.assertIn("== stdin", out)
+        code, out, _ = run_tool("export", "--format", "csv", "-", stdin=data)
+        self.assertEqual(len(out.splitlines()), 76)
+
+    def test_html_structure(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "r.html")
+            code, out, err = run_tool("html", "-o", path,
+                                      fx("xen-collection.log"),
+                                      fx("pb-skylake-all.log"))
+            self.assertEqual(code, 0)
+            self.assertEqual(out, "")
+            with open(path, encoding="utf-8") as fh:
+                page = fh.read()
+        doc = Dom(page)
+        self.assertEqual(doc.count("script"), 0)
+        self.assertEqual(doc.external, [])
+        self.assertEqual(len(doc.charts), 16)        # skylake's passes
+        self.assertEqual(doc.winner_rows, 15 + 16)
+        self.assertIn("Content-Security-Policy", page)
+
+
+class Dom(HTMLParser):
+    """What the tests look at in a report page."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.tags = {}
+        self.charts = []
+        self.svg_in_chart = 0
+        self.bars = 0
+        self.winner_rows = 0
+        self.external = []
+        self.tables = []
+        self._chart = None
+        self.feed(text)
+
+    def count(self, tag):
+        return self.tags.get(tag, 0)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags[tag] = self.tags.get(tag, 0) + 1
+        for k in ("src", "href", "xlink:href"):
+            if k in a and re.match(r"^(https?:|//|ftp:)", a[k] or ""):
+                self.external.append(a[k])
+        cls = (a.get("class") or "").split()
+        if tag == "figure" and "chart" in cls:
+            self.charts.append((a.get("data-suite"), a.get("data-pass")))
+            self._chart = True
+        if tag == "svg" and self._chart:
+            self.svg_in_chart += 1
+            self._chart = False
+        if tag == "g" and "bar" in cls:
+            self.bars += 1
+        if tag == "table":
+            self.tables.append(a.get("id"))
+        if tag == "tr" and "winner" in cls:
+            self.winner_rows += 1
+
+
+# ---------------------------------------------------------------------------
+class FixturesTest(unittest.TestCase):
+    """Every subcommand on every *.log of tests/fixtures/report/."""
+
+    def check(self, path, args):
+        code, out, err = run_tool(*args)
+        self.assertNotIn("Traceback", err)
+        want = expected_exit(path)
+        if want is None:
+            self.assertIn(code, (0, 1))
+        else:
+            self.assertEqual(code, want, "%s: %s" % (args, err))
+        if code == 1:
+            self.assertIn("no usable data", err)
+        return code, out, err
+
+    def test_every_fixture_every_subcommand(self):
+        logs = all_logs()
+        self.assertGreaterEqual(len(logs), 16)
+        with tempfile.TemporaryDirectory() as d:
+            for path in logs:
+                with self.subTest(log=os.path.basename(path)):
+                    code, out, _ = self.check(path, ["summary", path])
+                    if code == 0:
+                        self.assertIn("winner:", out)
+                    self.check(path, ["winners", path])
+                    for f in ("csv", "json", "benchfmt"):
+                        self.check(path, ["export", "--format", f, path])
+                    h = os.path.join(d, "r.html")
+                    code, _, _ = self.check(path, ["html", "-o", h, path])
+                    if code == 0:
+                        with open(h, encoding="utf-8") as fh:
+                            self.assertGreater(len(Dom(fh.read()).charts), 0)
+                    # diff against a known log: exit 0 when this has data
+                    code, out, err = run_tool("diff", path, fx("xen-aorus.log"))
+                    self.assertNotIn("Traceback", err)
+                    self.assertEqual(code, 0 if expected_exit(path) == 0
+                                     else code)
+                    self.assertIn(code, (0, 2))
+
+    def test_clean_logs_lose_nothing(self):
+        for path in all_logs():
+            if not is_clean(path):
+                continue
+            with self.subTest(log=os.path.basename(path)):
+                code, out, err = run_tool("export", "--format", "json", path)
+                self.assertEqual(code, 0, err)
+                doc = json.loads(out)
+                kinds = [s["kind"] for s in doc["samples"]]
+                values = count_lines(path, VALUE_RE)
+                aggs = count_lines(path, AGG_RE)
+                self.assertEqual(kinds.count("sample"), len(values))
+                self.assertEqual(kinds.count("aggregate"), len(aggs))
+                got = sorted((s["variant"], s["pre"], s["ticks"], s["post"])
+                             for s in doc["samples"] if s["kind"] == "sample")
+                want = sorted((m.group(2), int(m.group(1), 16),
+                               int(m.group(3), 16), int(m.group(4), 16))
+                              for m in values)
+                self.assertEqual(got, want)
+                headers = set(("copy" if m.group(1) else "clear", m.group(2))
+                              for m in count_lines(path, HEADER_RE))
+                passes = set((p["suite"], p["pass"]) for mm in doc["machines"]
+                             for p in mm["passes"])
+                self.assertEqual(headers, passes - {("copy", "hot"),
+                                                    ("copy", "cold")})
+
+    def test_real_pagebench_logs_are_complete(self):
+        """Logs captured from QEMU (qemu-*.log) end with done: and have a
+        TSC frequency and cache sizes."""
+        real = [p for p in all_logs()
+                if os.path.basename(p).startswith("qemu-")]
+        if not real:
+            self.skipTest("no real qemu-*.log fixtures yet")
+        for path in real:
+            with self.subTest(log=os.path.basename(path)):
+                ms, diags = P.load([path])
+                data = [m for m in ms if m.has_data]
+                self.assertTrue(data)
+                for m in data:
+                    self.assertIsNotNone(m.done)
+                    self.assertIsNotNone(m.cache_k("l1d"))
+
+
+# ---------------------------------------------------------------------------
+class FuzzTest(unittest.TestCase):
+    """No input makes the tool crash."""
+
+    def render_all(self, machines):
+        ms = [m for m in machines if m.has_data]
+        if not ms:
+            return
+        textout.summary(ms, 0.05)
+        textout.winners(ms, 0.05,
+                        lambda m: analysis.NS if m.tsc_khz else analysis.TICKS)
+        export.to_csv(ms)
+        export.to_json(ms)
+        export.to_benchfmt(ms)
+        htmlreport.report(ms, 0.05)
+        if len(ms) > 1:
+            unit, _ = analysis.choose_unit(ms)
+            textout.diff(ms, 0.05, analysis.METRICS, unit)
+
+    def test_every_truncation(self):
+        with open(fx("pb-failures.log"), "rb") as fh:
+            data = fh.read()
+        with open(fx("dirty-noise.log"), "rb") as fh:
+            data += fh.read()[:600]
+        full, _ = P.read_bytes(data, "f.log")
+        nfull = sum(len(p.samples) for m in full for p in m.passes.values())
+        for i in range(len(data) + 1):
+            ms, diags = P.read_bytes(data[:i], "f.log")
+            n = sum(len(p.samples) for m in ms for p in m.passes.values())
+            self.assertLessEqual(n, nfull)
+            self.render_all(ms)
+
+    def test_random_bytes(self):
+        rng = random.Random(42)
+        alphabet = b"(PB) pre=post stosb L1 w/o flush:\n\r\x00\x1b[0m" \
+            b"0123456789abcdef"
+        for i in range(300):
+            n = rng.randrange(0, 400)
+            if i % 2:
+                data = bytes(rng.randrange(256) for _ in range(n))
+            else:
+                data = bytes(rng.choice(alphabet) for _ in range(n))
+            ms, diags = P.read_bytes(data, "r.log")
+            self.render_all(ms)
+            for d in diags:
+                str(d)
+
+    def test_mutations(self):
+        rng = random.Random(7)
+        with open(fx("xen-collection.log"), "rb") as fh:
+            base = fh.read()
+        with open(fx("pb-skylake-all.log"), "rb") as fh:
+            base2 = fh.read()[:4000]
+        for i in range(150):
+            data = bytearray(base if i % 2 else base2)
+            for _ in range(rng.randrange(1, 30)):
+                op = rng.randrange(3)
+                pos = rng.randrange(len(data))
+                if op == 0:
+                    data[pos] = rng.randrange(256)
+                elif op == 1:
+                    del data[pos:pos + rng.randrange(1, 40)]
+                else:
+                    data[pos:pos] = bytes(rng.randrange(256)
+                                          for _ in range(rng.randrange(1, 9)))
+            ms, _ = P.read_bytes(bytes(data), "m.log")
+            self.render_all(ms)
+
+    def test_cli_on_garbage(self):
+        rng = random.Random(9)
+        data = bytes(rng.randrange(256) for _ in range(5000))
+        for sub in (["summary"], ["diff", "-", "-"], ["winners"],
+                    ["export", "--format", "json"], ["html"]):
+            code, out, err = run_tool(*sub, stdin=data)
+            self.assertNotIn("Traceback", err)
+            self.assertEqual(code, 1, sub)
+            self.assertIn("no usable data", err)
+
+    def test_huge_numbers_and_sizes(self):
+        text = ("(PB) cache l1d=9999999999999999999k l2=1k l3=0k line=64 "
+                "source=none\n(PB) tsc khz=1 source=pit\n(PB) L1 w/o flush:\n"
+                "(PB)  pre=ffffffffffffffff stosb=ffffffffffffffff "
+                "post=0\n(PB)  pre=0 stosq=0 post=0\n(PB) MEM:\n"
+                "(PB)  pre=0 stosq=1 post=0\n"
+                "(PB) copy-hot variant=x n=0 min=0 median=0 max=0\n")
+        ms, _ = P.read_bytes(text.encode(), "h.log")
+        self.render_all(ms)
+        self.render_all(ms + P.read_bytes(text.encode(), "h2.log")[0])
+
+
+# ---------------------------------------------------------------------------
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        p = shutil.which(name)
+        if p:
+            return p
+    return None
+
+
+@unittest.skipIf(chromium() is None, "chromium is not installed")
+class HtmlChromiumTest(unittest.TestCase):
+    """The report, loaded by a real browser (headless, offline)."""
+
+    def browse(self, page, *what):
+        with tempfile.TemporaryDirectory() as prof:
+            r = subprocess.run(
+                [chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+                 "--disable-quic", "--no-first-run",
+                 "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync",
+                 "--user-data-dir=" + prof] + list(what) +
+                ["file://" + page],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=180)
+        return r
+
+    def make(self, d, *logs):
+        page = os.path.join(d, "report.html")
+        code, _, err = run_tool("html", "-q", "-o", page, *logs)
+        self.assertEqual(code, 0, err)
+        return page
+
+    def expected(self, *logs):
+        ms = [m for m in P.load(list(logs))[0] if m.has_data]
+        passes = analysis.pass_keys(ms)
+        pairs = sum(1 for k in passes for m in ms
+                    if k in m.passes and m.passes[k].has_data)
+        return passes, pairs
+
+    def test_dom(self):
+        logs = [fx("xen-collection.log"), fx("pb-skylake-all.log"),
+                fx("pb-zen2-clear.log")]
+        with tempfile.TemporaryDirectory() as d:
+            page = self.make(d, *logs)
+            r = self.browse(page, "--dump-dom")
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        dom = Dom(r.stdout.decode("utf-8"))
+        passes, pairs = self.expected(*logs)
+        # one chart per pass, each with its SVG
+        self.assertEqual(dom.charts, [(s, n) for s, n in passes])
+        self.assertEqual(dom.svg_in_chart, len(passes))
+        self.assertEqual(dom.winner_rows, pairs)
+        self.assertIn("winners", dom.tables)
+        self.assertIn("facts", dom.tables)
+        self.assertGreater(dom.bars, 100)
+        self.assertEqual(dom.count("script"), 0)
+
+    def test_screenshot(self):
+        with tempfile.TemporaryDirectory() as d:
+            page = self.make(d, fx("xen-aorus.log"))
+            shot = os.path.join(d, "shot.png")
+            r = self.browse(page, "--screenshot=" + shot,
+                            "--window-size=1200,900")
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            with open(shot, "rb") as fh:
+                png = fh.read()
+        self.assertEqual(png[:8], b"\x89PNG\r\n\x1a\n")
+        self.assertGreater(len(png), 10000)
+
+    def test_every_fixture_loads(self):
+        logs = [p for p in all_logs() if expected_exit(p) != 1]
+        with tempfile.TemporaryDirectory() as d:
+            page = self.make(d, *logs)
+            r = self.browse(page, "--dump-dom")
+        self.assertEqual(r.returncode, 0)
+        dom = Dom(r.stdout.decode("utf-8"))
+        passes, pairs = self.expected(*logs)
+        self.assertEqual(len(dom.charts), len(passes))
+        self.assertEqual(dom.winner_rows, pairs)
+
+
+if __name__ == "__main__":
+    unittest.main()
