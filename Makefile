@@ -37,7 +37,7 @@ VARIANT_OBJ := $(patsubst %.asm,$(B)/%.o,$(VARIANT_ASM))
 SHARED_C := kernel/cpu.c kernel/describe.c kernel/fmt.c kernel/out.c \
 	    kernel/options.c kernel/plan.c variants/table.c
 
-HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/test_variants \
+HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/test_variants $(B)/host/test_lib \
 	    $(B)/host/test_cpu
 
 .PHONY: all run test deps clean

@@ -100,8 +100,6 @@ int main(int argc, char **argv)
 	if (cpuid_dump_load(&dump, path, stderr) < 0)
 		return EXIT_DUMP;
 	cpuid_dump_source(&src, &dump);
-	/* The kernel enables exactly this XCR0 before it decodes. */
-	cpu_decode(&d, &src, cpu_xcr0_wanted(&src));
 
 	cmdline = join_options(argc, argv);
 	if (!cmdline) {
@@ -111,12 +109,15 @@ int main(int argc, char **argv)
 	}
 	options_parse(&o, cmdline);
 	free(cmdline);
+	/* The kernel enables exactly this XCR0 before it decodes (none with disable=xsave). */
+	cpu_decode(&d, &src, (o.disable >> FEAT_XSAVE) & 1 ? 0 : cpu_xcr0_wanted(&src));
 
 	out_set_tag(o.tag);
 	out_add_sink(stdout_sink);
 	describe_cpu(&d, PB_VERSION, NULL);
 	for (unsigned int i = 0; i < o.nerrors && i < OPT_MAX_ERRORS; i++)
 		out_line("option error: %s", o.errors[i]);
+	plan_disable_features(&d, &o);
 	plan_print_variants(&o, &d);
 
 	cpuid_dump_free(&dump);

@@ -89,6 +89,7 @@ struct cpu_desc {
 	uint32_t family, model, stepping;	/* extended fields folded in */
 	uint64_t xcr0;
 	uint64_t feats;		/* bit n set: feature n present (and usable) */
+	uint64_t disabled;	/* present, but turned off by the disable= option */
 	struct cache_level l1d, l2, l3;
 	uint32_t line_size;	/* cache line size in bytes, never 0 */
 	enum cache_source cache_src;

@@ -28,11 +28,10 @@ uint64_t xsave_enable(void)
 	xcr0 = cpu_xcr0_wanted(&cpuid_live);
 	xsetbv(0, xcr0);
 	/*
-	 * Read back what is in force rather than trust the write. Some nested
-	 * hypervisors accept CR4.OSXSAVE and XSETBV but leave XSAVE off in the
-	 * hardware: XGETBV then raises #UD, which such a KVM turns into an
-	 * "emulation failure" that stops the VM. scripts/run-qemu retries those
-	 * with -cpu ...,-xsave (docs/method.md).
+	 * Read back what is in force rather than trust the write. Under the
+	 * nested KVM of docs/method.md this XGETBV is the first instruction to
+	 * hit the hypervisor's quirk; scripts/run-qemu then reruns with
+	 * disable=xsave.
 	 */
 	return xgetbv(0);
 }

@@ -108,10 +108,12 @@ void kmain(uint32_t magic, uint32_t info)
 	console_init(&o, &bi);
 	trap_init();
 
-	cpu_decode(&d, &cpuid_live, o.xsave ? xsave_enable() : 0);
+	cpu_decode(&d, &cpuid_live,
+		   (o.disable >> FEAT_XSAVE) & 1 ? 0 : xsave_enable());
 	run_set_exit(o.exit, under_qemu(&d));
 	live_facts(&live, &d, &bi);
 	describe_cpu(&d, PB_VERSION, &live);
+	plan_disable_features(&d, &o);
 
 	for (i = 0; i < o.nerrors; i++) {
 		if (i < OPT_MAX_ERRORS)

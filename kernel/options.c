@@ -223,7 +223,7 @@ static void list_variant_names(const struct options *o, char *buf, size_t size)
  */
 static bool add_variant(struct options *o, const char *name)
 {
-	char valid[OPT_ERROR_LEN - 64];
+	char valid[OPT_ERROR_LEN - 96];
 	bool found = false;
 	unsigned int i;
 
@@ -251,6 +251,29 @@ static bool add_variant(struct options *o, const char *name)
 	return found;
 }
 
+/*
+ * A feature the CPU offers but cannot execute (a hypervisor's quirk) can be
+ * turned off: its variants are then skipped, and say why.
+ */
+static bool add_disable(struct options *o, const char *name)
+{
+	char valid[OPT_ERROR_LEN - 64];
+	size_t n = 0;
+	unsigned int f;
+
+	for (f = FEAT_NONE + 1; f < FEAT_COUNT; f++) {
+		if (streq(name, feat_name(f))) {
+			o->disable |= 1ull << f;
+			return true;
+		}
+		n += fmt_snprintf(valid + n, n < sizeof(valid) ? sizeof(valid) - n : 0,
+				  " %s", feat_name(f));
+	}
+	error(o, "disable=: unknown feature '%s'; valid:%s", name, valid);
+	o->disable = 0;
+	return false;
+}
+
 static void parse_word(struct options *o, char *word)
 {
 	char *val = word;
@@ -259,7 +282,7 @@ static void parse_word(struct options *o, char *word)
 	while (*val && *val != '=')
 		val++;
 	if (!*val || val == word) {
-		error(o, "malformed option '%s'; options are key=value: console= tag= exit= selftest= xsave= suite= reps= passes= variants=",
+		error(o, "malformed option '%s'; options are key=value: console= tag= exit= selftest= disable= suite= reps= passes= variants=",
 		      word);
 		return;
 	}
@@ -283,11 +306,9 @@ static void parse_word(struct options *o, char *word)
 			o->selftest = SELFTEST_UD;
 		else
 			error(o, "selftest=: unknown '%s'; valid: ud", val);
-	} else if (streq(word, "xsave")) {
-		if (streq(val, "on") || streq(val, "off"))
-			o->xsave = streq(val, "on");
-		else
-			error(o, "xsave=: unknown '%s'; valid: on off", val);
+	} else if (streq(word, "disable")) {
+		o->disable = 0;
+		each_name(o, "disable", val, add_disable);
 	} else if (streq(word, "suite")) {
 		unsigned int s;
 
@@ -314,7 +335,7 @@ static void parse_word(struct options *o, char *word)
 		if (!n)
 			error(o, "variants=: empty list");
 	} else {
-		error(o, "unknown option '%s'; valid: console= tag= exit= selftest= xsave= suite= reps= passes= variants=",
+		error(o, "unknown option '%s'; valid: console= tag= exit= selftest= disable= suite= reps= passes= variants=",
 		      word);
 	}
 }
@@ -325,9 +346,14 @@ static void check_with_suite(struct options *o)
 	uint32_t xen_passes = (1u << PASS_L1) | (1u << PASS_L1F) |
 			      (1u << PASS_L2) | (1u << PASS_L2F);
 	uint32_t copy_passes = (1u << PASS_HOT) | (1u << PASS_COLD);
+	char list[sizeof(o->variants_arg)];
+	unsigned int i;
 
-	if (o->variants_arg[0])
-		each_name(o, "variants", o->variants_arg, add_variant);
+	/* each_name() cuts its argument up; variants_arg stays as given. */
+	for (i = 0; i < sizeof(list); i++)
+		list[i] = o->variants_arg[i];
+	if (list[0])
+		each_name(o, "variants", list, add_variant);
 
 	if (o->suite == SUITE_XEN && (o->passes & ~xen_passes)) {
 		error(o, "passes=: suite xen has only l1 l1f l2 l2f");
@@ -348,7 +374,6 @@ void options_parse(struct options *o, const char *cmdline)
 		.tag = "PB",
 		.console_port = 0x3f8,
 		.baud = 115200,
-		.xsave = true,
 	};
 
 	while (*p) {
@@ -364,22 +389,22 @@ void options_parse(struct options *o, const char *cmdline)
 			n++;
 			p++;
 		}
-		if (n >= sizeof(word)) {
-			error(o, "option too long (%u characters, at most %u)",
-			      n, (unsigned int)sizeof(word) - 1);
-			first = false;
-			continue;
-		}
-		word[n] = '\0';
+		word[n < sizeof(word) ? n : sizeof(word) - 1] = '\0';
 		/* Multiboot loaders put the image's path first: it is no option. */
 		if (first) {
+			unsigned int k;
 			bool has_eq = false;
 
 			first = false;
-			for (n = 0; word[n]; n++)
-				has_eq |= word[n] == '=';
+			for (k = 0; word[k]; k++)
+				has_eq |= word[k] == '=';
 			if (!has_eq)
 				continue;
+		}
+		if (n >= sizeof(word)) {
+			error(o, "option too long (%u characters, at most %u)",
+			      n, (unsigned int)sizeof(word) - 1);
+			continue;
 		}
 		parse_word(o, word);
 	}

@@ -22,7 +22,7 @@ enum pass_id {
 };
 
 #define OPT_MAX_ERRORS 8
-#define OPT_ERROR_LEN 200
+#define OPT_ERROR_LEN 400
 #define REPS_DEFAULT 10
 #define REPS_XEN 3
 #define REPS_MAX 1000
@@ -33,7 +33,7 @@ struct options {
 	uint32_t baud;
 	enum exit_mode exit;
 	enum selftest selftest;
-	bool xsave;			/* enable XSAVE (and so AVX) at boot */
+	uint64_t disable;		/* bit per enum feat: treat as absent */
 	enum suite suite;
 	unsigned int reps;		/* 0: the suite's default */
 	uint32_t passes;		/* bit per enum pass_id; 0: the suite's default */

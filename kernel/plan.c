@@ -4,8 +4,24 @@
 #include "plan.h"
 #include "../variants/variants.h"
 
+void plan_disable_features(struct cpu_desc *d, const struct options *o)
+{
+	d->disabled = d->feats & o->disable;
+	d->feats &= ~o->disable;
+	/* AVX lives only in XSAVE state. */
+	if (o->disable & (1ull << FEAT_XSAVE))
+		d->feats &= ~((1ull << FEAT_AVX) | (1ull << FEAT_AVX2) |
+			      (1ull << FEAT_AVX512F));
+}
+
 const char *cpu_lacks(const struct cpu_desc *d, enum feat f)
 {
+	static const char *const off[FEAT_COUNT] = {
+#define F_OFF(id, name) [FEAT_##id] = "needs " #name " (turned off by disable=" #name ")",
+		FEATURES(F_OFF)
+#undef F_OFF
+	};
+
 	static const char *const why[FEAT_COUNT] = {
 #define F_WHY(id, name) [FEAT_##id] = "needs " #name,
 		FEATURES(F_WHY)
@@ -14,14 +30,15 @@ const char *cpu_lacks(const struct cpu_desc *d, enum feat f)
 
 	if (cpu_has(d, f))
 		return NULL;
+	if ((d->disabled >> f) & 1)
+		return off[f];
 	/* AVX is there only once XSAVE is on: say which half is missing. */
 	if (f == FEAT_AVX || f == FEAT_AVX512F) {
+		if ((d->disabled >> FEAT_XSAVE) & 1)
+			return "needs xsave state (turned off by disable=xsave)";
 		if (!cpu_has(d, FEAT_XSAVE))
 			return f == FEAT_AVX ? "needs avx (no xsave to enable it)" :
 					       "needs avx512f (no xsave to enable it)";
-		if (!d->xcr0)
-			return f == FEAT_AVX ? "needs avx (xsave=off left it disabled)" :
-					       "needs avx512f (xsave=off left it disabled)";
 	}
 	return why[f];
 }
@@ -123,7 +140,9 @@ static void size_passes(struct plan *p, const struct cpu_desc *d,
 	for (id = PASS_L1; id <= PASS_MEM; id++) {
 		if (!(p->passes & (1u << id)))
 			continue;
-		if (id == PASS_MEM && p->nr[id] <= big)
+		if (id == PASS_MEM && !big)
+			p->skip_why[id] = "this CPU reports no L2 or L3 to size it from";
+		else if (id == PASS_MEM && p->nr[id] <= big)
 			p->skip_why[id] = "not enough memory for buffers larger than the last cache level";
 		else if (!p->nr[id])
 			p->skip_why[id] = (id >= PASS_L3) ? "this CPU reports no L3" :

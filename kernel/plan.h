@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include "options.h"
 
+/* Takes the features named by disable= out of d; called after describe_cpu(). */
+void plan_disable_features(struct cpu_desc *d, const struct options *o);
+
 /* NULL when the CPU can run code that needs f; otherwise why not. */
 const char *cpu_lacks(const struct cpu_desc *d, enum feat f);
 
