@@ -1,0 +1,245 @@
+"""Boot tests: pagebench under QEMU (TCG always, KVM where it works), read
+back from the serial log. Every line must match docs/log-format.md."""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RUN_QEMU = os.path.join(REPO, "scripts", "run-qemu")
+ELF = os.path.join(REPO, "build", "pagebench.elf")
+ISO = os.path.join(REPO, "build", "pagebench.iso")
+TAG = re.compile(r"^\(([A-Za-z0-9_]{1,15})\) (.*)$")
+CLEAR_HEADERS = ["L1 w/o flush", "L1 w/ flush", "L2 w/o flush", "L2 w/ flush",
+                 "L3 w/o flush", "L3 w/ flush", "MEM"]
+
+
+def documented_regexes():
+    """The regular expressions of docs/log-format.md's table of line types."""
+    regexes = {}
+    with open(os.path.join(REPO, "docs", "log-format.md")) as f:
+        for line in f:
+            cells = line.split(" | ")
+            if not line.startswith("| ") or len(cells) < 3:
+                continue
+            for rx in re.findall(r"`([^`]+)`", cells[1]):
+                regexes.setdefault(cells[0][2:], []).append(
+                    re.compile(rx.replace("\\|", "|")))
+    return regexes
+
+
+def kvm_usable():
+    return os.access("/dev/kvm", os.R_OK | os.W_OK)
+
+
+class Boot:
+    def __init__(self, status, text, stderr):
+        self.status, self.text, self.stderr = status, text, stderr
+        self.lines = []
+        self.tag = None
+        for raw in text.splitlines():
+            m = TAG.match(raw.rstrip("\r"))
+            if m:
+                self.tag = self.tag or m.group(1)
+                self.lines.append(m.group(2))
+
+    def first(self, prefix):
+        return next((l for l in self.lines if l.startswith(prefix)), None)
+
+    def flags(self):
+        line = self.first("features ")
+        return dict(kv.split("=") for kv in line.split()[1:])
+
+    def variants(self, suite):
+        line = self.first("variants %s:" % suite)
+        return line.split(":", 1)[1].split() if line is not None else []
+
+    def passes(self):
+        """[(header, [(pre, name, value, post), ...]), ...] in log order."""
+        out = []
+        for line in self.lines:
+            if re.fullmatch(r"(copy )?(L[123] w/o flush|L[123] w/ flush|MEM):", line):
+                out.append((line[:-1], []))
+            m = re.fullmatch(r" pre=([0-9a-f]+) (\w+)=([0-9a-f]+) post=([0-9a-f]+)", line)
+            if m:
+                out[-1][1].append((int(m.group(1), 16), m.group(2),
+                                   int(m.group(3), 16), int(m.group(4), 16)))
+        return out
+
+
+def boot(*args, timeout=900):
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "serial.log")
+        proc = subprocess.run([RUN_QEMU, "-q", "-o", log, "--timeout", str(timeout)]
+                              + list(args), capture_output=True, text=True,
+                              timeout=timeout + 600)
+        text = open(log, errors="replace").read() if os.path.exists(log) else ""
+    return Boot(proc.returncode, text, proc.stderr)
+
+
+class LogChecks(unittest.TestCase):
+    regexes = documented_regexes()
+
+    def assert_documented(self, b):
+        for line in b.lines:
+            kinds = [k for k, rxs in self.regexes.items()
+                     if any(rx.fullmatch(line) for rx in rxs)]
+            self.assertTrue(kinds, "undocumented line: %r" % line)
+
+    def assert_success(self, b):
+        self.assertEqual(b.status, 0, "run-qemu said %d:\n%s\n%s" % (b.status, b.stderr[-3000:], b.text[-3000:]))
+        self.assertEqual(b.lines[-1], "done: 0 failures")
+        self.assertRegex(b.lines[0], self.regexes["Xen header"][0])
+        self.assertFalse([l for l in b.lines if l.startswith("verify FAILED")])
+        self.assert_documented(b)
+
+    def assert_matrix(self, b, headers, reps):
+        """Every pass, each iteration one line per variant in table order."""
+        passes = b.passes()
+        self.assertEqual([h for h, _ in passes], headers)
+        for header, values in passes:
+            suite = "copy" if header.startswith("copy ") else "clear"
+            names = b.variants(suite)
+            self.assertEqual([v[1] for v in values], names * reps, header)
+            for pre, name, value, post in values:
+                self.assertTrue(pre > 0 and value > 0 and post > 0, (header, name))
+
+    def assert_skips_honest(self, b):
+        """A variant is skipped only for a feature this CPU lacks or was told to drop."""
+        flags = b.flags()
+        cmdline = b.first("cmdline: ")
+        for line in b.lines:
+            m = re.fullmatch(r"skipped: (\w+) \((clear|copy)\): needs (\w+)(.*)", line)
+            if not m:
+                continue
+            feat, rest = m.group(3), m.group(4)
+            if "disable=" in rest:
+                self.assertRegex(cmdline, r"disable=\S*" + re.escape(rest.split("disable=")[1].rstrip(")")))
+            else:
+                self.assertEqual(flags.get(feat), "0", line)
+            self.assertNotIn(m.group(1), b.variants(m.group(2)))
+
+
+class KernelBoots(LogChecks):
+    def test_kernel_tcg_full_matrix(self):
+        """-kernel under TCG: the full default matrix, both suites, verified."""
+        b = boot("--kernel", "--accel", "tcg")
+        self.assert_success(b)
+        reps = int(re.search(r"reps=(\d+)", b.first("plan ")).group(1))
+        self.assertEqual(reps, 10)
+        self.assert_matrix(b, CLEAR_HEADERS + ["copy " + h for h in CLEAR_HEADERS], reps)
+        self.assert_skips_honest(b)
+        for kind in ("copy-hot", "copy-cold"):
+            got = [l.split()[1][8:] for l in b.lines if l.startswith(kind + " ")]
+            self.assertEqual(got, b.variants("copy"), kind)
+        self.assertTrue(b.first("runtime ms="))
+        self.assertTrue(b.first("flush: wbinvd+clflush"))
+
+    @unittest.skipUnless(kvm_usable(), "KVM is not usable here (/dev/kvm missing or closed): -kernel under KVM not tested")
+    def test_kernel_kvm_xen_suite(self):
+        """-kernel under KVM: the 2021 suite; run-qemu turns off what KVM cannot run."""
+        b = boot("--kernel", "--accel", "kvm", "--append", "suite=xen")
+        self.assert_success(b)
+        self.assert_matrix(b, CLEAR_HEADERS[:4], 3)
+        self.assert_skips_honest(b)
+        self.assertEqual(b.first("hypervisor: "), "hypervisor: KVMKVMKVM")
+
+    def test_xen_suite_shape_tcg(self):
+        """suite=xen: Jan's passes, 3 reps, only the 2021 variants, his line shapes."""
+        b = boot("--kernel", "--accel", "tcg", "--append", "suite=xen tag=XEN")
+        self.assert_success(b)
+        self.assertEqual(b.tag, "XEN")
+        self.assertTrue(all(l.startswith("(XEN) ") for l in b.text.splitlines() if l.startswith("(")))
+        self.assert_matrix(b, CLEAR_HEADERS[:4], 3)
+        self.assertTrue(set(b.variants("clear")) <= {"sse2", "stosb", "stosl", "stosq", "avx", "avx512", "clzero"})
+        self.assertIsNone(b.first("variants copy:"))
+        self.assertRegex(b.lines[0], r"^erms=[01] fsrm=[01] fzrm=[01] fsrs=[01] fsrcs=[01] l1d=\d+k l2=\d+k$")
+
+    def test_cpu_models(self):
+        """Printed features match QEMU's CPU models; what is missing never runs."""
+        models = {"qemu64": {"avx": "0", "erms": "0", "avx512f": "0"},
+                  "Haswell-v4": {"avx": "1", "avx2": "1", "erms": "1", "avx512f": "0"},
+                  "Skylake-Client": {"avx": "1", "avx2": "1", "erms": "1", "avx512f": "0", "clzero": "0"}}
+        for model, want in models.items():
+            with self.subTest(model=model):
+                b = boot("--kernel", "--accel", "tcg", "--cpu", model,
+                         "--append", "passes=l1 reps=1")
+                self.assert_success(b)
+                flags = b.flags()
+                for feat, val in want.items():
+                    self.assertEqual(flags[feat], val, feat)
+                self.assert_skips_honest(b)
+                if want["avx"] == "0":
+                    ran = [v[1] for _, vals in b.passes() for v in vals]
+                    self.assertFalse([n for n in ran if n.startswith("avx")])
+                    self.assertTrue(b.first("skipped: avx (clear): needs avx"))
+
+    def test_selftest_ud_is_caught(self):
+        b = boot("--kernel", "--accel", "tcg", "--append", "selftest=ud")
+        self.assertEqual(b.status, 1)
+        exc = b.first("exception: ")
+        self.assertRegex(exc, r"^exception: #UD \(invalid opcode\) vector=6 error=0x0 rip=0x[0-9a-f]+ cr2=0x[0-9a-f]+ during: selftest=ud")
+        self.assertEqual(b.lines[-1], "done: 1 failure")
+
+    def test_malformed_options_reported_run_completes(self):
+        b = boot("--kernel", "--accel", "tcg", "--append", "reps=abc frobnicate passes=l1 suite=xen")
+        self.assertEqual(b.status, 1)
+        errors = [l for l in b.lines if l.startswith("option error: ")]
+        self.assertEqual(len(errors), 2, errors)
+        self.assertIn("reps=", errors[0])
+        self.assertIn("valid: a number from 1 to", errors[0])
+        self.assertIn("frobnicate", errors[1])
+        self.assertEqual([h for h, _ in b.passes()], ["L1 w/o flush"])
+        self.assertEqual(b.lines[-1], "done: 2 failures")
+
+
+class IsoBoots(LogChecks):
+    def test_iso_bios_tcg(self):
+        b = boot("--accel", "tcg", "--append", "suite=xen passes=l1,l2f")
+        self.assert_success(b)
+        self.assertEqual([h for h, _ in b.passes()], ["L1 w/o flush", "L2 w/ flush"])
+        self.assertRegex(b.first("cmdline: "), r"^cmdline: /boot/pagebench.elf suite=xen passes=l1,l2f$")
+
+    @unittest.skipUnless(os.path.exists("/usr/share/ovmf/OVMF.fd"), "OVMF is not installed: UEFI boot not tested")
+    def test_iso_uefi_tcg(self):
+        b = boot("--uefi", "--accel", "tcg", "--append", "suite=xen passes=l1")
+        self.assert_success(b)
+        self.assertEqual([h for h, _ in b.passes()], ["L1 w/o flush"])
+
+
+class Image(unittest.TestCase):
+    def test_elf32_with_multiboot_header_first(self):
+        data = open(ELF, "rb").read()
+        self.assertEqual(data[:5], b"\x7fELF\x01", "QEMU -kernel needs an ELF32 container")
+        magic = (0x1BADB002).to_bytes(4, "little")
+        off = data.find(magic)
+        self.assertTrue(0 <= off < 8192 - 12 and off % 4 == 0, off)
+        flags = int.from_bytes(data[off + 4:off + 8], "little")
+        check = int.from_bytes(data[off + 8:off + 12], "little")
+        self.assertEqual((0x1BADB002 + flags + check) & 0xffffffff, 0)
+
+    def test_iso_is_hybrid_bios_and_uefi(self):
+        out = subprocess.run(["xorriso", "-indev", ISO, "-report_el_torito", "plain"],
+                             capture_output=True, text=True).stdout
+        self.assertRegex(out, r"El Torito boot img :\s+1\s+BIOS")
+        self.assertRegex(out, r"El Torito boot img :\s+2\s+UEFI")
+
+    def test_reproducible_build(self):
+        """Two clean builds of the committed tree give identical ELF and ISO."""
+        with tempfile.TemporaryDirectory() as tmp:
+            outs = []
+            for n in (1, 2):
+                d = os.path.join(tmp, str(n))
+                subprocess.run(["git", "clone", "-q", REPO, d], check=True)
+                subprocess.run(["make", "-s", "build/pagebench.elf", "build/pagebench.iso"],
+                               cwd=d, check=True, capture_output=True)
+                outs.append([open(os.path.join(d, "build", f), "rb").read()
+                             for f in ("pagebench.elf", "pagebench.iso")])
+            self.assertEqual(outs[0][0], outs[1][0], "ELF differs between builds")
+            self.assertEqual(outs[0][1], outs[1][1], "ISO differs between builds")
+
+
+if __name__ == "__main__":
+    unittest.main()
