@@ -832,6 +832,8 @@ class FixturesTest(unittest.TestCase):
                 ms, diags = P.load([path])
                 data = [m for m in ms if m.has_data]
                 self.assertTrue(data)
+                # A real capture has only documented lines: nothing skipped.
+                self.assertEqual([str(d) for d in diags if d.kind == "skip"], [])
                 for m in data:
                     self.assertIsNotNone(m.done)
                     self.assertIsNotNone(m.cache_k("l1d"))

@@ -82,8 +82,8 @@ def facts(m):
         out.append(("cmdline", f["cmdline"] or "(empty)"))
     p = f.get("plan")
     if p:
-        out.append(("plan", "suite=%s reps=%d passes=%s variants=%s" % (
-            p["suite"], p["reps"], p["passes"], p["variants"])))
+        out.append(("plan", "suite=%s reps=%d passes=%s" % (
+            p["suite"], p["reps"], p["passes"])))
     if "flush" in f:
         out.append(("flush", f["flush"]))
     for suite, vs in f.get("variants", {}).items():

@@ -48,8 +48,8 @@ LINE_TYPES = [
     ("memory", r"memory(?: usable=(\d+)M|: (not in dump))"),
     ("cmdline", r"cmdline: (.*)"),
     ("option_error", r"option error: (.+)"),
-    ("plan", r"plan suite=(xen|clear|copy|all) reps=(\d+) passes=(\S+) "
-             r"variants=(\S+)"),
+    ("plan", r"plan suite=(xen|clear|copy|all) reps=(\d+) passes=(\S+)"),
+    ("note", r"note: (.+)"),
     ("flush", r"flush: (wbinvd\+clflushopt|wbinvd\+clflush|wbinvd)"),
     ("variants", r"variants (clear|copy):(?: (.*))?"),
     ("skipped_variant", r"skipped: (\w+) \((clear|copy)\): (.+)"),
@@ -488,8 +488,7 @@ class Reader:
         elif kind == "cmdline":
             f["cmdline"] = g[0]
         elif kind == "plan":
-            f["plan"] = {"suite": g[0], "reps": int(g[1]), "passes": g[2],
-                         "variants": g[3]}
+            f["plan"] = {"suite": g[0], "reps": int(g[1]), "passes": g[2]}
         elif kind == "flush":
             f["flush"] = g[0]
         elif kind == "variants":
