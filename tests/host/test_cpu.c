@@ -15,31 +15,10 @@
 #include "../../kernel/cpu.h"
 #include "../../host/cpuid_dump.h"
 #include "../../host/live_cpuid.h"
+#include "check.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-static int failures;
-
-static void result(bool ok, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok) {
-		printf("ok %s\n", name);
-		return;
-	}
-	failures++;
-	printf("FAIL %s: ", name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
-
-static void skip(const char *name, const char *why)
-{
-	printf("skip %s: %s\n", name, why);
-}
 
 static void expect_u(const char *cpu, const char *what, uint64_t got,
 		     uint64_t want)

@@ -17,26 +17,10 @@
 #include "../../kernel/options.h"
 #include "../../kernel/plan.h"
 #include "../../variants/variants.h"
+#include "check.h"
 
 #define BIT(n) (1ull << (n))
 
-static int failures;
-
-static void result(bool ok, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok) {
-		printf("ok %s\n", name);
-		return;
-	}
-	failures++;
-	printf("FAIL %s: ", name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 static void expect_u(const char *name, uint64_t got, uint64_t want)
 {
