@@ -40,8 +40,15 @@ SHARED_C := kernel/cpu.c kernel/describe.c kernel/fmt.c kernel/out.c \
 HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/test_variants $(B)/host/test_lib \
 	    $(B)/host/test_cpu
 
-.PHONY: all run test deps clean
+.PHONY: all run test deps clean FORCE
 all: $(B)/pagebench.elf $(B)/pagebench.iso $(HOST_BIN)
+
+# Rewritten only when git describe changes, so what prints the version
+# is rebuilt exactly then.
+$(B)/version: FORCE
+	@mkdir -p $(B)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+$(B)/kernel/main.o $(B)/host/pagebench-cpuid: $(B)/version
 
 $(B)/%.o: %.c $(wildcard kernel/*.h variants/*.h variants/*.def) Makefile
 	@mkdir -p $(dir $@)
