@@ -79,6 +79,37 @@ void flush_range(const struct bench_env *env, const void *p, size_t bytes)
 	mfence();
 }
 
+void evict_or_fence(const struct bench_env *env, bool flush, const void *p,
+		    size_t bytes)
+{
+	if (flush)
+		flush_range(env, p, bytes);
+	else
+		mfence();
+}
+
+struct timing time_between_probes(struct bench_env *env, uint8_t *fill,
+				  size_t nr, unsigned int rep,
+				  void (*op)(void *ctx), void *ctx)
+{
+	struct timing t;
+	uint64_t t0, t1;
+
+	fill_bytes(fill, (uint8_t)(0xe1 - rep), nr * PAGE);
+	mfence();
+	ibpb(env);
+	t.pre = probe(fill, nr);
+
+	t0 = rdtsc_ordered();
+	op(ctx);
+	t1 = rdtsc_ordered();
+	t.ticks = t1 - t0;
+
+	ibpb(env);
+	t.post = probe(fill, nr);
+	return t;
+}
+
 void ibpb(struct bench_env *env)
 {
 	if (env->ibpb && !wrmsr_safe(MSR_PRED_CMD, PRED_CMD_IBPB)) {

@@ -29,6 +29,23 @@ uint64_t probe(const void *fill, size_t nr_pages);
 void flush_range(const struct bench_env *env, const void *p, size_t bytes);
 void ibpb(struct bench_env *env);
 
+/* A "w/ flush" pass evicts p from every cache; the others only MFENCE. */
+void evict_or_fence(const struct bench_env *env, bool flush, const void *p,
+		    size_t bytes);
+
+struct timing {
+	uint64_t pre, ticks, post;
+};
+
+/*
+ * Steps 3 to 7 of docs/method.md, shared by both suites: write a pattern of
+ * this rep over fill (nr pages), IBPB, probe fill (pre), time op(ctx) alone,
+ * IBPB, probe fill again (post).
+ */
+struct timing time_between_probes(struct bench_env *env, uint8_t *fill,
+				  size_t nr, unsigned int rep,
+				  void (*op)(void *ctx), void *ctx);
+
 void fill_bytes(void *p, uint8_t byte, size_t bytes);
 /* A pattern unique to each 8-byte word, page and seed: catches misplaced copies. */
 void fill_words(void *p, size_t bytes, uint64_t seed);

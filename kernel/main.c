@@ -88,7 +88,7 @@ static void run_suites(const struct plan *p, const struct cpu_desc *d,
 			suite_copy_pass(&env, p, id, &b);
 	for (id = PASS_HOT; id <= PASS_COLD; id++)
 		if ((p->passes & (1u << id)) && p->copy_mask)
-			suite_copy_hot_cold(&env, p, id, &b);
+			suite_copy_hot_cold(p, id, &b);
 }
 
 void kmain(uint32_t magic, uint32_t info)

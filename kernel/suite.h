@@ -23,7 +23,7 @@ void suite_clear_pass(struct bench_env *env, const struct plan *p,
 		      enum pass_id id, const struct buffers *b);
 void suite_copy_pass(struct bench_env *env, const struct plan *p,
 		     enum pass_id id, const struct buffers *b);
-void suite_copy_hot_cold(struct bench_env *env, const struct plan *p,
-			 enum pass_id id, const struct buffers *b);
+void suite_copy_hot_cold(const struct plan *p, enum pass_id id,
+			 const struct buffers *b);
 
 #endif

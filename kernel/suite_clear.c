@@ -11,16 +11,24 @@
 
 #define PAGE PAGE_SIZE
 
-static void clear(const struct clear_variant *v, uint8_t *buf, size_t bytes)
+struct clear_op {
+	const struct clear_variant *v;
+	uint8_t *buf;
+	size_t bytes;
+};
+
+/* The timed region: one call per page, as clear_page() callers do. */
+static void clear(void *ctx)
 {
+	const struct clear_op *c = ctx;
 	size_t off;
 
-	if (v->range) {
-		v->range(buf, bytes);
+	if (c->v->range) {
+		c->v->range(c->buf, c->bytes);
 		return;
 	}
-	for (off = 0; off < bytes; off += PAGE)
-		v->page(buf + off);
+	for (off = 0; off < c->bytes; off += PAGE)
+		c->v->page(c->buf + off);
 }
 
 static void verify(const char *pass, const struct clear_variant *v,
@@ -54,29 +62,17 @@ void suite_clear_pass(struct bench_env *env, const struct plan *p,
 	for (rep = 0; rep < p->reps; rep++) {
 		for (i = 0; i < clear_variant_count; i++) {
 			const struct clear_variant *v = &clear_variants[i];
-			uint64_t pre, post, t0, t1;
+			struct clear_op op = { v, buf, buf_size };
+			struct timing t;
 
 			if (!(p->clear_mask & (1ull << i)))
 				continue;
 			run_step("clear %s rep %u variant %s", pass, rep, v->name);
 
 			fill_bytes(buf, (uint8_t)(0x11 * (rep % 15 + 1)), buf_size);
-			if (pass_flushes(id))
-				flush_range(env, buf, buf_size);
-			else
-				mfence();
-			fill_bytes(b->fill, (uint8_t)(0xe1 - rep), fill_size);
-			mfence();
-			ibpb(env);
-			pre = probe(b->fill, nr);
-
-			t0 = rdtsc_ordered();
-			clear(v, buf, buf_size);
-			t1 = rdtsc_ordered();
-
-			ibpb(env);
-			post = probe(b->fill, nr);
-			out_line(" pre=%lx %s=%lx post=%lx", pre, v->name, t1 - t0, post);
+			evict_or_fence(env, pass_flushes(id), buf, buf_size);
+			t = time_between_probes(env, b->fill, nr, rep, clear, &op);
+			out_line(" pre=%lx %s=%lx post=%lx", t.pre, v->name, t.ticks, t.post);
 			verify(pass, v, buf, buf_size);
 		}
 	}

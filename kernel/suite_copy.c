@@ -13,17 +13,25 @@
 
 #define PAGE PAGE_SIZE
 
-static void copy(const struct copy_variant *v, uint8_t *dst, const uint8_t *src,
-		 size_t bytes)
+struct copy_op {
+	const struct copy_variant *v;
+	uint8_t *dst;
+	const uint8_t *src;
+	size_t bytes;
+};
+
+/* The timed region: one call per page, as copy_page() callers do. */
+static void copy(void *ctx)
 {
+	const struct copy_op *c = ctx;
 	size_t off;
 
-	if (v->range) {
-		v->range(dst, src, bytes);
+	if (c->v->range) {
+		c->v->range(c->dst, c->src, c->bytes);
 		return;
 	}
-	for (off = 0; off < bytes; off += PAGE)
-		v->page(dst + off, src + off);
+	for (off = 0; off < c->bytes; off += PAGE)
+		c->v->page(c->dst + off, c->src + off);
 }
 
 static void verify(const char *pass, const struct copy_variant *v,
@@ -66,7 +74,8 @@ void suite_copy_pass(struct bench_env *env, const struct plan *p,
 	for (rep = 0; rep < p->reps; rep++) {
 		for (i = 0; i < copy_variant_count; i++) {
 			const struct copy_variant *v = &copy_variants[i];
-			uint64_t pre, post, t0, t1;
+			struct copy_op op = { v, dst, src, bytes };
+			struct timing t;
 
 			if (!(p->copy_mask & (1ull << i)))
 				continue;
@@ -75,24 +84,10 @@ void suite_copy_pass(struct bench_env *env, const struct plan *p,
 			/* A dst that already held src's bytes would hide a copy that did nothing. */
 			fill_words(src, bytes, rep * 64 + i);
 			fill_bytes(dst, (uint8_t)(0x11 * (rep % 15 + 1)), bytes);
-			if (pass_flushes(id)) {
-				flush_range(env, src, bytes);
-				flush_range(env, dst, bytes);
-			} else {
-				mfence();
-			}
-			fill_bytes(b->fill, (uint8_t)(0xe1 - rep), fill_size);
-			mfence();
-			ibpb(env);
-			pre = probe(b->fill, nr);
-
-			t0 = rdtsc_ordered();
-			copy(v, dst, src, bytes);
-			t1 = rdtsc_ordered();
-
-			ibpb(env);
-			post = probe(b->fill, nr);
-			out_line(" pre=%lx %s=%lx post=%lx", pre, v->name, t1 - t0, post);
+			evict_or_fence(env, pass_flushes(id), src, bytes);
+			evict_or_fence(env, pass_flushes(id), dst, bytes);
+			t = time_between_probes(env, b->fill, nr, rep, copy, &op);
+			out_line(" pre=%lx %s=%lx post=%lx", t.pre, v->name, t.ticks, t.post);
 			verify(pass, v, dst, src, bytes);
 		}
 	}
@@ -117,8 +112,8 @@ static void sort(uint64_t *t, unsigned int n)
  * copied, pushing src and dst out of L1 and (on his Sandy Bridge) L2.
  * Both print decimal ticks per 4 KiB copy, as Ma Ling's tables did.
  */
-void suite_copy_hot_cold(struct bench_env *env, const struct plan *p,
-			 enum pass_id id, const struct buffers *b)
+void suite_copy_hot_cold(const struct plan *p, enum pass_id id,
+			 const struct buffers *b)
 {
 	const char *pass = pass_header(id);
 	uint64_t t[COPY_HOT_N > COPY_COLD_N ? COPY_HOT_N : COPY_COLD_N];
@@ -126,17 +121,17 @@ void suite_copy_hot_cold(struct bench_env *env, const struct plan *p,
 	uint8_t *src, *dst;
 	unsigned int i, k;
 
-	(void)env;
 	layout(b, PAGE, &src, &dst);
 	guards_set(dst, PAGE);
 	for (i = 0; i < copy_variant_count; i++) {
 		const struct copy_variant *v = &copy_variants[i];
+		struct copy_op op = { v, dst, src, PAGE };
 
 		if (!(p->copy_mask & (1ull << i)))
 			continue;
 		run_step("%s variant %s", pass, v->name);
 		fill_words(src, PAGE, 0xc0de + i);
-		copy(v, dst, src, PAGE);	/* warm: both pages in cache */
+		copy(&op);	/* warm: both pages in cache */
 		for (k = 0; k < n; k++) {
 			uint64_t t0, t1;
 
@@ -147,7 +142,7 @@ void suite_copy_hot_cold(struct bench_env *env, const struct plan *p,
 				       COPY_COLD_BYTES);
 			mfence();
 			t0 = rdtsc_ordered();
-			copy(v, dst, src, PAGE);
+			copy(&op);
 			t1 = rdtsc_ordered();
 			t[k] = t1 - t0;
 			verify(pass, v, dst, src, PAGE);
