@@ -42,13 +42,19 @@ static bool under_qemu(const struct cpu_desc *d)
 static void live_facts(struct live_facts *live, const struct cpu_desc *d,
 		       const struct boot_info *bi)
 {
-	uint64_t ucode;
+	bool intel = d->vendor[0] == 'G' && d->vendor[7] == 'I';	/* GenuineIntel */
+	uint64_t ucode = 0;
 
-	/* Intel wants 0 written and a CPUID before the read returns the revision. */
-	wrmsr_safe(MSR_UCODE_REV, 0);
-	cpuid_live.query(0, 1, 0, &(struct cpuid_regs){ 0 });
+	/*
+	 * Intel wants 0 written and a CPUID before the read returns the
+	 * revision, in the high half; AMD's patch level is the low half.
+	 */
+	if (intel) {
+		wrmsr_safe(MSR_UCODE_REV, 0);
+		cpuid_live.query(0, 1, 0, &(struct cpuid_regs){ 0 });
+	}
 	live->ucode_readable = rdmsr_safe(MSR_UCODE_REV, &ucode);
-	live->ucode = ucode >> 32 ? ucode >> 32 : ucode;
+	live->ucode = intel ? ucode >> 32 : (uint32_t)ucode;
 	live->tsc_khz = d->tsc_khz;
 	live->tsc_src = d->tsc_src;
 	if (!live->tsc_khz) {
