@@ -109,10 +109,10 @@ void kmain(uint32_t magic, uint32_t info)
 	unsigned int i;
 
 	(void)magic;	/* checked in boot/entry32.asm */
+	trap_init();	/* first: a fault anywhere after this is reported, not a triple fault */
 	multiboot_read(&bi, info);
 	options_parse(&o, bi.cmdline);
 	console_init(&o, &bi);
-	trap_init();
 
 	cpu_decode(&d, &cpuid_live,
 		   (o.disable >> FEAT_XSAVE) & 1 ? 0 : xsave_enable());
