@@ -7,6 +7,5 @@
 
 void *memset(void *dst, int c, size_t n);
 void *memcpy(void *dst, const void *src, size_t n);
-int memcmp(const void *a, const void *b, size_t n);
 
 #endif

@@ -24,11 +24,6 @@ void out_set_tag(const char *t)
 	tag[i] = '\0';
 }
 
-const char *out_tag(void)
-{
-	return tag;
-}
-
 void out_line(const char *fmt, ...)
 {
 	char line[OUT_LINE_MAX];

@@ -14,7 +14,6 @@ typedef void (*out_sink)(const char *s, size_t len);
 
 void out_add_sink(out_sink sink);
 void out_set_tag(const char *tag);	/* at most 15 characters, [A-Za-z0-9_] */
-const char *out_tag(void);
 
 /* One result line; the tag and the newline are added here. */
 void out_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

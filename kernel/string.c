@@ -17,13 +17,3 @@ void *memcpy(void *dst, const void *src, size_t n)
 	asm volatile("rep movsb" : "+D"(d), "+S"(src), "+c"(n) : : "memory");
 	return dst;
 }
-
-int memcmp(const void *a, const void *b, size_t n)
-{
-	const unsigned char *x = a, *y = b;
-
-	for (; n; n--, x++, y++)
-		if (*x != *y)
-			return *x - *y;
-	return 0;
-}

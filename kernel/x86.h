@@ -19,11 +19,6 @@ static inline uint8_t inb(uint16_t port)
 	return v;
 }
 
-static inline void outw(uint16_t port, uint16_t v)
-{
-	asm volatile("outw %0, %1" : : "a"(v), "Nd"(port));
-}
-
 static inline void outl(uint16_t port, uint32_t v)
 {
 	asm volatile("outl %0, %1" : : "a"(v), "Nd"(port));
@@ -66,14 +61,6 @@ static inline void clflush(const void *p)
 static inline void clflushopt(const void *p)
 {
 	asm volatile(".byte 0x66; clflush %0" : : "m"(*(const char *)p) : "memory");
-}
-
-static inline uint64_t read_cr0(void)
-{
-	uint64_t v;
-
-	asm volatile("mov %%cr0, %0" : "=r"(v));
-	return v;
 }
 
 static inline uint64_t read_cr2(void)
