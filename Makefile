@@ -3,6 +3,10 @@
 #   make run      boot it under QEMU, show and save the serial log
 #   make test     all tests; ends with "N passed, N failed, N skipped"
 # Missing Debian packages are installed when run as root (scripts/deps).
+#
+# Sources by layer: boot/ and kernel/ are the ring-0 host, harness/ is the
+# benchmark itself (compiled once for the kernel and once for user space),
+# variants/ the measured routines, host/ the user-space tools.
 
 CC	?= gcc
 NASM	?= nasm
@@ -17,25 +21,31 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export SOURCE_DATE_EPOCH
 
 WARN	:= -Wall -Wextra
-KCFLAGS	:= -std=gnu11 -O2 $(WARN) -ffreestanding -fno-pic -fno-pie \
+# -MMD -MP: each object records the headers it read, in a .d file beside it.
+DEPFLAGS := -MMD -MP
+KCFLAGS	:= -std=gnu11 -O2 $(WARN) $(DEPFLAGS) -I. -ffreestanding -fno-pic -fno-pie \
 	   -fno-stack-protector -fno-asynchronous-unwind-tables \
 	   -mno-red-zone -mno-sse -mno-mmx -mno-80387 -mcmodel=small \
 	   -ffile-prefix-map=$(CURDIR)=. -DPB_VERSION='"$(VERSION)"'
-HCFLAGS	:= -std=gnu11 -O2 -g $(WARN) -ffile-prefix-map=$(CURDIR)=. \
+HCFLAGS	:= -std=gnu11 -O2 -g $(WARN) $(DEPFLAGS) -I. -ffile-prefix-map=$(CURDIR)=. \
 	   -DPB_VERSION='"$(VERSION)"'
 NASMFLAGS := -f elf64 -Wall
 
-KERNEL_C   := $(wildcard kernel/*.c) variants/table.c
-BOOT_ASM   := $(wildcard boot/*.asm)
+HARNESS_C   := $(wildcard harness/*.c) variants/table.c
+KERNEL_C    := $(wildcard kernel/*.c) $(HARNESS_C)
+BOOT_ASM    := $(wildcard boot/*.asm)
 VARIANT_ASM := $(wildcard variants/*.asm)
 
-KERNEL_OBJ := $(patsubst %.c,$(B)/%.o,$(KERNEL_C)) \
-	      $(patsubst %.asm,$(B)/%.o,$(BOOT_ASM) $(VARIANT_ASM))
-VARIANT_OBJ := $(patsubst %.asm,$(B)/%.o,$(VARIANT_ASM))
+# Kernel objects live under build/k/, host objects of the same sources
+# under build/h/: the flags differ (freestanding, no SSE in C).
+KOBJ := $(patsubst %.c,$(B)/k/%.o,$(KERNEL_C)) \
+	$(patsubst %.asm,$(B)/k/%.o,$(BOOT_ASM) $(VARIANT_ASM))
+VARIANT_OBJ := $(patsubst %.asm,$(B)/k/%.o,$(VARIANT_ASM))
 
-# The pieces of kernel/ that need no ring 0, shared with the host programs.
-SHARED_C := kernel/cpu.c kernel/describe.c kernel/fmt.c kernel/out.c \
-	    kernel/options.c kernel/plan.c variants/table.c
+# The harness pieces that need no ring 0, shared with the host programs.
+SHARED_C   := harness/cpu.c harness/describe.c harness/fmt.c harness/out.c \
+	      harness/options.c harness/plan.c variants/table.c
+SHARED_OBJ := $(patsubst %.c,$(B)/h/%.o,$(SHARED_C)) $(VARIANT_OBJ)
 
 HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/test_variants $(B)/host/test_lib \
 	    $(B)/host/test_cpu
@@ -48,20 +58,24 @@ all: $(B)/pagebench.elf $(B)/pagebench.iso $(HOST_BIN)
 $(B)/version: FORCE
 	@mkdir -p $(B)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
-$(B)/kernel/main.o $(B)/host/pagebench-cpuid: $(B)/version
+$(B)/k/kernel/main.o $(B)/h/host/pagebench-cpuid.o: $(B)/version
 
-$(B)/%.o: %.c $(wildcard kernel/*.h variants/*.h variants/*.def) Makefile
+$(B)/k/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(KCFLAGS) -c -o $@ $<
 
-$(B)/%.o: %.asm Makefile
+$(B)/k/%.o: %.asm Makefile
 	@mkdir -p $(dir $@)
-	$(NASM) $(NASMFLAGS) -o $@ $<
+	$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP -o $@ $<
+
+$(B)/h/%.o: %.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(HCFLAGS) -c -o $@ $<
 
 # GNU ld links a 64-bit image; QEMU's -kernel only takes a multiboot ELF32,
 # so the loadable copy is the same image in an ELF32 container.
-$(B)/pagebench64.elf: $(KERNEL_OBJ) linker.ld
-	$(LD) -m elf_x86_64 -n --build-id=none -z noexecstack --no-warn-rwx-segments -T linker.ld -o $@ $(KERNEL_OBJ)
+$(B)/pagebench64.elf: $(KOBJ) linker.ld
+	$(LD) -m elf_x86_64 -n --build-id=none -z noexecstack --no-warn-rwx-segments -T linker.ld -o $@ $(KOBJ)
 
 $(B)/pagebench.elf: $(B)/pagebench64.elf
 	$(OBJCOPY) -O elf32-i386 $< $@
@@ -69,16 +83,15 @@ $(B)/pagebench.elf: $(B)/pagebench64.elf
 $(B)/pagebench.iso: $(B)/pagebench.elf scripts/mkiso
 	scripts/mkiso $< $@
 
-$(B)/host/%: tests/host/%.c $(SHARED_C) host/live_cpuid.c host/cpuid_dump.c $(VARIANT_OBJ) \
-		$(wildcard kernel/*.h variants/*.h variants/*.def host/*.h)
-	@mkdir -p $(dir $@)
-	$(CC) $(HCFLAGS) -o $@ $< $(SHARED_C) host/live_cpuid.c host/cpuid_dump.c $(VARIANT_OBJ)
+HOST_COMMON := $(SHARED_OBJ) $(B)/h/host/live_cpuid.o $(B)/h/host/cpuid_dump.o
 
-$(B)/host/pagebench-cpuid: host/pagebench-cpuid.c host/cpuid_dump.c $(SHARED_C) \
-		$(VARIANT_OBJ) $(wildcard kernel/*.h variants/*.h variants/*.def host/*.h)
+$(B)/host/test_%: $(B)/h/tests/host/test_%.o $(HOST_COMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(HCFLAGS) -o $@ host/pagebench-cpuid.c host/cpuid_dump.c \
-		$(SHARED_C) $(VARIANT_OBJ)
+	$(CC) -o $@ $^
+
+$(B)/host/pagebench-cpuid: $(B)/h/host/pagebench-cpuid.o $(HOST_COMMON)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^
 
 deps:
 	@scripts/deps $(DEPS_FOR)
@@ -93,3 +106,5 @@ test: deps all
 
 clean:
 	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

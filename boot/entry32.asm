@@ -13,8 +13,8 @@ GIB_MIN		equ 4			; always map the first 4 GiB (MMIO included)
 extern long_entry
 extern stack_top
 global _start
-global boot_magic, boot_info, boot_mapped_gib
-global pml4, gdt_ptr64
+global boot_info, boot_mapped_gib
+global gdt_ptr64
 
 section .text
 bits 32
@@ -22,7 +22,6 @@ _start:
 	cli
 	cld
 	mov esp, stack_top
-	mov [boot_magic], eax
 	mov [boot_info], ebx
 
 	cmp eax, MB_BOOT_MAGIC
@@ -252,7 +251,6 @@ gdt_ptr64:
 	dq gdt
 
 section .data
-boot_magic:	dd 0
 boot_info:	dd 0
 boot_mapped_gib: dd 0
 

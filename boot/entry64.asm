@@ -5,7 +5,7 @@
 
 extern kmain
 extern trap_handler
-extern boot_magic, boot_info, gdt_ptr64
+extern boot_info, gdt_ptr64
 global long_entry, stack_top, idt_stubs
 
 STACK_SIZE equ 64 * 1024
@@ -33,8 +33,7 @@ long_entry:
 	or rax, (1 << 9) | (1 << 10)
 	mov cr4, rax
 
-	mov edi, [boot_magic]
-	mov esi, [boot_info]
+	mov edi, [boot_info]		; the magic was checked in entry32.asm
 	call kmain
 .halt:
 	cli

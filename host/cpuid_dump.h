@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "../kernel/cpu.h"
+#include "harness/cpu.h"
 
 struct cpuid_dump_entry {
 	uint32_t leaf, subleaf;

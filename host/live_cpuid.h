@@ -3,7 +3,7 @@
 #ifndef PB_LIVE_CPUID_H
 #define PB_LIVE_CPUID_H
 
-#include "../kernel/cpu.h"
+#include "harness/cpu.h"
 
 /* The CPUID instruction as a struct cpuid_source. */
 void host_cpuid_source(struct cpuid_source *src);

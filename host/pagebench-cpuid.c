@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cpuid_dump.h"
-#include "../kernel/cpu.h"
-#include "../kernel/describe.h"
-#include "../kernel/options.h"
-#include "../kernel/out.h"
-#include "../kernel/plan.h"
+#include "harness/cpu.h"
+#include "harness/describe.h"
+#include "harness/options.h"
+#include "harness/out.h"
+#include "harness/plan.h"
 
 #ifndef PB_VERSION
 #error "build with -DPB_VERSION=\"...\" (the Makefile passes git describe)"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "console.h"
-#include "out.h"
+#include "harness/out.h"
 #include "serial.h"
 #include "vga.h"
 

@@ -2,7 +2,7 @@
 #ifndef PB_CPU_LIVE_H
 #define PB_CPU_LIVE_H
 
-#include "cpu.h"
+#include "harness/cpu.h"
 
 /* CPUID executed on this CPU. */
 extern const struct cpuid_source cpuid_live;

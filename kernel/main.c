@@ -6,24 +6,23 @@
 #include "boot_info.h"
 #include "console.h"
 #include "cpu_live.h"
-#include "describe.h"
+#include "harness/describe.h"
 #include "mem.h"
-#include "out.h"
-#include "plan.h"
-#include "run.h"
-#include "suite.h"
+#include "harness/out.h"
+#include "harness/plan.h"
+#include "harness/run.h"
+#include "harness/suite.h"
 #include "trap.h"
 #include "tsc.h"
 #include "x86.h"
 
-#define MB_BOOT_MAGIC	0x2badb002
 #define MSR_UCODE_REV	0x8b
 #define GIB		(1ull << 30)
 
 extern uint32_t boot_mapped_gib;
 extern char kernel_end[];
 
-void kmain(uint32_t magic, uint32_t info);
+void kmain(uint32_t info);
 
 static bool under_qemu(const struct cpu_desc *d)
 {
@@ -97,7 +96,7 @@ static void run_suites(const struct plan *p, const struct cpu_desc *d,
 			suite_copy_hot_cold(p, id, &b);
 }
 
-void kmain(uint32_t magic, uint32_t info)
+void kmain(uint32_t info)
 {
 	static struct boot_info bi;
 	static struct options o;
@@ -108,7 +107,6 @@ void kmain(uint32_t magic, uint32_t info)
 	uint64_t t_start = rdtsc_ordered(), ticks;
 	unsigned int i;
 
-	(void)magic;	/* checked in boot/entry32.asm */
 	trap_init();	/* first: a fault anywhere after this is reported, not a triple fault */
 	multiboot_read(&bi, info);
 	options_parse(&o, bi.cmdline);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdint.h>
-#include "out.h"
-#include "run.h"
+#include "harness/out.h"
+#include "harness/run.h"
 #include "trap.h"
 #include "x86.h"
 

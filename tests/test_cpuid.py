@@ -178,8 +178,8 @@ def payloads(stdout, tag="PB"):
 class ToolTestCase(unittest.TestCase):
     def setUp(self):
         if not os.access(TOOL, os.X_OK):
-            self.skipTest("%s is not built (make build/host/pagebench-cpuid)"
-                          % os.path.relpath(TOOL, REPO))
+            self.fail("%s is not built (make build/host/pagebench-cpuid)"
+                      % os.path.relpath(TOOL, REPO))
 
 
 class TestCpuidDumps(ToolTestCase):
@@ -300,8 +300,10 @@ class TestCpuidMalformed(ToolTestCase):
         return path
 
     def haswell(self):
-        if not os.path.exists(self.HASWELL):
+        if not os.path.isdir(DUMPS):
             self.skipTest("no shared/cpuid dumps")
+        # With the dumps beside the repo (as in CI), a missing one is a failure.
+        self.assertTrue(os.path.exists(self.HASWELL), "%s is missing" % self.HASWELL)
         with open(self.HASWELL, "rb") as f:
             return f.read()
 

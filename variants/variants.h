@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "../kernel/cpu.h"
+#include "harness/cpu.h"
 
 #define PAGE_SIZE 4096u
 

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../kernel/cpu.h"
-#include "../../host/cpuid_dump.h"
-#include "../../host/live_cpuid.h"
+#include "harness/cpu.h"
+#include "host/cpuid_dump.h"
+#include "host/live_cpuid.h"
 #include "check.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -12,11 +12,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "../../kernel/cpu.h"
-#include "../../kernel/fmt.h"
-#include "../../kernel/options.h"
-#include "../../kernel/plan.h"
-#include "../../variants/variants.h"
+#include "harness/cpu.h"
+#include "harness/fmt.h"
+#include "harness/options.h"
+#include "harness/plan.h"
+#include "variants/variants.h"
 #include "check.h"
 
 #define BIT(n) (1ull << (n))

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../variants/variants.h"
-#include "../../host/live_cpuid.h"
+#include "variants/variants.h"
+#include "host/live_cpuid.h"
 
 /* Region sizes in pages: one page, a few, and enough for a long REP. */
 static const unsigned sizes[] = { 1, 3, 8 };

@@ -6,7 +6,7 @@
  */
 #include "fmt.h"
 #include "options.h"
-#include "../variants/variants.h"
+#include "variants/variants.h"
 
 #define WORD_MAX 256
 

@@ -6,8 +6,8 @@
 #include "out.h"
 #include "run.h"
 #include "suite.h"
-#include "x86.h"
-#include "../variants/variants.h"
+#include "kernel/x86.h"
+#include "variants/variants.h"
 
 #define PAGE PAGE_SIZE
 

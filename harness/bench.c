@@ -2,7 +2,7 @@
 #include "bench.h"
 #include "out.h"
 #include "run.h"
-#include "x86.h"
+#include "kernel/x86.h"
 
 #define PAGE		4096u
 #define LINE		64u

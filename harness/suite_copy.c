@@ -5,11 +5,11 @@
  * for clears); then Ma Ling's 2011 copy-hot and copy-cold measurements.
  */
 #include "out.h"
-#include "lib.h"
+#include "kernel/lib.h"
 #include "run.h"
 #include "suite.h"
-#include "x86.h"
-#include "../variants/variants.h"
+#include "kernel/x86.h"
+#include "variants/variants.h"
 
 #define PAGE PAGE_SIZE
 

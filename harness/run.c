@@ -3,7 +3,7 @@
 #include "fmt.h"
 #include "out.h"
 #include "run.h"
-#include "x86.h"
+#include "kernel/x86.h"
 
 /*
  * isa-debug-exit: QEMU exits with status (value << 1) | 1. We write 0 for

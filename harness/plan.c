@@ -2,7 +2,7 @@
 #include "fmt.h"
 #include "out.h"
 #include "plan.h"
-#include "../variants/variants.h"
+#include "variants/variants.h"
 
 void plan_disable_features(struct cpu_desc *d, const struct options *o)
 {
