@@ -3,7 +3,9 @@ stopped VM, and building the options of a rerun."""
 import importlib.machinery
 import importlib.util
 import os
+import shutil
 import subprocess
+import tempfile
 import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -43,6 +45,38 @@ class QuirkDetection(unittest.TestCase):
 
     def test_no_emulation_failure_no_quirk(self):
         self.assertEqual(boot_with_stderr("qemu: some warning\n").quirk_feature(), (None, None))
+
+
+class AccelChoice(unittest.TestCase):
+    def cpuinfo(self, flags):
+        path = os.path.join(self.tmp, "cpuinfo")
+        with open(path, "w") as f:
+            f.write("processor\t: 0\nflags\t\t: fpu %s sse2\n\n" % flags)
+        return path
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.real = rq.kvm_usable
+        self.addCleanup(setattr, rq, "kvm_usable", self.real)
+
+    def test_kvm_without_hardware_virtualization_means_tcg(self):
+        rq.kvm_usable = lambda: True
+        accel, why = rq.default_accel(False, self.cpuinfo("pae lm"))
+        self.assertEqual(accel, "tcg")
+        self.assertIn("no vmx or svm", why)
+
+    def test_kvm_with_vmx_or_svm(self):
+        rq.kvm_usable = lambda: True
+        for flag in ("vmx", "svm"):
+            self.assertEqual(rq.default_accel(False, self.cpuinfo("lm " + flag)), ("kvm", None))
+        self.assertEqual(rq.default_accel(True, self.cpuinfo("svm"))[0], "tcg")
+
+    def test_no_kvm_device(self):
+        rq.kvm_usable = lambda: False
+        accel, why = rq.default_accel(False, self.cpuinfo("svm"))
+        self.assertEqual(accel, "tcg")
+        self.assertIn("/dev/kvm", why)
 
 
 class Options(unittest.TestCase):
