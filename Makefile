@@ -6,12 +6,14 @@
 #
 # Sources by layer: boot/ and kernel/ are the ring-0 host, harness/ is the
 # benchmark itself (compiled once for the kernel and once for user space),
-# variants/ the measured routines, host/ the user-space tools.
+# variants/ the measured routines, linux/ the harness's user-space host
+# (pagebench-linux), host/ the other user-space tools.
 
 CC	?= gcc
 NASM	?= nasm
 LD	?= ld
 OBJCOPY	?= objcopy
+AR	?= ar
 PYTHON	?= python3
 
 B := build
@@ -42,13 +44,14 @@ KOBJ := $(patsubst %.c,$(B)/k/%.o,$(KERNEL_C)) \
 	$(patsubst %.asm,$(B)/k/%.o,$(BOOT_ASM) $(VARIANT_ASM))
 VARIANT_OBJ := $(patsubst %.asm,$(B)/k/%.o,$(VARIANT_ASM))
 
-# The harness pieces that need no ring 0, shared with the host programs.
-SHARED_C   := harness/cpu.c harness/describe.c harness/fmt.c harness/out.c \
-	      harness/options.c harness/plan.c variants/table.c
-SHARED_OBJ := $(patsubst %.c,$(B)/h/%.o,$(SHARED_C)) $(VARIANT_OBJ)
+# User-space programs link the harness from an archive, so each takes only
+# the pieces it calls (pagebench-cpuid needs no suite, hence no host_*()).
+HARNESS_LIB := $(B)/h/libharness.a
+HARNESS_OBJ := $(patsubst %.c,$(B)/h/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 
-HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/test_variants $(B)/host/test_lib \
-	    $(B)/host/test_cpu
+HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/pagebench-linux \
+	    $(B)/host/test_variants $(B)/host/test_lib $(B)/host/test_cpu
+LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
 .PHONY: all run test deps clean FORCE
 all: $(B)/pagebench.elf $(B)/pagebench.iso $(HOST_BIN)
@@ -58,7 +61,7 @@ all: $(B)/pagebench.elf $(B)/pagebench.iso $(HOST_BIN)
 $(B)/version: FORCE
 	@mkdir -p $(B)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
-$(B)/k/kernel/main.o $(B)/h/host/pagebench-cpuid.o: $(B)/version
+$(B)/k/kernel/main.o $(B)/h/host/pagebench-cpuid.o $(B)/h/linux/main.o: $(B)/version
 
 $(B)/k/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
@@ -83,13 +86,21 @@ $(B)/pagebench.elf: $(B)/pagebench64.elf
 $(B)/pagebench.iso: $(B)/pagebench.elf scripts/mkiso
 	scripts/mkiso $< $@
 
-HOST_COMMON := $(SHARED_OBJ) $(B)/h/host/live_cpuid.o $(B)/h/host/cpuid_dump.o
+$(HARNESS_LIB): $(HARNESS_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+HOST_COMMON := $(B)/h/host/live_cpuid.o $(B)/h/host/cpuid_dump.o $(HARNESS_LIB)
 
 $(B)/host/test_%: $(B)/h/tests/host/test_%.o $(HOST_COMMON)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
 
 $(B)/host/pagebench-cpuid: $(B)/h/host/pagebench-cpuid.o $(HOST_COMMON)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^
+
+$(B)/host/pagebench-linux: $(LINUX_OBJ) $(HOST_COMMON)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
 

@@ -1,35 +1,38 @@
 /* SPDX-License-Identifier: MIT */
 #include "bench.h"
+#include "host.h"
+#include "insn.h"
 #include "out.h"
 #include "run.h"
-#include "kernel/x86.h"
 
 #define PAGE		4096u
 #define LINE		64u
 #define LINES_PER_PAGE	(PAGE / LINE)
-#define MSR_PRED_CMD	0x49
-#define PRED_CMD_IBPB	1
 
 static volatile uint32_t probe_sink;
 
 void bench_env_init(struct bench_env *env, const struct cpu_desc *d)
 {
-	env->flush = cpu_has(d, FEAT_CLFLUSHOPT) ? FLUSH_CLFLUSHOPT :
-		     cpu_has(d, FEAT_CLFLUSH) ? FLUSH_CLFLUSH : FLUSH_WBINVD;
-	env->ibpb = cpu_has(d, FEAT_IBPB);
+	struct host_caps caps;
+
+	host_caps(&caps);
+	env->wbinvd = caps.wbinvd;
+	env->lines = cpu_has(d, FEAT_CLFLUSHOPT) ? FLUSH_CLFLUSHOPT :
+		     cpu_has(d, FEAT_CLFLUSH) ? FLUSH_CLFLUSH : FLUSH_NONE;
+	env->ibpb = caps.ibpb && cpu_has(d, FEAT_IBPB);
 }
 
-const char *flush_method_name(enum flush_method m)
+const char *flush_method_name(const struct bench_env *env)
 {
-	switch (m) {
-	case FLUSH_CLFLUSHOPT:
-		return "wbinvd+clflushopt";
-	case FLUSH_CLFLUSH:
-		return "wbinvd+clflush";
-	case FLUSH_WBINVD:
-		break;
-	}
-	return "wbinvd";
+	static const char *const names[2][3] = {
+		[0] = { [FLUSH_CLFLUSH] = "clflush", [FLUSH_CLFLUSHOPT] = "clflushopt",
+			[FLUSH_NONE] = "none" },
+		[1] = { [FLUSH_CLFLUSH] = "wbinvd+clflush",
+			[FLUSH_CLFLUSHOPT] = "wbinvd+clflushopt",
+			[FLUSH_NONE] = "wbinvd" },
+	};
+
+	return names[env->wbinvd][env->lines];
 }
 
 /*
@@ -69,11 +72,12 @@ void flush_range(const struct bench_env *env, const void *p, size_t bytes)
 	const char *c = p;
 	size_t off;
 
-	wbinvd();
-	if (env->flush == FLUSH_CLFLUSHOPT)
+	if (env->wbinvd)
+		host_wbinvd();
+	if (env->lines == FLUSH_CLFLUSHOPT)
 		for (off = 0; off < bytes; off += LINE)
 			clflushopt(c + off);
-	else if (env->flush == FLUSH_CLFLUSH)
+	else if (env->lines == FLUSH_CLFLUSH)
 		for (off = 0; off < bytes; off += LINE)
 			clflush(c + off);
 	mfence();
@@ -88,31 +92,54 @@ void evict_or_fence(const struct bench_env *env, bool flush, const void *p,
 		mfence();
 }
 
-struct timing time_between_probes(struct bench_env *env, uint8_t *fill,
-				  size_t nr, unsigned int rep,
-				  void (*op)(void *ctx), void *ctx)
+struct timed_call {
+	void (*op)(void *ctx);
+	void *ctx;
+	uint64_t ticks;
+};
+
+/* The guard is set up outside the timed region: only op lies between the RDTSCs. */
+static void timed(void *arg)
 {
-	struct timing t;
+	struct timed_call *c = arg;
 	uint64_t t0, t1;
+
+	t0 = rdtsc_ordered();
+	c->op(c->ctx);
+	t1 = rdtsc_ordered();
+	c->ticks = t1 - t0;
+}
+
+bool time_guarded(void (*op)(void *ctx), void *ctx, uint64_t *ticks,
+		  struct fault *f)
+{
+	struct timed_call c = { op, ctx, 0 };
+
+	if (!host_call_guarded(timed, &c, f))
+		return false;
+	*ticks = c.ticks;
+	return true;
+}
+
+bool time_between_probes(struct bench_env *env, uint8_t *fill, size_t nr,
+			 unsigned int rep, void (*op)(void *ctx), void *ctx,
+			 struct timing *t, struct fault *f)
+{
+	bool ok;
 
 	fill_bytes(fill, (uint8_t)(0xe1 - rep), nr * PAGE);
 	mfence();
 	ibpb(env);
-	t.pre = probe(fill, nr);
-
-	t0 = rdtsc_ordered();
-	op(ctx);
-	t1 = rdtsc_ordered();
-	t.ticks = t1 - t0;
-
+	t->pre = probe(fill, nr);
+	ok = time_guarded(op, ctx, &t->ticks, f);
 	ibpb(env);
-	t.post = probe(fill, nr);
-	return t;
+	t->post = probe(fill, nr);
+	return ok;
 }
 
 void ibpb(struct bench_env *env)
 {
-	if (env->ibpb && !wrmsr_safe(MSR_PRED_CMD, PRED_CMD_IBPB)) {
+	if (env->ibpb && !host_ibpb()) {
 		env->ibpb = false;
 		out_line("note: IBPB (wrmsr 0x49) faulted although CPUID offers it; runs on without it");
 	}
@@ -192,7 +219,6 @@ bool guards_check(const uint8_t *p, size_t bytes, long *bad)
 	return true;
 }
 
-
 void verify_guards(const char *suite, const char *pass, const char *variant,
 		   const uint8_t *p, size_t bytes)
 {
@@ -205,4 +231,17 @@ void verify_guards(const char *suite, const char *pass, const char *variant,
 		 bad < 0 ? "guard byte before the buffer was written (offset counts back)" :
 			   "guard byte after the buffer was written");
 	run_fail();
+}
+
+void sort_u64(uint64_t *t, unsigned int n)
+{
+	unsigned int i, j;
+
+	for (i = 1; i < n; i++)
+		for (j = i; j && t[j - 1] > t[j]; j--) {
+			uint64_t x = t[j];
+
+			t[j] = t[j - 1];
+			t[j - 1] = x;
+		}
 }

@@ -10,22 +10,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "cpu.h"
+#include "harness/cpu.h"
+#include "harness/host.h"
 
-enum flush_method { FLUSH_WBINVD, FLUSH_CLFLUSH, FLUSH_CLFLUSHOPT };
+/* How a line is evicted; WBINVD comes first where the host may run it. */
+enum flush_method { FLUSH_CLFLUSH, FLUSH_CLFLUSHOPT, FLUSH_NONE };
 
 struct bench_env {
-	enum flush_method flush;
+	bool wbinvd;		/* the host may execute WBINVD */
+	enum flush_method lines;
 	bool ibpb;		/* cleared if the MSR write ever faults */
 };
 
 void bench_env_init(struct bench_env *env, const struct cpu_desc *d);
-const char *flush_method_name(enum flush_method m);
+/* "wbinvd+clflushopt" in the kernel, "clflushopt" in user space. */
+const char *flush_method_name(const struct bench_env *env);
 
 /* Time, in TSC ticks, to read one word of each line of fill (nr pages). */
 uint64_t probe(const void *fill, size_t nr_pages);
 
-/* WBINVD, then CLFLUSH(OPT) each line, then MFENCE: see docs/method.md. */
+/* WBINVD (ring 0), then CLFLUSH(OPT) each line, then MFENCE: docs/method.md. */
 void flush_range(const struct bench_env *env, const void *p, size_t bytes);
 void ibpb(struct bench_env *env);
 
@@ -37,14 +41,18 @@ struct timing {
 	uint64_t pre, ticks, post;
 };
 
+/* Times op(ctx) alone; false, with *f, when it faulted. */
+bool time_guarded(void (*op)(void *ctx), void *ctx, uint64_t *ticks,
+		  struct fault *f);
+
 /*
- * Steps 3 to 7 of docs/method.md, shared by both suites: write a pattern of
+ * Steps 3 to 7 of docs/method.md, shared by both tables: write a pattern of
  * this rep over fill (nr pages), IBPB, probe fill (pre), time op(ctx) alone,
- * IBPB, probe fill again (post).
+ * IBPB, probe fill again (post). false, with *f, when op faulted.
  */
-struct timing time_between_probes(struct bench_env *env, uint8_t *fill,
-				  size_t nr, unsigned int rep,
-				  void (*op)(void *ctx), void *ctx);
+bool time_between_probes(struct bench_env *env, uint8_t *fill, size_t nr,
+			 unsigned int rep, void (*op)(void *ctx), void *ctx,
+			 struct timing *t, struct fault *f);
 
 void fill_bytes(void *p, uint8_t byte, size_t bytes);
 /* A pattern unique to each 8-byte word, page and seed: catches misplaced copies. */
@@ -63,6 +71,8 @@ bool guards_check(const uint8_t *p, size_t bytes, long *bad);
 /* Prints a "verify FAILED" line and counts a failure when a guard is damaged. */
 void verify_guards(const char *suite, const char *pass, const char *variant,
 		   const uint8_t *p, size_t bytes);
+
+void sort_u64(uint64_t *t, unsigned int n);
 
 #define GUARD_BYTE 0xc3
 #define NOT_FOUND ((size_t)-1)

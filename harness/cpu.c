@@ -127,6 +127,13 @@ static void set_feat(struct cpu_desc *d, enum feat f, bool on)
 		d->feats |= (uint64_t)1 << f;
 }
 
+/* CPUID reports f; whether it is usable is set_feat()'s business. */
+static void set_offered(struct cpu_desc *d, enum feat f, bool on)
+{
+	if (on)
+		d->offered |= (uint64_t)1 << f;
+}
+
 uint64_t cpu_xcr0_wanted(const struct cpuid_source *src)
 {
 	struct cpuid_regs r;
@@ -186,12 +193,15 @@ static void decode_basic(struct cpu_desc *d, const struct reader *rdr,
 	    (xcr0 & (XSTATE_SSE | XSTATE_YMM)) == (XSTATE_SSE | XSTATE_YMM))
 		avx_ok = true;
 	set_feat(d, FEAT_AVX, avx_ok);
+	set_offered(d, FEAT_AVX, r.ecx & L1_ECX_AVX);
 
 	if (!rd(rdr, 7, 0, &r))
 		return;
 	set_feat(d, FEAT_AVX2, avx_ok && (r.ebx & L7_EBX_AVX2));
 	set_feat(d, FEAT_AVX512F, avx_ok && (r.ebx & L7_EBX_AVX512F) &&
 		 (xcr0 & XSTATE_AVX512) == XSTATE_AVX512);
+	set_offered(d, FEAT_AVX2, r.ebx & L7_EBX_AVX2);
+	set_offered(d, FEAT_AVX512F, r.ebx & L7_EBX_AVX512F);
 	set_feat(d, FEAT_ERMS, r.ebx & L7_EBX_ERMS);
 	set_feat(d, FEAT_CLFLUSHOPT, r.ebx & L7_EBX_CLFLUSHOPT);
 	set_feat(d, FEAT_CLWB, r.ebx & L7_EBX_CLWB);
@@ -416,6 +426,7 @@ void cpu_decode(struct cpu_desc *d, const struct cpuid_source *src,
 	decode_hv(d, &rdr);
 	decode_caches(d, &rdr);
 	decode_tsc(d, &rdr);
+	d->offered |= d->feats;
 }
 
 const char *feat_name(enum feat f)
@@ -458,6 +469,8 @@ const char *tsc_source_name(enum tsc_source s)
 		return "hv-0x40000010";
 	case TSC_SRC_PIT:
 		return "pit";
+	case TSC_SRC_LINUX_CLOCK:
+		return "linux-clock";
 	case TSC_SRC_NONE:
 		break;
 	}

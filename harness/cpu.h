@@ -73,6 +73,7 @@ enum tsc_source {
 	TSC_SRC_CPUID16,
 	TSC_SRC_HV,		/* hypervisor leaf 0x40000010 */
 	TSC_SRC_PIT,		/* calibrated by the kernel, never set by cpu_decode() */
+	TSC_SRC_LINUX_CLOCK,	/* calibrated by pagebench-linux against CLOCK_MONOTONIC_RAW */
 };
 
 struct cache_level {
@@ -89,7 +90,7 @@ struct cpu_desc {
 	uint32_t family, model, stepping;	/* extended fields folded in */
 	uint64_t xcr0;
 	uint64_t feats;		/* bit n set: feature n present (and usable) */
-	uint64_t disabled;	/* present, but turned off by the disable= option */
+	uint64_t offered;	/* what CPUID reports, usable or not (XSAVE state) */
 	struct cache_level l1d, l2, l3;
 	uint32_t line_size;	/* cache line size in bytes, never 0 */
 	enum cache_source cache_src;

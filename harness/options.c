@@ -1,36 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Kernel command-line options. Every word is key=value; a bad word becomes
- * one error message naming the option and its valid choices, and the run
- * goes on with the default for that option.
+ * Options. Every word is key=value; the table at the end says which keys
+ * exist, which program takes each, and the function that reads its value.
+ * Error messages list the valid keys and values from the same tables, so
+ * they cannot drift from what the parser accepts.
  */
 #include "fmt.h"
 #include "options.h"
-#include "variants/variants.h"
-
-#define WORD_MAX 256
-
-static const char *const pass_names[PASS_COUNT] = {
-	[PASS_L1] = "l1", [PASS_L1F] = "l1f", [PASS_L2] = "l2",
-	[PASS_L2F] = "l2f", [PASS_L3] = "l3", [PASS_L3F] = "l3f",
-	[PASS_MEM] = "mem", [PASS_HOT] = "hot", [PASS_COLD] = "cold",
-};
-
-static const char *const suite_names[] = {
-	[SUITE_ALL] = "all", [SUITE_XEN] = "xen",
-	[SUITE_CLEAR] = "clear", [SUITE_COPY] = "copy",
-};
 
 static const uint16_t com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
+static const uint32_t bauds[] = {
+	115200, 57600, 38400, 19200, 9600, 4800, 2400, 1200
+};
 
-const char *pass_id_name(enum pass_id p)
-{
-	return p < PASS_COUNT ? pass_names[p] : "?";
-}
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 const char *suite_name(enum suite s)
 {
-	return s <= SUITE_COPY ? suite_names[s] : "?";
+	return s < SUITE_COUNT ? suites[s].name : "?";
 }
 
 static void error(struct options *o, const char *fmt, ...)
@@ -54,6 +41,12 @@ static bool streq(const char *a, const char *b)
 	while (*a && *a == *b)
 		a++, b++;
 	return *a == *b;
+}
+
+/* Appends " word" to a list being built in buf. */
+static void list_add(char *buf, size_t size, size_t *n, const char *word)
+{
+	*n += fmt_snprintf(buf + *n, *n < size ? size - *n : 0, " %s", word);
 }
 
 /* Parses a decimal or 0x-prefixed hex number that fills all of s. */
@@ -89,9 +82,6 @@ static bool parse_u64(const char *s, uint64_t *out)
 
 static void parse_console(struct options *o, char *val)
 {
-	static const uint32_t bauds[] = {
-		115200, 57600, 38400, 19200, 9600, 4800, 2400, 1200
-	};
 	char *comma = val;
 	uint64_t port, baud = o->baud;
 	unsigned int i;
@@ -100,17 +90,17 @@ static void parse_console(struct options *o, char *val)
 		comma++;
 	if (*comma) {
 		*comma = '\0';
-		for (i = 0; i < sizeof(bauds) / sizeof(bauds[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(bauds); i++)
 			if (parse_u64(comma + 1, &baud) && baud == bauds[i])
 				break;
-		if (i == sizeof(bauds) / sizeof(bauds[0])) {
+		if (i == ARRAY_SIZE(bauds)) {
 			error(o, "console=: bad baud rate '%s'; valid: 115200 57600 38400 19200 9600 4800 2400 1200",
 			      comma + 1);
 			return;
 		}
 	}
 	if (val[0] == 't' && val[1] == 't' && val[2] == 'y' && val[3] == 'S' &&
-	    val[4] >= '0' && val[4] <= '3' && !val[5]) {
+	    val[4] >= '0' && val[4] < '0' + (int)ARRAY_SIZE(com_ports) && !val[5]) {
 		port = com_ports[val[4] - '0'];
 	} else if (val[0] == '0' && val[1] == 'x' && parse_u64(val, &port) &&
 		   port > 0 && port <= 0xfff8) {
@@ -124,7 +114,7 @@ static void parse_console(struct options *o, char *val)
 	o->baud = (uint32_t)baud;
 }
 
-static void parse_tag(struct options *o, const char *val)
+static void parse_tag(struct options *o, char *val)
 {
 	unsigned int n;
 
@@ -132,7 +122,7 @@ static void parse_tag(struct options *o, const char *val)
 		char c = val[n];
 
 		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-		      (c >= '0' && c <= '9') || c == '_') || n >= 15) {
+		      (c >= '0' && c <= '9') || c == '_') || n >= sizeof(o->tag) - 1) {
 			error(o, "tag=: bad tag '%s'; valid: 1 to 15 characters of A-Z a-z 0-9 _",
 			      val);
 			return;
@@ -145,6 +135,26 @@ static void parse_tag(struct options *o, const char *val)
 	for (n = 0; val[n]; n++)
 		o->tag[n] = val[n];
 	o->tag[n] = '\0';
+}
+
+static void parse_exit(struct options *o, char *val)
+{
+	if (streq(val, "qemu"))
+		o->exit = EXIT_QEMU;
+	else if (streq(val, "halt"))
+		o->exit = EXIT_HALT;
+	else if (streq(val, "reboot"))
+		o->exit = EXIT_REBOOT;
+	else
+		error(o, "exit=: unknown '%s'; valid: qemu halt reboot", val);
+}
+
+static void parse_selftest(struct options *o, char *val)
+{
+	if (streq(val, "ud"))
+		o->selftest = SELFTEST_UD;
+	else
+		error(o, "selftest=: unknown '%s'; valid: ud", val);
 }
 
 /* Calls one(o, name) for each comma-separated name; "" names are errors. */
@@ -171,84 +181,25 @@ static void each_name(struct options *o, const char *key, char *list,
 	}
 }
 
-static bool add_pass(struct options *o, const char *name)
+/* A feature name for disable= and force=, into *bits; false when unknown. */
+static bool add_feature(struct options *o, const char *key, uint64_t *bits,
+			const char *name)
 {
-	unsigned int p;
+	char valid[OPT_ERROR_LEN - 64];
+	size_t n = 0;
+	unsigned int f;
 
-	if (streq(name, "all")) {
-		o->passes = (1u << PASS_COUNT) - 1;
-		return true;
-	}
-	for (p = 0; p < PASS_COUNT; p++) {
-		if (streq(name, pass_names[p])) {
-			o->passes |= 1u << p;
+	valid[0] = '\0';
+	for (f = FEAT_NONE + 1; f < FEAT_COUNT; f++) {
+		if (streq(name, feat_name(f))) {
+			*bits |= 1ull << f;
 			return true;
 		}
+		list_add(valid, sizeof(valid), &n, feat_name(f));
 	}
-	error(o, "passes=: unknown pass '%s'; valid: l1 l1f l2 l2f l3 l3f mem hot cold all",
-	      name);
-	o->passes = 0;
+	error(o, "%s=: unknown feature '%s'; valid:%s", key, name, valid);
+	*bits = 0;
 	return false;
-}
-
-static bool suite_has_clear(enum suite s)
-{
-	return s != SUITE_COPY;
-}
-
-static bool suite_has_copy(enum suite s)
-{
-	return s == SUITE_ALL || s == SUITE_COPY;
-}
-
-static void list_variant_names(const struct options *o, char *buf, size_t size)
-{
-	size_t n = 0;
-	unsigned int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < clear_variant_count && n < size; i++)
-		if (suite_has_clear(o->suite) &&
-		    (o->suite != SUITE_XEN || clear_variants[i].xen))
-			n += fmt_snprintf(buf + n, size - n, " %s", clear_variants[i].name);
-	for (i = 0; i < copy_variant_count && n < size; i++)
-		if (suite_has_copy(o->suite))
-			n += fmt_snprintf(buf + n, size - n, " %s", copy_variants[i].name);
-}
-
-/*
- * A name selects the variant of that name in each suite of the run that has
- * one (sse2, avx and avx512 exist in both). Checked once the suite is known,
- * so the order of the words does not matter.
- */
-static bool add_variant(struct options *o, const char *name)
-{
-	char valid[OPT_ERROR_LEN - 96];
-	bool found = false;
-	unsigned int i;
-
-	for (i = 0; i < clear_variant_count; i++) {
-		if (suite_has_clear(o->suite) && streq(name, clear_variants[i].name) &&
-		    (o->suite != SUITE_XEN || clear_variants[i].xen)) {
-			o->clear_variants |= 1ull << i;
-			found = true;
-		}
-	}
-	for (i = 0; i < copy_variant_count; i++) {
-		if (suite_has_copy(o->suite) && streq(name, copy_variants[i].name)) {
-			o->copy_variants |= 1ull << i;
-			found = true;
-		}
-	}
-	if (!found) {
-		list_variant_names(o, valid, sizeof(valid));
-		error(o, "variants=: no variant '%s' in suite %s; valid:%s",
-		      name, suite_names[o->suite], valid);
-		/* Fall back to the suite's own variants, as for any bad option. */
-		o->clear_variants = o->copy_variants = 0;
-		o->variants_arg[0] = '\0';
-	}
-	return found;
 }
 
 /*
@@ -257,174 +208,309 @@ static bool add_variant(struct options *o, const char *name)
  */
 static bool add_disable(struct options *o, const char *name)
 {
-	char valid[OPT_ERROR_LEN - 64];
-	size_t n = 0;
-	unsigned int f;
+	return add_feature(o, "disable", &o->disable, name);
+}
 
-	for (f = FEAT_NONE + 1; f < FEAT_COUNT; f++) {
-		if (streq(name, feat_name(f))) {
-			o->disable |= 1ull << f;
+/*
+ * The other way round: run the variants of a feature the CPU does not
+ * report, to see what it does (a fault is reported, the run goes on).
+ */
+static bool add_force(struct options *o, const char *name)
+{
+	return add_feature(o, "force", &o->force, name);
+}
+
+static void parse_disable(struct options *o, char *val)
+{
+	o->disable = 0;
+	each_name(o, "disable", val, add_disable);
+}
+
+static void parse_force(struct options *o, char *val)
+{
+	o->force = 0;
+	each_name(o, "force", val, add_force);
+}
+
+static void parse_suite(struct options *o, char *val)
+{
+	char valid[128];
+	size_t n = 0;
+	unsigned int s;
+
+	valid[0] = '\0';
+	for (s = 0; s < SUITE_COUNT; s++) {
+		if (streq(val, suites[s].name)) {
+			o->suite = s;
+			return;
+		}
+		list_add(valid, sizeof(valid), &n, suites[s].name);
+	}
+	error(o, "suite=: unknown '%s'; valid:%s", val, valid);
+}
+
+static void parse_reps(struct options *o, char *val)
+{
+	uint64_t n;
+
+	if (parse_u64(val, &n) && n >= 1 && n <= REPS_MAX)
+		o->reps = (unsigned int)n;
+	else
+		error(o, "reps=: bad count '%s'; valid: a number from 1 to %u",
+		      val, REPS_MAX);
+}
+
+static bool add_pass(struct options *o, const char *name)
+{
+	char valid[160];
+	size_t n = 0;
+	unsigned int p;
+
+	if (streq(name, "all")) {
+		o->passes = (1u << PASS_COUNT) - 1;
+		return true;
+	}
+	valid[0] = '\0';
+	for (p = 0; p < PASS_COUNT; p++) {
+		if (streq(name, passes[p].id)) {
+			o->passes |= 1u << p;
 			return true;
 		}
-		n += fmt_snprintf(valid + n, n < sizeof(valid) ? sizeof(valid) - n : 0,
-				  " %s", feat_name(f));
+		list_add(valid, sizeof(valid), &n, passes[p].id);
 	}
-	error(o, "disable=: unknown feature '%s'; valid:%s", name, valid);
-	o->disable = 0;
+	error(o, "passes=: unknown pass '%s'; valid:%s all", name, valid);
+	o->passes = 0;
 	return false;
 }
 
-static void parse_word(struct options *o, char *word)
+static void parse_passes(struct options *o, char *val)
 {
-	char *val = word;
+	o->passes = 0;
+	each_name(o, "passes", val, add_pass);
+}
+
+static void parse_variants(struct options *o, char *val)
+{
+	unsigned int n;
+
+	/* Names are checked in options_finish(), once the suite is known. */
+	for (n = 0; val[n] && n + 1 < sizeof(o->variants_arg); n++)
+		o->variants_arg[n] = val[n];
+	o->variants_arg[n] = '\0';
+	if (!n)
+		error(o, "variants=: empty list");
+}
+
+static void parse_cpu(struct options *o, char *val)
+{
 	uint64_t n;
 
-	while (*val && *val != '=')
-		val++;
-	if (!*val || val == word) {
-		error(o, "malformed option '%s'; options are key=value: console= tag= exit= selftest= disable= suite= reps= passes= variants=",
-		      word);
+	if (parse_u64(val, &n) && n < 4096)
+		o->cpu = (int)n;
+	else
+		error(o, "cpu=: bad CPU '%s'; valid: a CPU number from 0 to 4095",
+		      val);
+}
+
+static const struct option_def {
+	const char *key;
+	void (*parse)(struct options *o, char *val);
+	unsigned int hosts;		/* enum host bits */
+} option_defs[] = {
+	{ "console",	parse_console,	HOST_KERNEL },
+	{ "tag",	parse_tag,	HOST_KERNEL | HOST_LINUX },
+	{ "exit",	parse_exit,	HOST_KERNEL },
+	{ "selftest",	parse_selftest,	HOST_KERNEL | HOST_LINUX },
+	{ "disable",	parse_disable,	HOST_KERNEL | HOST_LINUX },
+	{ "force",	parse_force,	HOST_KERNEL | HOST_LINUX },
+	{ "suite",	parse_suite,	HOST_KERNEL | HOST_LINUX },
+	{ "reps",	parse_reps,	HOST_KERNEL | HOST_LINUX },
+	{ "passes",	parse_passes,	HOST_KERNEL | HOST_LINUX },
+	{ "variants",	parse_variants,	HOST_KERNEL | HOST_LINUX },
+	{ "cpu",	parse_cpu,	HOST_LINUX },
+};
+
+static const char *host_name(enum host h)
+{
+	return h == HOST_LINUX ? "pagebench-linux" : "the kernel";
+}
+
+/* " console= tag= ..." for the keys this host takes. */
+static void valid_keys(const struct options *o, char *buf, size_t size)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(option_defs); i++)
+		if (option_defs[i].hosts & o->host)
+			n += fmt_snprintf(buf + n, n < size ? size - n : 0, " %s=",
+					  option_defs[i].key);
+}
+
+void options_init(struct options *o, enum host host)
+{
+	*o = (struct options){
+		.host = host,
+		.tag = "PB",
+		.console_port = 0x3f8,
+		.baud = 115200,
+		.cpu = CPU_DEFAULT,
+	};
+}
+
+/* One word of len characters at s, not NUL-terminated. */
+static void parse_one(struct options *o, const char *s, size_t len)
+{
+	char w[OPT_WORD_MAX], keys[200];
+	char *val;
+	unsigned int i;
+
+	if (len >= sizeof(w)) {
+		error(o, "option too long (%u characters, at most %u)",
+		      (unsigned int)len, (unsigned int)sizeof(w) - 1);
+		return;
+	}
+	for (i = 0; i < len; i++)
+		w[i] = s[i];
+	w[len] = '\0';
+
+	valid_keys(o, keys, sizeof(keys));
+	for (val = w; *val && *val != '='; val++)
+		;
+	if (!*val || val == w) {
+		error(o, "malformed option '%s'; options are key=value:%s", w, keys);
 		return;
 	}
 	*val++ = '\0';
 
-	if (streq(word, "console")) {
-		parse_console(o, val);
-	} else if (streq(word, "tag")) {
-		parse_tag(o, val);
-	} else if (streq(word, "exit")) {
-		if (streq(val, "qemu"))
-			o->exit = EXIT_QEMU;
-		else if (streq(val, "halt"))
-			o->exit = EXIT_HALT;
-		else if (streq(val, "reboot"))
-			o->exit = EXIT_REBOOT;
+	for (i = 0; i < ARRAY_SIZE(option_defs); i++) {
+		if (!streq(w, option_defs[i].key))
+			continue;
+		if (option_defs[i].hosts & o->host)
+			option_defs[i].parse(o, val);
 		else
-			error(o, "exit=: unknown '%s'; valid: qemu halt reboot", val);
-	} else if (streq(word, "selftest")) {
-		if (streq(val, "ud"))
-			o->selftest = SELFTEST_UD;
-		else
-			error(o, "selftest=: unknown '%s'; valid: ud", val);
-	} else if (streq(word, "disable")) {
-		o->disable = 0;
-		each_name(o, "disable", val, add_disable);
-	} else if (streq(word, "suite")) {
-		unsigned int s;
+			error(o, "%s=: not an option of %s; valid:%s", w,
+			      host_name(o->host), keys);
+		return;
+	}
+	error(o, "unknown option '%s'; valid:%s", w, keys);
+}
 
-		for (s = 0; s <= SUITE_COPY; s++)
-			if (streq(val, suite_names[s]))
+void options_word(struct options *o, const char *word)
+{
+	size_t len = 0;
+
+	while (word[len])
+		len++;
+	parse_one(o, word, len);
+}
+
+/* The names variants= may use in suite s, for an error message. */
+static void list_variant_names(enum suite s, char *buf, size_t size)
+{
+	size_t n = 0;
+	unsigned int i, j;
+
+	buf[0] = '\0';
+	for (i = 0; i < variant_count; i++) {
+		if (!suite_has_variant(s, &variants[i]))
+			continue;
+		/* sse2, avx and avx512 exist in both tables: list them once. */
+		for (j = 0; j < i; j++)
+			if (suite_has_variant(s, &variants[j]) &&
+			    streq(variants[j].name, variants[i].name))
 				break;
-		if (s <= SUITE_COPY)
-			o->suite = s;
-		else
-			error(o, "suite=: unknown '%s'; valid: all xen clear copy", val);
-	} else if (streq(word, "reps")) {
-		if (parse_u64(val, &n) && n >= 1 && n <= REPS_MAX)
-			o->reps = (unsigned int)n;
-		else
-			error(o, "reps=: bad count '%s'; valid: a number from 1 to %u",
-			      val, REPS_MAX);
-	} else if (streq(word, "passes")) {
-		o->passes = 0;
-		each_name(o, "passes", val, add_pass);
-	} else if (streq(word, "variants")) {
-		for (n = 0; val[n]; n++)
-			o->variants_arg[n] = val[n];
-		o->variants_arg[n] = '\0';
-		if (!n)
-			error(o, "variants=: empty list");
-	} else {
-		error(o, "unknown option '%s'; valid: console= tag= exit= selftest= disable= suite= reps= passes= variants=",
-		      word);
+		if (j == i)
+			list_add(buf, size, &n, variants[i].name);
 	}
 }
 
-/* Checks that need the suite, which may come after the other words. */
-static void check_with_suite(struct options *o)
+/*
+ * A name selects the variant of that name in each table of the suite that
+ * has one (sse2, avx and avx512 exist in both).
+ */
+static bool add_variant(struct options *o, const char *name)
 {
-	uint32_t xen_passes = (1u << PASS_L1) | (1u << PASS_L1F) |
-			      (1u << PASS_L2) | (1u << PASS_L2F);
-	uint32_t copy_passes = (1u << PASS_HOT) | (1u << PASS_COLD);
-	char list[sizeof(o->variants_arg)];
+	char valid[OPT_ERROR_LEN - 96];
+	bool found = false;
+	unsigned int i;
+
+	for (i = 0; i < variant_count; i++) {
+		if (suite_has_variant(o->suite, &variants[i]) &&
+		    streq(name, variants[i].name)) {
+			o->variants |= 1ull << i;
+			found = true;
+		}
+	}
+	if (!found) {
+		list_variant_names(o->suite, valid, sizeof(valid));
+		error(o, "variants=: no variant '%s' in suite %s; valid:%s",
+		      name, suite_name(o->suite), valid);
+		/* Fall back to the suite's own variants, as for any bad option. */
+		o->variants = 0;
+		o->variants_arg[0] = '\0';
+	}
+	return found;
+}
+
+void options_finish(struct options *o)
+{
+	pass_set allowed = suite_passes(o->suite);
+	char list[sizeof(o->variants_arg)], valid[160];
+	size_t n = 0;
 	unsigned int i;
 
 	/* each_name() cuts its argument up; variants_arg stays as given. */
 	for (i = 0; i < sizeof(list); i++)
 		list[i] = o->variants_arg[i];
+	o->variants = 0;
 	if (list[0])
 		each_name(o, "variants", list, add_variant);
 
-	if (o->suite == SUITE_XEN && (o->passes & ~xen_passes)) {
-		error(o, "passes=: suite xen has only l1 l1f l2 l2f");
-		o->passes = 0;
-	} else if (o->suite == SUITE_CLEAR && (o->passes & copy_passes)) {
-		error(o, "passes=: hot and cold are copy passes; suite clear has l1 l1f l2 l2f l3 l3f mem");
+	if (o->passes & ~allowed) {
+		valid[0] = '\0';
+		for (i = 0; i < PASS_COUNT; i++)
+			if (allowed & (1u << i))
+				list_add(valid, sizeof(valid), &n, passes[i].id);
+		error(o, "passes=: suite %s has only%s", suite_name(o->suite),
+		      valid);
 		o->passes = 0;
 	}
 }
 
-void options_parse(struct options *o, const char *cmdline)
+void options_parse(struct options *o, enum host host, const char *cmdline)
 {
-	char word[WORD_MAX];
-	bool first = true;
 	const char *p = cmdline ? cmdline : "";
+	bool first = true;
 
-	*o = (struct options){
-		.tag = "PB",
-		.console_port = 0x3f8,
-		.baud = 115200,
-	};
-
+	options_init(o, host);
 	while (*p) {
-		unsigned int n = 0;
+		const char *start;
+		bool has_eq = false;
 
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (!*p)
 			break;
-		while (*p && *p != ' ' && *p != '\t') {
-			if (n + 1 < sizeof(word))
-				word[n] = *p;
-			n++;
-			p++;
-		}
-		word[n < sizeof(word) ? n : sizeof(word) - 1] = '\0';
+		for (start = p; *p && *p != ' ' && *p != '\t'; p++)
+			has_eq |= *p == '=';
 		/* Multiboot loaders put the image's path first: it is no option. */
-		if (first) {
-			unsigned int k;
-			bool has_eq = false;
-
+		if (first && host == HOST_KERNEL && !has_eq) {
 			first = false;
-			for (k = 0; word[k]; k++)
-				has_eq |= word[k] == '=';
-			if (!has_eq)
-				continue;
-		}
-		if (n >= sizeof(word)) {
-			error(o, "option too long (%u characters, at most %u)",
-			      n, (unsigned int)sizeof(word) - 1);
 			continue;
 		}
-		parse_word(o, word);
+		first = false;
+		parse_one(o, start, (size_t)(p - start));
 	}
-	check_with_suite(o);
+	options_finish(o);
 }
 
-bool option_runs_clear(const struct options *o, unsigned int i)
+bool option_selects(const struct options *o, unsigned int i)
 {
-	if (!suite_has_clear(o->suite))
+	if (!suite_has_variant(o->suite, &variants[i]))
 		return false;
 	if (o->variants_arg[0])
-		return (o->clear_variants >> i) & 1;
-	return o->suite != SUITE_XEN || clear_variants[i].xen;
-}
-
-bool option_runs_copy(const struct options *o, unsigned int i)
-{
-	if (!suite_has_copy(o->suite))
-		return false;
-	if (o->variants_arg[0])
-		return (o->copy_variants >> i) & 1;
+		return (o->variants >> i) & 1;
 	return true;
 }

@@ -1,58 +1,69 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The kernel command line: "key=value" words. Parsing is pure (no output),
- * so the host tests and the host tools use it too; errors are kept as
- * messages for the caller to print once the console is up.
+ * The options: "key=value" words, from the kernel command line or from
+ * pagebench-linux's arguments, read by one parser. Parsing is pure (no
+ * output); errors are kept as messages for the caller to print once it can.
+ * A bad word becomes one error naming the option and its valid choices, and
+ * that option keeps its default.
  */
 #ifndef PB_OPTIONS_H
 #define PB_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "harness/passes.h"
+#include "variants/variants.h"
+
+/* The programs that read options; an option names the ones it is for. */
+enum host {
+	HOST_KERNEL = 1 << 0,	/* the kernel, and pagebench-cpuid predicting it */
+	HOST_LINUX = 1 << 1,	/* pagebench-linux */
+};
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
 enum selftest { SELFTEST_NONE, SELFTEST_UD };
-enum suite { SUITE_ALL, SUITE_XEN, SUITE_CLEAR, SUITE_COPY };
-
-/* Passes, in the order they run. */
-enum pass_id {
-	PASS_L1, PASS_L1F, PASS_L2, PASS_L2F, PASS_L3, PASS_L3F, PASS_MEM,
-	PASS_HOT, PASS_COLD,
-	PASS_COUNT
-};
 
 #define OPT_MAX_ERRORS 8
 #define OPT_ERROR_LEN 400
-#define REPS_DEFAULT 10
-#define REPS_XEN 3
+#define OPT_WORD_MAX 256
 #define REPS_MAX 1000
+#define CPU_DEFAULT (-1)	/* cpu=: the last online CPU */
 
 struct options {
+	enum host host;
 	char tag[16];
 	uint16_t console_port;		/* I/O base of the UART */
 	uint32_t baud;
 	enum exit_mode exit;
 	enum selftest selftest;
 	uint64_t disable;		/* bit per enum feat: treat as absent */
+	uint64_t force;			/* bit per enum feat: treat as present */
 	enum suite suite;
 	unsigned int reps;		/* 0: the suite's default */
-	uint32_t passes;		/* bit per enum pass_id; 0: the suite's default */
+	pass_set passes;		/* 0: the suite's default */
 	/* variants= as given; when empty, each suite runs all its variants */
-	char variants_arg[256];
-	uint64_t clear_variants;	/* bit per clear table index */
-	uint64_t copy_variants;		/* bit per copy table index */
+	char variants_arg[OPT_WORD_MAX];
+	variant_set variants;		/* resolved once the suite is known */
+	int cpu;			/* pagebench-linux: CPU to pin to */
 	unsigned int nerrors;
 	char errors[OPT_MAX_ERRORS][OPT_ERROR_LEN];
 };
 
-/* Defaults, then every word of cmdline (which may be NULL). */
-void options_parse(struct options *o, const char *cmdline);
+/*
+ * Defaults, then every word of cmdline (which may be NULL). The kernel's
+ * loader may put the image's path first: a first word without '=' is
+ * skipped there.
+ */
+void options_parse(struct options *o, enum host host, const char *cmdline);
 
-/* Whether the run includes variant i of a suite's table. */
-bool option_runs_clear(const struct options *o, unsigned int i);
-bool option_runs_copy(const struct options *o, unsigned int i);
+/* The same, one word at a time, for argument vectors. */
+void options_init(struct options *o, enum host host);
+void options_word(struct options *o, const char *word);
+void options_finish(struct options *o);
 
-const char *pass_id_name(enum pass_id p);	/* "l1", "l1f", ... */
+/* Whether variant i of the table was selected (it may still be skipped). */
+bool option_selects(const struct options *o, unsigned int i);
+
 const char *suite_name(enum suite s);
 
 #endif

@@ -1,44 +1,58 @@
 /* SPDX-License-Identifier: MIT */
-/* Which variants run on this CPU, given the options. */
+/*
+ * The plan of a run: which passes, how large, which variants, and why the
+ * others are left out. plan_build() is the only place that picks variants
+ * and the only place disable= and force= act; the CPU description stays as
+ * it was printed.
+ */
 #ifndef PB_PLAN_H
 #define PB_PLAN_H
 
-#include "cpu.h"
 #include <stddef.h>
-#include "options.h"
+#include "harness/cpu.h"
+#include "harness/options.h"
+#include "harness/passes.h"
+#include "variants/variants.h"
 
-/* Takes the features named by disable= out of d; called after describe_cpu(). */
-void plan_disable_features(struct cpu_desc *d, const struct options *o);
-
-/* NULL when the CPU can run code that needs f; otherwise why not. */
-const char *cpu_lacks(const struct cpu_desc *d, enum feat f);
-
-/*
- * Prints, for each suite the options select, the "variants <suite>:" line and
- * one "skipped:" line per selected variant the CPU cannot run.
- */
-void plan_print_variants(const struct options *o, const struct cpu_desc *d);
-
-/* The plan of the run: which passes, how large, which variants. */
 struct plan {
 	enum suite suite;
 	unsigned int reps;
-	uint32_t passes;		/* bit per enum pass_id that runs */
-	size_t nr[PASS_COUNT];		/* fill size of a cache pass, in pages */
-	const char *skip_why[PASS_COUNT]; /* for selected passes that cannot run */
-	uint64_t clear_mask;		/* clear variants that run */
-	uint64_t copy_mask;		/* copy variants that run */
+	pass_set passes;		/* the passes that run */
+	size_t nr[PASS_COUNT];		/* fill size of a pass, in pages */
+	const char *pass_skip[PASS_COUNT]; /* selected passes that cannot run */
+	variant_set selected;		/* chosen by the options */
+	variant_set runs;		/* selected, and this CPU can run them */
+	const char *variant_skip[VARIANTS_MAX];	/* selected, cannot run */
+	uint64_t forced;		/* force= features this CPU lacks */
 	size_t max_nr;			/* largest nr of any pass that runs */
 };
 
-/* mem_bytes: the largest run of free RAM the buffers can come from. */
+/*
+ * mem_bytes: the largest run of free memory the buffers can come from.
+ * Never fails: what cannot run is recorded with the reason.
+ */
 void plan_build(struct plan *p, const struct options *o,
 		const struct cpu_desc *d, uint64_t mem_bytes);
-/* The "plan" line, then a "skipped pass:" line for each pass that cannot run. */
+
+/*
+ * The "plan" line, a "sizes" line per pass, "skipped pass:" lines, then
+ * per table of the suite its "variants" line and its "skipped:" lines.
+ */
 void plan_print(const struct plan *p);
 
-const char *pass_header(enum pass_id id);	/* "L1 w/o flush", ..., "MEM" */
-bool pass_flushes(enum pass_id id);
+/* Whether any variant of op runs in this plan. */
+bool plan_runs_op(const struct plan *p, enum op op);
+
+/* Bytes a pass clears (nr/2 pages) or copies each way (nr/4 pages). */
+size_t pass_bytes(const struct plan *p, enum pass_id id, enum op op);
+
+/* The buffers a plan needs, for the host to allocate. */
+struct buffer_sizes {
+	size_t fill;	/* the largest pass's fill */
+	size_t work;	/* dst (and src) of the largest pass between guard pages */
+	size_t cold;	/* copy-cold's other data, read and written */
+};
+void plan_buffer_sizes(const struct plan *p, struct buffer_sizes *s);
 
 #define COPY_HOT_N		32		/* as Ma Ling: 32 copies, the minimum */
 #define COPY_COLD_N		32

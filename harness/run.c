@@ -1,22 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdarg.h>
+#include <stdint.h>
 #include "fmt.h"
 #include "out.h"
 #include "run.h"
-#include "kernel/x86.h"
-
-/*
- * isa-debug-exit: QEMU exits with status (value << 1) | 1. We write 0 for
- * success (status 1) and 1 for failure (status 3). Only ever under QEMU:
- * on real hardware port 0xf4 may belong to anything.
- */
-#define QEMU_DEBUG_EXIT	0xf4
-#define KBC_CMD		0x64
-#define KBC_RESET	0xfe
 
 static char step[160] = "boot";
 static unsigned int failures;
-static enum exit_mode exit_mode = EXIT_HALT;
 
 void run_step(const char *fmt, ...)
 {
@@ -42,34 +32,14 @@ unsigned int run_failures(void)
 	return failures;
 }
 
-void run_set_exit(enum exit_mode mode, bool under_qemu)
+void run_print_runtime(uint64_t ticks, uint64_t tsc_khz)
 {
-	if (mode == EXIT_AUTO)
-		mode = under_qemu ? EXIT_QEMU : EXIT_HALT;
-	exit_mode = mode;
+	out_line("runtime ms=%lu ticks=0x%lx",
+		 (unsigned long)(tsc_khz ? ticks / tsc_khz : 0),
+		 (unsigned long)ticks);
 }
 
-void run_end(void)
+void run_print_done(void)
 {
 	out_line("done: %u failure%s", failures, failures == 1 ? "" : "s");
-
-	switch (exit_mode) {
-	case EXIT_QEMU:
-		outl(QEMU_DEBUG_EXIT, failures ? 1 : 0);
-		/* Still here: QEMU without isa-debug-exit. Halt instead. */
-		out_line("run complete, halting.");
-		break;
-	case EXIT_REBOOT:
-		out_line("run complete, rebooting.");
-		outb(KBC_CMD, KBC_RESET);
-		/* A triple fault resets any PC the keyboard controller could not. */
-		asm volatile("lidt %0; int3" : : "m"((struct { uint16_t l; uint64_t b; }
-						      __attribute__((packed))){ 0, 0 }));
-		break;
-	case EXIT_HALT:
-	case EXIT_AUTO:
-		out_line("run complete, halting.");
-		break;
-	}
-	halt_forever();
 }

@@ -1,29 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The two suites. Each pass prints its header, then reps iterations of every
- * variant that runs, in table order: lines are grouped by iteration, as in
- * the 2021 experiment. Verification failures print a line and count.
+ * The one driver of the clear and copy tables, as perf bench's
+ * mem-functions.c drives its one table. Each pass prints its header, then
+ * reps iterations of every variant that runs, in table order: lines are
+ * grouped by iteration, as in the 2021 experiment. Every result is
+ * verified; failures print a line and count. A variant that faults is
+ * reported once and left out of the rest of the run.
  */
 #ifndef PB_SUITE_H
 #define PB_SUITE_H
 
 #include <stdint.h>
-#include "bench.h"
-#include "plan.h"
+#include "harness/cpu.h"
+#include "harness/plan.h"
 
+/* Allocated by the host with the sizes plan_buffer_sizes() gives. */
 struct buffers {
-	uint8_t *fill;	/* plan.max_nr pages */
-	uint8_t *work;	/* plan.max_nr / 2 + 3 pages: buf, or src and dst, between guards */
-	uint8_t *cold;	/* 2 * COPY_COLD_BYTES: copy-cold's other data */
+	uint8_t *fill;	/* probed before and after each timed call */
+	uint8_t *work;	/* dst (and src) between guard pages */
+	uint8_t *cold;	/* copy-cold's other data */
 };
 
-#define WORK_PAGES(max_nr) ((max_nr) / 2 + 3)
-
-void suite_clear_pass(struct bench_env *env, const struct plan *p,
-		      enum pass_id id, const struct buffers *b);
-void suite_copy_pass(struct bench_env *env, const struct plan *p,
-		     enum pass_id id, const struct buffers *b);
-void suite_copy_hot_cold(const struct plan *p, enum pass_id id,
-			 const struct buffers *b);
+/* tsc_khz may be 0 (unknown): progress then gives no times. */
+void suite_run(const struct plan *p, const struct cpu_desc *d,
+	       const struct buffers *b, uint64_t tsc_khz);
 
 #endif

@@ -23,7 +23,7 @@ void host_cpuid_source(struct cpuid_source *src)
 }
 
 /* XGETBV is #UD unless the OS set CR4.OSXSAVE, which leaf 1 mirrors. */
-static uint64_t host_xcr0(void)
+uint64_t host_xcr0(void)
 {
 	unsigned int a, b, c, d, lo, hi;
 

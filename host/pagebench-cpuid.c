@@ -72,6 +72,7 @@ int main(int argc, char **argv)
 	struct cpuid_dump dump;
 	struct cpu_desc d;
 	struct options o;
+	struct plan plan;
 	char *cmdline;
 
 	for (int i = 1; i < argc; i++) {
@@ -107,7 +108,7 @@ int main(int argc, char **argv)
 		cpuid_dump_free(&dump);
 		return EXIT_DUMP;
 	}
-	options_parse(&o, cmdline);
+	options_parse(&o, HOST_KERNEL, cmdline);
 	free(cmdline);
 	/* The kernel enables exactly this XCR0 before it decodes (none with disable=xsave). */
 	cpu_decode(&d, &src, (o.disable >> FEAT_XSAVE) & 1 ? 0 : cpu_xcr0_wanted(&src));
@@ -117,8 +118,9 @@ int main(int argc, char **argv)
 	describe_cpu(&d, PB_VERSION, NULL);
 	for (unsigned int i = 0; i < o.nerrors && i < OPT_MAX_ERRORS; i++)
 		out_line("option error: %s", o.errors[i]);
-	plan_disable_features(&d, &o);
-	plan_print_variants(&o, &d);
+	/* A dump holds no memory map: the plan is the one of a roomy machine. */
+	plan_build(&plan, &o, &d, UINT64_MAX);
+	plan_print(&plan);
 
 	cpuid_dump_free(&dump);
 	fflush(stdout);

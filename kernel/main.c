@@ -6,12 +6,13 @@
 #include "boot_info.h"
 #include "console.h"
 #include "cpu_live.h"
+#include "end.h"
 #include "harness/describe.h"
-#include "mem.h"
 #include "harness/out.h"
 #include "harness/plan.h"
 #include "harness/run.h"
 #include "harness/suite.h"
+#include "mem.h"
 #include "trap.h"
 #include "tsc.h"
 #include "x86.h"
@@ -24,24 +25,23 @@ extern char kernel_end[];
 
 void kmain(uint32_t info);
 
+static bool same_string(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
 static bool under_qemu(const struct cpu_desc *d)
 {
-	static const char *const names[] = { "KVMKVMKVM", "TCGTCGTCGTCG" };
-	unsigned int i, k;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		for (k = 0; names[i][k] && names[i][k] == d->hv_vendor[k]; k++)
-			;
-		if (!names[i][k] && !d->hv_vendor[k])
-			return true;
-	}
-	return false;
+	return same_string(d->hv_vendor, "KVMKVMKVM") ||
+	       same_string(d->hv_vendor, "TCGTCGTCGTCG");
 }
 
 static void live_facts(struct live_facts *live, const struct cpu_desc *d,
 		       const struct boot_info *bi)
 {
-	bool intel = d->vendor[0] == 'G' && d->vendor[7] == 'I';	/* GenuineIntel */
+	bool intel = same_string(d->vendor, "GenuineIntel");
 	uint64_t ucode = 0;
 
 	/*
@@ -64,36 +64,32 @@ static void live_facts(struct live_facts *live, const struct cpu_desc *d,
 	live->cmdline = bi->cmdline;
 }
 
-static void run_suites(const struct plan *p, const struct cpu_desc *d,
-		       struct mem *m)
+static void print_option_errors(const struct options *o)
 {
-	struct bench_env env;
-	struct buffers b;
-	unsigned int id;
+	unsigned int i;
 
-	bench_env_init(&env, d);
-	out_line("flush: %s", flush_method_name(env.flush));
-	if (!p->passes)
-		return;
-
-	b.fill = mem_alloc(m, p->max_nr * 4096);
-	b.work = mem_alloc(m, WORK_PAGES(p->max_nr) * 4096);
-	b.cold = mem_alloc(m, 2 * COPY_COLD_BYTES);
-	if (!b.fill || !b.work || !b.cold) {
-		out_line("note: not enough memory for the buffers of this plan");
+	for (i = 0; i < o->nerrors; i++) {
+		if (i < OPT_MAX_ERRORS)
+			out_line("option error: %s", o->errors[i]);
 		run_fail();
-		return;
 	}
+	if (o->nerrors > OPT_MAX_ERRORS)
+		out_line("option error: %u more not shown", o->nerrors - OPT_MAX_ERRORS);
+}
 
-	for (id = PASS_L1; id <= PASS_MEM; id++)
-		if ((p->passes & (1u << id)) && p->clear_mask)
-			suite_clear_pass(&env, p, id, &b);
-	for (id = PASS_L1; id <= PASS_MEM; id++)
-		if ((p->passes & (1u << id)) && p->copy_mask)
-			suite_copy_pass(&env, p, id, &b);
-	for (id = PASS_HOT; id <= PASS_COLD; id++)
-		if ((p->passes & (1u << id)) && p->copy_mask)
-			suite_copy_hot_cold(p, id, &b);
+static bool alloc_buffers(struct buffers *b, const struct plan *p,
+			  struct mem *m)
+{
+	struct buffer_sizes s;
+
+	*b = (struct buffers){ 0 };
+	if (!p->passes)
+		return true;
+	plan_buffer_sizes(p, &s);
+	b->fill = mem_alloc(m, s.fill);
+	b->work = mem_alloc(m, s.work);
+	b->cold = mem_alloc(m, s.cold);
+	return b->fill && b->work && b->cold;
 }
 
 void kmain(uint32_t info)
@@ -104,12 +100,12 @@ void kmain(uint32_t info)
 	static struct live_facts live;
 	static struct plan plan;
 	static struct mem mem;
-	uint64_t t_start = rdtsc_ordered(), ticks;
-	unsigned int i;
+	struct buffers bufs;
+	uint64_t t_start = rdtsc_ordered();
 
 	trap_init();	/* first: a fault anywhere after this is reported, not a triple fault */
 	multiboot_read(&bi, info);
-	options_parse(&o, bi.cmdline);
+	options_parse(&o, HOST_KERNEL, bi.cmdline);
 	console_init(&o, &bi);
 
 	cpu_decode(&d, &cpuid_live,
@@ -117,15 +113,7 @@ void kmain(uint32_t info)
 	run_set_exit(o.exit, under_qemu(&d));
 	live_facts(&live, &d, &bi);
 	describe_cpu(&d, PB_VERSION, &live);
-	plan_disable_features(&d, &o);
-
-	for (i = 0; i < o.nerrors; i++) {
-		if (i < OPT_MAX_ERRORS)
-			out_line("option error: %s", o.errors[i]);
-		run_fail();
-	}
-	if (o.nerrors > OPT_MAX_ERRORS)
-		out_line("option error: %u more not shown", o.nerrors - OPT_MAX_ERRORS);
+	print_option_errors(&o);
 
 	if (o.selftest == SELFTEST_UD) {
 		run_step("selftest=ud: a deliberate invalid opcode");
@@ -136,12 +124,14 @@ void kmain(uint32_t info)
 		 (uintptr_t)kernel_end);
 	plan_build(&plan, &o, &d, mem_largest(&mem));
 	plan_print(&plan);
-	plan_print_variants(&o, &d);
-	run_suites(&plan, &d, &mem);
+	if (alloc_buffers(&bufs, &plan, &mem))
+		suite_run(&plan, &d, &bufs, live.tsc_khz);
+	else {
+		out_line("note: not enough memory for the buffers of this plan");
+		run_fail();
+	}
 
-	ticks = rdtsc_ordered() - t_start;
-	out_line("runtime ms=%lu ticks=0x%lx",
-		 live.tsc_khz ? ticks / live.tsc_khz : 0, ticks);
+	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);
 	run_step("end of run");
 	run_end();
 }

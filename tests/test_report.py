@@ -29,7 +29,7 @@ TOOL = os.path.join(ROOT, "scripts", "pagebench-report")
 FIX = os.path.join(HERE, "fixtures", "report")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
-from pbreport import analysis, stats  # noqa: E402
+from pbreport import analysis, grammar, stats  # noqa: E402
 from pbreport import parse as P  # noqa: E402
 from pbreport import export, htmlreport, textout  # noqa: E402
 
@@ -83,14 +83,14 @@ def is_clean(path):
     return os.path.basename(path).startswith(("pb-", "xen-", "qemu-"))
 
 
-# Independent of the parser: the value line and pass header of
-# docs/log-format.md, as written there.
-VALUE_RE = re.compile(r"^\([A-Za-z0-9_]{1,15}\) (?:\[[^\]]*\] )?"
-                      r" pre=([0-9a-f]+) (\w+)=([0-9a-f]+) post=([0-9a-f]+)$")
-AGG_RE = re.compile(r"^\([A-Za-z0-9_]{1,15}\) (copy-hot|copy-cold) "
-                    r"variant=(\w+) n=(\d+) min=(\d+) median=(\d+) max=(\d+)$")
-HEADER_RE = re.compile(r"^\([A-Za-z0-9_]{1,15}\) (?:\[[^\]]*\] )?"
-                       r"((?:copy )?)(L[123] w/o flush|L[123] w/ flush|MEM):$")
+# Independent of the parser: the value line, copy-hot/cold line and pass
+# header as docs/log-format.md gives them (after a Xen console timestamp,
+# if any).
+def _doc_line(kind):
+    return re.compile("^" + grammar.TAG + r"(?:\[[^\]]*\] )?" + grammar.regex(kind))
+
+
+VALUE_RE, AGG_RE, HEADER_RE = (_doc_line(k) for k in ("value", "agg", "pass"))
 
 
 def count_lines(path, rx):

@@ -53,7 +53,7 @@ clear_stosq:
 	ret
 .end:
 
-; void clear_stosb_all(void *dst, size_t bytes)
+; void clear_stosb_all(void *dst, const void *unused, size_t bytes)
 ;
 ; One instruction over the whole region, as Linux clear_pages() does for
 ; huge pages: the microcode start-up cost is paid once instead of per page,
@@ -61,19 +61,19 @@ clear_stosq:
 global clear_stosb_all:function (clear_stosb_all.end - clear_stosb_all)
 align 16
 clear_stosb_all:
-	mov	rcx, rsi
+	mov	rcx, rdx
 	xor	eax, eax
 	rep stosb
 	ret
 .end:
 
-; void clear_stosq_all(void *dst, size_t bytes)
+; void clear_stosq_all(void *dst, const void *unused, size_t bytes)
 ;
 ; As clear_stosb_all with quadwords; bytes is whole pages, so no tail.
 global clear_stosq_all:function (clear_stosq_all.end - clear_stosq_all)
 align 16
 clear_stosq_all:
-	mov	rcx, rsi
+	mov	rcx, rdx
 	shr	rcx, 3
 	xor	eax, eax
 	rep stosq

@@ -1,23 +1,42 @@
 /* SPDX-License-Identifier: MIT */
-/* The variant tables, built from clear.def and copy.def. */
+/* The variant table, built from clear.def and copy.def. */
 #include "variants.h"
 
-const struct clear_variant clear_variants[] = {
-#define CLEAR_PAGE(n, fn, need, xen, what)  { #n, fn, NULL, need, xen, what },
-#define CLEAR_RANGE(n, fn, need, xen, what) { #n, NULL, fn, need, xen, what },
-#include "clear.def"
-#undef CLEAR_PAGE
-#undef CLEAR_RANGE
+const struct variant variants[] = {
+#define CLEAR(n, fn, shape, need, xen, what) \
+	{ #n, OP_CLEAR, SHAPE_##shape, fn, need, xen, what },
+#define COPY(n, fn, shape, need, what) \
+	{ #n, OP_COPY, SHAPE_##shape, fn, need, false, what },
+#include "variants/clear.def"
+#include "variants/copy.def"
+#undef CLEAR
+#undef COPY
 };
-const unsigned int clear_variant_count =
-	sizeof(clear_variants) / sizeof(clear_variants[0]);
+const unsigned int variant_count = sizeof(variants) / sizeof(variants[0]);
 
-const struct copy_variant copy_variants[] = {
-#define COPY_PAGE(n, fn, need, what)  { #n, fn, NULL, need, what },
-#define COPY_RANGE(n, fn, need, what) { #n, NULL, fn, need, what },
-#include "copy.def"
-#undef COPY_PAGE
-#undef COPY_RANGE
-};
-const unsigned int copy_variant_count =
-	sizeof(copy_variants) / sizeof(copy_variants[0]);
+_Static_assert(sizeof(variants) / sizeof(variants[0]) <= VARIANTS_MAX,
+	       "variant_set has one bit per variant");
+
+const char *op_name(enum op op)
+{
+	static const char *const names[OP_COUNT] = {
+		[OP_CLEAR] = "clear", [OP_COPY] = "copy",
+	};
+
+	return op < OP_COUNT ? names[op] : "?";
+}
+
+void variant_call(const struct variant *v, void *dst, const void *src,
+		  size_t bytes)
+{
+	char *d = dst;
+	const char *s = src;
+	size_t off;
+
+	if (v->shape == SHAPE_RANGE) {
+		v->fn(dst, src, bytes);
+		return;
+	}
+	for (off = 0; off < bytes; off += PAGE_SIZE)
+		v->fn(d + off, s ? s + off : NULL, PAGE_SIZE);
+}

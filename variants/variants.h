@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The clear and copy variants. Each routine lives in one .asm file of variants/
- * and has exactly one line in clear.def or copy.def: adding a variant means
- * adding its routine and its line, nothing else.
+ * The clear and copy variants: one table, as perf bench's mem-functions.c
+ * has one struct function array. Each routine lives in one .asm file of
+ * variants/ and has exactly one line in clear.def or copy.def: adding a
+ * variant means adding its routine and its line, nothing else.
  *
- * Calling convention: System V AMD64 (rdi, rsi, rdx), so the same objects
- * link into the kernel and into the host unit tests. Pointers are 4 KiB
- * aligned; sizes are whole pages. Routines may clobber rax, rcx, rdx, rsi,
- * rdi, r8-r11 and vector registers, nothing else.
+ * Every routine has the System V shape fn(dst, src, bytes): rdi = dst,
+ * rsi = src (copies; clears ignore it), rdx = bytes (range routines; page
+ * routines do exactly one page and ignore it). The same objects link into
+ * the kernel and into user space. Pointers are 4 KiB aligned; sizes are
+ * whole pages. Routines may clobber rax, rcx, rdx, rsi, rdi, r8-r11 and
+ * vector registers, nothing else, and return with DF clear.
  */
 #ifndef PB_VARIANTS_H
 #define PB_VARIANTS_H
@@ -18,38 +21,43 @@
 
 #define PAGE_SIZE 4096u
 
-struct clear_variant {
-	const char *name;
-	void (*page)(void *dst);		/* clears one page, or NULL */
-	void (*range)(void *dst, size_t bytes);	/* clears the whole region, or NULL */
+/* What a variant does to dst. The order is the order the suites run in. */
+enum op { OP_CLEAR, OP_COPY, OP_COUNT };
+
+/* A page routine is called once per 4 KiB page, as clear_page() and
+ * copy_page() callers do; a range routine once for the whole region. */
+enum variant_shape { SHAPE_PAGE, SHAPE_RANGE };
+
+typedef void variant_fn(void *dst, const void *src, size_t bytes);
+
+struct variant {
+	const char *name;	/* unique within its op */
+	enum op op;
+	enum variant_shape shape;
+	variant_fn *fn;
 	enum feat need;
-	bool xen;		/* one of the variants of the 2021 Xen experiment */
+	bool xen;		/* one of the 2021 Xen experiment's variants */
 	const char *what;
 };
 
-struct copy_variant {
-	const char *name;
-	void (*page)(void *dst, const void *src);
-	void (*range)(void *dst, const void *src, size_t bytes);
-	enum feat need;
-	const char *what;
-};
+#define CLEAR(name, fn, shape, need, xen, what) variant_fn fn;
+#define COPY(name, fn, shape, need, what) variant_fn fn;
+#include "variants/clear.def"
+#include "variants/copy.def"
+#undef CLEAR
+#undef COPY
 
-#define CLEAR_PAGE(name, fn, need, xen, what)  void fn(void *dst);
-#define CLEAR_RANGE(name, fn, need, xen, what) void fn(void *dst, size_t bytes);
-#include "clear.def"
-#undef CLEAR_PAGE
-#undef CLEAR_RANGE
+extern const struct variant variants[];
+extern const unsigned int variant_count;
 
-#define COPY_PAGE(name, fn, need, what)  void fn(void *dst, const void *src);
-#define COPY_RANGE(name, fn, need, what) void fn(void *dst, const void *src, size_t bytes);
-#include "copy.def"
-#undef COPY_PAGE
-#undef COPY_RANGE
+/* Sets of variants are bitmaps over the table's indices. */
+#define VARIANTS_MAX 64
+typedef unsigned long long variant_set;
 
-extern const struct clear_variant clear_variants[];
-extern const unsigned int clear_variant_count;
-extern const struct copy_variant copy_variants[];
-extern const unsigned int copy_variant_count;
+const char *op_name(enum op op);	/* "clear", "copy" */
+
+/* Calls v over [dst, dst + bytes), once per page or once in all. */
+void variant_call(const struct variant *v, void *dst, const void *src,
+		  size_t bytes);
 
 #endif

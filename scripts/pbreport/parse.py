@@ -9,10 +9,13 @@ files are split into machines.
 import os
 import re
 
-# Canonical pass names, in the order the kernel runs them. "hot" and "cold"
-# are the copy-hot and copy-cold lines of the copy suite.
-PASSES = ("L1 w/o flush", "L1 w/ flush", "L2 w/o flush", "L2 w/ flush",
-          "L3 w/o flush", "L3 w/ flush", "MEM", "hot", "cold")
+from . import grammar
+
+# Canonical pass names, in the order the kernel runs them: the headers of
+# docs/log-format.md, with copy-hot and copy-cold named "hot" and "cold".
+PASSES = tuple(h[len("copy-"):] if h.startswith("copy-") else h
+               for _, h in grammar.PASS_TABLE)
+PASS_IDS = dict(zip((i for i, _ in grammar.PASS_TABLE), PASSES))
 SUITES = ("clear", "copy")
 
 TAG_RE = re.compile(r"\(([A-Za-z0-9_]{1,15})\) ")
@@ -26,51 +29,18 @@ ATTACH_RE = re.compile(r"^\s*\[-- (.*) --\]\s*$")
 ATTACH_NAME_RE = re.compile(r"^Attachment #\d+: (.+)$")
 BAD_CHARS_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ufffd]")
 
-PASS_ALT = r"L[123] w/o flush|L[123] w/ flush|MEM"
-
-# (kind, regex applied to the text after the tag, trailing blanks removed)
-LINE_TYPES = [
-    ("value", r"\s*pre=([0-9a-fA-F]+) (\w+)=([0-9a-fA-F]+) post=([0-9a-fA-F]+)"),
-    ("pass", r"((?:copy )?)(%s):" % PASS_ALT),
-    ("xen", r"erms=([01]) fsrm=([01]) fzrm=([01]) fsrs=([01]) fsrcs=([01]) "
-            r"l1d=(\d+)k l2=(\d+)k"),
-    ("version", r"pagebench version=(\S+)"),
-    ("cpu", r"cpu vendor=(\S+) family=0x([0-9a-f]+) model=0x([0-9a-f]+) "
-            r"stepping=(\d+)"),
-    ("brand", r"brand: (.*)"),
-    ("ucode", r"ucode(?:=0x([0-9a-f]+)|: (not readable|not in dump))"),
-    ("cache", r"cache l1d=(\d+)k l2=(\d+)k l3=(\d+)k line=(\d+) "
-              r"source=(leaf4|0x8000001d|legacy|none)"),
-    ("features", r"features((?: [a-z0-9]+=[01])+)"),
-    ("hypervisor", r"hypervisor: (.+)"),
-    ("tsc", r"tsc(?: khz=(\d+) source=(cpuid-0x15|cpuid-0x16|hv-0x40000010|pit)"
-            r"|: (not in dump))"),
-    ("memory", r"memory(?: usable=(\d+)M|: (not in dump))"),
-    ("cmdline", r"cmdline: (.*)"),
-    ("option_error", r"option error: (.+)"),
-    ("plan", r"plan suite=(xen|clear|copy|all) reps=(\d+) passes=(\S+)"),
-    ("note", r"note: (.+)"),
-    ("flush", r"flush: (wbinvd\+clflushopt|wbinvd\+clflush|wbinvd)"),
-    ("variants", r"variants (clear|copy):(?: (.*))?"),
-    ("skipped_variant", r"skipped: (\w+) \((clear|copy)\): (.+)"),
-    ("skipped_pass", r"skipped pass: ((?:copy )?(?:%s)): (.+)" % PASS_ALT),
-    ("verify", r"verify FAILED: suite=(clear|copy) pass=(.+) variant=(\w+) "
-               r"offset=0x([0-9a-f]+) (.+)"),
-    ("agg", r"(copy-hot|copy-cold) variant=(\w+) n=(\d+) min=(\d+) "
-            r"median=(\d+) max=(\d+)"),
-    ("runtime", r"runtime ms=(\d+) ticks=0x([0-9a-f]+)"),
-    ("exception", r"exception: (#\w+) \((.+)\) vector=(\d+) error=0x([0-9a-f]+) "
-                  r"rip=0x([0-9a-f]+) cr2=0x([0-9a-f]+) during: (.*)"),
-    ("done", r"done: (\d+) failures?"),
-    ("complete", r"run complete, (halting|rebooting)\."),
-]
+# The documented expressions, with two allowances for logs written by
+# people: any blanks before "pre=" and upper-case hex in value lines.
 # Numbers are bounded (a TSC is 64 bits) so that no input can overflow a
 # float later: hex at most 16 digits, decimal at most 19.
-LINE_TYPES = [(k, re.compile(r.replace(r"\d+", r"\d{1,19}")
-                             .replace("[0-9a-fA-F]+", "[0-9a-fA-F]{1,16}")
-                             .replace("[0-9a-f]+", "[0-9a-f]{1,16}") + "$",
-                             re.ASCII))
-              for k, r in LINE_TYPES]
+def _reader_regex(kind, rx):
+    if kind == "value":
+        rx = rx.replace(" pre=", r"\s*pre=", 1).replace("[0-9a-f]", "[0-9a-fA-F]")
+    rx = rx.replace(r"\d+", r"\d{1,19}").replace("[0-9a-fA-F]+", "[0-9a-fA-F]{1,16}")
+    return re.compile(rx.replace("[0-9a-f]+", "[0-9a-f]{1,16}"), re.ASCII)
+
+
+LINE_TYPES = [(k, _reader_regex(k, rx)) for k, rx in grammar.LINE_TYPES]
 
 # Lines whose numbers could be silently shortened by a cut.
 SAFE_UNTERMINATED = ("done", "complete")
@@ -153,9 +123,6 @@ def pass_label(suite, name):
     return ("copy " if suite == "copy" else "") + name
 
 
-PASS_IDS = dict(zip(("l1", "l1f", "l2", "l2f", "l3", "l3f", "mem", "hot",
-                     "cold"), PASSES))
-
 
 def canon_pass(text):
     """A pass as a verify line may name it ("L1 w/o flush", "copy MEM",
@@ -190,6 +157,7 @@ class Machine:
         self.verify_failed = set()      # (suite, pass name, variant)
         self.skipped_variants = []      # (variant, suite, reason)
         self.skipped_passes = []        # (label, reason)
+        self.disturbances = []          # pagebench-linux, one per pass
         self.done = None                # failures count from "done:"
         self.complete = None            # "halting" / "rebooting"
         self.kinds = set()              # line kinds seen
@@ -245,9 +213,16 @@ class Machine:
 def pass_bytes(m, suite, name):
     """Bytes one variant call covers in this pass, or None when unknown.
 
-    clear: buf = nr/2 pages; copy: nr/4 pages, where nr is the cache size in
-    4 KiB pages (MEM: 2 x L3, or 2 x L2 when the machine has no L3). The
-    copy-hot/copy-cold figures are per 4 KiB page."""
+    A log with "sizes" lines says so itself. For logs without them (Jan's
+    2021 logs, pagebench before those lines) the 2021 rule applies: clear
+    nr/2 pages, copy nr/4 pages, where nr is the cache size in 4 KiB pages
+    (MEM: 2 x L3, or 2 x L2 without an L3); copy-hot/cold copy one page."""
+    sizes = m.facts.get("sizes")
+    if sizes is not None:
+        ids = [i for i, n in PASS_IDS.items() if n == name]
+        got = sizes.get(ids[0]) if ids else None
+        b = got.get(suite) if got else None
+        return b or None
     if name in ("hot", "cold"):
         return 4096
     if name.startswith("L1"):
@@ -505,6 +480,21 @@ class Reader:
         elif kind == "exception":
             cur.failures.append((lineno, m.group(0)))
             cur.cur_pass = None
+        elif kind == "fault":
+            cur.failures.append((lineno, m.group(0)))
+            cur.verify_failed.add((g[0], canon_pass(g[1]), g[2]))
+        elif kind == "sizes":
+            f.setdefault("sizes", {})[g[0]] = {
+                "fill": int(g[1]), "clear": int(g[2]), "copy": int(g[3])}
+        elif kind == "disturbance":
+            cur.disturbances.append({
+                "suite": g[0], "pass": PASS_IDS.get(g[1], g[1]),
+                "nivcsw": int(g[2]), "nvcsw": int(g[3]),
+                "irqs": None if g[4] == "unknown" else int(g[4]),
+                "top": g[5] or ""})
+        elif kind.startswith("linux_"):
+            f.setdefault("linux", {})[kind[len("linux_"):]] = \
+                m.group(0)[len("linux "):]
         elif kind == "runtime":
             f["runtime"] = {"ms": int(g[0]), "ticks": int(g[1], 16)}
         elif kind == "done":

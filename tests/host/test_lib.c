@@ -130,7 +130,12 @@ static struct options o;
 
 static void parse(const char *cmdline)
 {
-	options_parse(&o, cmdline);
+	options_parse(&o, HOST_KERNEL, cmdline);
+}
+
+static void parse_linux(const char *cmdline)
+{
+	options_parse(&o, HOST_LINUX, cmdline);
 }
 
 /*
@@ -148,44 +153,55 @@ static void expect_error(const char *name, const char *cmdline,
 	       key, extra ? " and \"" : "", extra ? extra : "");
 }
 
+/* The index of op's variant called name in the one table. */
+static int variant_index(enum op op, const char *name)
+{
+	for (unsigned int i = 0; i < variant_count; i++)
+		if (variants[i].op == op && !strcmp(variants[i].name, name))
+			return (int)i;
+	fprintf(stderr, "test_lib: no %s variant %s\n", op_name(op), name);
+	return 63;
+}
+
 static int clear_index(const char *name)
 {
-	for (unsigned int i = 0; i < clear_variant_count; i++)
-		if (!strcmp(clear_variants[i].name, name))
-			return (int)i;
-	fprintf(stderr, "test_lib: no clear variant %s\n", name);
-	return 63;
+	return variant_index(OP_CLEAR, name);
 }
 
 static int copy_index(const char *name)
 {
-	for (unsigned int i = 0; i < copy_variant_count; i++)
-		if (!strcmp(copy_variants[i].name, name))
-			return (int)i;
-	fprintf(stderr, "test_lib: no copy variant %s\n", name);
-	return 63;
+	return variant_index(OP_COPY, name);
 }
 
-/* Bit i set when option_runs_clear(&o, i), and the same for copy. */
-static uint64_t runs_clear(void)
+/* The variants of op among set. */
+static uint64_t of_op(uint64_t set, enum op op)
 {
 	uint64_t m = 0;
 
-	for (unsigned int i = 0; i < clear_variant_count; i++)
-		if (option_runs_clear(&o, i))
+	for (unsigned int i = 0; i < variant_count; i++)
+		if (variants[i].op == op && ((set >> i) & 1))
 			m |= BIT(i);
 	return m;
 }
 
-static uint64_t runs_copy(void)
+static uint64_t all_of(enum op op)
+{
+	return of_op(~0ull, op);
+}
+
+/* What the options select, per table. */
+static uint64_t selects(enum op op)
 {
 	uint64_t m = 0;
 
-	for (unsigned int i = 0; i < copy_variant_count; i++)
-		if (option_runs_copy(&o, i))
+	for (unsigned int i = 0; i < variant_count; i++)
+		if (option_selects(&o, i))
 			m |= BIT(i);
-	return m;
+	return of_op(m, op);
 }
+
+#define runs_clear() selects(OP_CLEAR)
+#define runs_copy() selects(OP_COPY)
 
 static uint64_t all_bits(unsigned int n)
 {
@@ -348,10 +364,10 @@ static void test_options_passes(void)
 					  BIT(PASS_COLD)),
 	       "opt.passes_copy_ok", "nerrors=%u passes=0x%x", o.nerrors,
 	       o.passes);
-	expect_u("opt.pass_name_l2f", !strcmp(pass_id_name(PASS_L2F), "l2f"),
-		 1);
-	expect_s("opt.pass_name_bad", pass_id_name(PASS_COUNT), "?");
+	expect_s("opt.pass_name_l2f", passes[PASS_L2F].id, "l2f");
+	expect_s("opt.pass_header_l2f", passes[PASS_L2F].header, "L2 w/ flush");
 	expect_s("opt.suite_name_xen", suite_name(SUITE_XEN), "xen");
+	expect_s("opt.suite_name_bad", suite_name(SUITE_COUNT), "?");
 }
 
 /* Whether word is one of the space-separated words of s. */
@@ -369,13 +385,13 @@ static bool has_word(const char *s, const char *word)
 static const char *missing_name(const char *msg, bool clear, bool xen_only,
 				bool copy)
 {
-	for (unsigned int i = 0; clear && i < clear_variant_count; i++)
-		if ((!xen_only || clear_variants[i].xen) &&
-		    !has_word(msg, clear_variants[i].name))
-			return clear_variants[i].name;
-	for (unsigned int i = 0; copy && i < copy_variant_count; i++)
-		if (!has_word(msg, copy_variants[i].name))
-			return copy_variants[i].name;
+	for (unsigned int i = 0; i < variant_count; i++) {
+		const struct variant *v = &variants[i];
+		bool wanted = v->op == OP_CLEAR ? clear && (!xen_only || v->xen) : copy;
+
+		if (wanted && !has_word(msg, v->name))
+			return v->name;
+	}
 	return NULL;
 }
 
@@ -391,12 +407,12 @@ static void expect_lists_all(const char *name, bool clear, bool xen_only,
 
 static void test_options_variants(void)
 {
-	const uint64_t all_clear = all_bits(clear_variant_count);
-	const uint64_t all_copy = all_bits(copy_variant_count);
+	const uint64_t all_clear = all_of(OP_CLEAR);
+	const uint64_t all_copy = all_of(OP_COPY);
 	uint64_t xen = 0;
 
-	for (unsigned int i = 0; i < clear_variant_count; i++)
-		if (clear_variants[i].xen)
+	for (unsigned int i = 0; i < variant_count; i++)
+		if (variants[i].xen)
 			xen |= BIT(i);
 	/* The 2021 experiment had exactly these seven. */
 	expect_u("opt.xen_variant_count", __builtin_popcountll(xen), 7);
@@ -489,7 +505,7 @@ static void build(struct plan *p, const char *cmdline,
 {
 	parse(cmdline);
 	if (o.nerrors)
-		printf("# test_lib: \"%s\": %s\n", cmdline, o.errors[0]);
+		printf("# test_lib: \"%s\": %s\n", cmdline ? cmdline : "", o.errors[0]);
 	plan_build(p, &o, d, mem);
 }
 
@@ -498,9 +514,13 @@ static bool starts_with(const char *s, const char *prefix)
 	return s && !strncmp(s, prefix, strlen(prefix));
 }
 
+#define clear_runs(p) of_op((p)->runs, OP_CLEAR)
+#define copy_runs(p) of_op((p)->runs, OP_COPY)
+
 static void test_plan_sizes(void)
 {
 	struct cpu_desc d = skylake;
+	struct buffer_sizes bs;
 	unsigned int id;
 	struct plan p;
 
@@ -514,10 +534,21 @@ static void test_plan_sizes(void)
 	expect_u("plan.nr_mem_2x_l3", p.nr[PASS_MEM], 16384);
 	expect_u("plan.max_nr", p.max_nr, 16384);
 	expect_u("plan.passes_all", p.passes, all_bits(PASS_COUNT));
-	for (id = 0; id < PASS_COUNT && !p.skip_why[id]; id++)
+	for (id = 0; id < PASS_COUNT && !p.pass_skip[id]; id++)
 		;
 	result(id == PASS_COUNT, "plan.nothing_skipped", "%s: %s",
-	       pass_header(id), id < PASS_COUNT ? p.skip_why[id] : "");
+	       id < PASS_COUNT ? passes[id].header : "",
+	       id < PASS_COUNT ? p.pass_skip[id] : "");
+	/* A clear pass clears half the cache, a copy pass copies a quarter each way. */
+	expect_u("plan.bytes_l1_clear", pass_bytes(&p, PASS_L1, OP_CLEAR), 4 * 4096);
+	expect_u("plan.bytes_l1_copy", pass_bytes(&p, PASS_L1, OP_COPY), 2 * 4096);
+	expect_u("plan.bytes_mem_clear", pass_bytes(&p, PASS_MEM, OP_CLEAR), 8192 * 4096ull);
+	expect_u("plan.bytes_hot_copy", pass_bytes(&p, PASS_HOT, OP_COPY), 4096);
+	expect_u("plan.bytes_hot_clear", pass_bytes(&p, PASS_HOT, OP_CLEAR), 0);
+	plan_buffer_sizes(&p, &bs);
+	result(bs.fill == 16384 * 4096ull && bs.work >= (8192 + 3) * 4096ull &&
+	       bs.cold >= 2 * COPY_COLD_BYTES, "plan.buffer_sizes",
+	       "fill=%zu work=%zu cold=%zu", bs.fill, bs.work, bs.cold);
 
 	/*
 	 * 16 MiB: after 2 MiB reserved, 3584 pages, of which 2/3 may be fill:
@@ -525,15 +556,15 @@ static void test_plan_sizes(void)
 	 */
 	build(&p, NULL, &d, 16 * MIB);
 	result(!(p.passes & BIT(PASS_MEM)) && p.nr[PASS_MEM] == 0 &&
-	       p.skip_why[PASS_MEM] && strstr(p.skip_why[PASS_MEM], "memory"),
+	       p.pass_skip[PASS_MEM] && strstr(p.pass_skip[PASS_MEM], "memory"),
 	       "plan.mem_skipped_small_ram", "passes=0x%x nr=%zu why=%s",
-	       p.passes, p.nr[PASS_MEM], p.skip_why[PASS_MEM]);
+	       p.passes, p.nr[PASS_MEM], p.pass_skip[PASS_MEM]);
 	result(!(p.passes & (BIT(PASS_L3) | BIT(PASS_L3F))) &&
-	       p.skip_why[PASS_L3] && strstr(p.skip_why[PASS_L3], "memory") &&
-	       p.skip_why[PASS_L3F], "plan.l3_skipped_small_ram",
-	       "passes=0x%x why=%s", p.passes, p.skip_why[PASS_L3]);
+	       p.pass_skip[PASS_L3] && strstr(p.pass_skip[PASS_L3], "memory") &&
+	       p.pass_skip[PASS_L3F], "plan.l3_skipped_small_ram",
+	       "passes=0x%x why=%s", p.passes, p.pass_skip[PASS_L3]);
 	result((p.passes & BIT(PASS_L2)) && p.nr[PASS_L2] == 256 &&
-	       !p.skip_why[PASS_L2] && p.max_nr == 256,
+	       !p.pass_skip[PASS_L2] && p.max_nr == 256,
 	       "plan.l2_runs_small_ram", "passes=0x%x nr=%zu max_nr=%zu",
 	       p.passes, p.nr[PASS_L2], p.max_nr);
 
@@ -548,35 +579,36 @@ static void test_plan_sizes(void)
 	d.l3 = (struct cache_level){ 0 };
 	build(&p, NULL, &d, 1024 * MIB);
 	result(!(p.passes & (BIT(PASS_L3) | BIT(PASS_L3F))) &&
-	       p.skip_why[PASS_L3] && strstr(p.skip_why[PASS_L3], "L3") &&
-	       p.skip_why[PASS_L3F], "plan.no_l3_skipped",
-	       "passes=0x%x why=%s", p.passes, p.skip_why[PASS_L3]);
+	       p.pass_skip[PASS_L3] && strstr(p.pass_skip[PASS_L3], "L3") &&
+	       p.pass_skip[PASS_L3F], "plan.no_l3_skipped",
+	       "passes=0x%x why=%s", p.passes, p.pass_skip[PASS_L3]);
 	result((p.passes & BIT(PASS_MEM)) && p.nr[PASS_MEM] == 512 &&
-	       !p.skip_why[PASS_MEM], "plan.no_l3_mem_2x_l2",
+	       !p.pass_skip[PASS_MEM], "plan.no_l3_mem_2x_l2",
 	       "passes=0x%x nr=%zu why=%s", p.passes, p.nr[PASS_MEM],
-	       p.skip_why[PASS_MEM]);
+	       p.pass_skip[PASS_MEM]);
 
 	/* An L1D of 8 KiB is 2 pages: too small to measure. */
 	d = skylake;
 	d.l1d.size_kib = 8;
 	build(&p, NULL, &d, 1024 * MIB);
-	result(!(p.passes & BIT(PASS_L1)) && p.skip_why[PASS_L1] &&
+	result(!(p.passes & BIT(PASS_L1)) && p.pass_skip[PASS_L1] &&
 	       (p.passes & BIT(PASS_L2)), "plan.tiny_l1_skipped",
-	       "passes=0x%x why=%s", p.passes, p.skip_why[PASS_L1]);
+	       "passes=0x%x why=%s", p.passes, p.pass_skip[PASS_L1]);
 
 	/* A pass that was not asked for is not reported as skipped. */
 	d = skylake;
 	d.l3 = (struct cache_level){ 0 };
 	build(&p, "passes=l1", &d, 1024 * MIB);
-	result(p.passes == BIT(PASS_L1) && !p.skip_why[PASS_L3] &&
+	result(p.passes == BIT(PASS_L1) && !p.pass_skip[PASS_L3] &&
 	       p.max_nr == 8, "plan.only_asked_passes",
-	       "passes=0x%x why=%s max_nr=%zu", p.passes, p.skip_why[PASS_L3],
+	       "passes=0x%x why=%s max_nr=%zu", p.passes, p.pass_skip[PASS_L3],
 	       p.max_nr);
 
-	/* copy-hot alone still gets a work area of 8 pages. */
+	/* copy-hot alone: a page each way between guards. */
 	build(&p, "suite=copy passes=hot", &skylake, 1024 * MIB);
-	result(p.passes == BIT(PASS_HOT) && p.max_nr >= 8, "plan.hot_max_nr",
-	       "passes=0x%x max_nr=%zu", p.passes, p.max_nr);
+	plan_buffer_sizes(&p, &bs);
+	result(p.passes == BIT(PASS_HOT) && bs.work >= 5 * 4096,
+	       "plan.hot_work_area", "passes=0x%x work=%zu", p.passes, bs.work);
 }
 
 static void test_plan_choices(void)
@@ -585,8 +617,8 @@ static void test_plan_choices(void)
 	uint64_t xen = 0;
 	struct plan p;
 
-	for (unsigned int i = 0; i < clear_variant_count; i++)
-		if (clear_variants[i].xen)
+	for (unsigned int i = 0; i < variant_count; i++)
+		if (variants[i].xen)
 			xen |= BIT(i);
 
 	build(&p, NULL, &d, 1024 * MIB);
@@ -595,100 +627,122 @@ static void test_plan_choices(void)
 	expect_u("plan.reps_xen", p.reps, 3);
 	expect_u("plan.passes_xen", p.passes, BIT(PASS_L1) | BIT(PASS_L1F) |
 		 BIT(PASS_L2) | BIT(PASS_L2F));
-	result((p.clear_mask & ~xen) == 0 && p.copy_mask == 0 &&
-	       (p.clear_mask & BIT(clear_index("stosb"))),
-	       "plan.xen_masks", "clear=0x%llx copy=0x%llx",
-	       (unsigned long long)p.clear_mask,
-	       (unsigned long long)p.copy_mask);
+	result((p.runs & ~xen) == 0 && (p.runs & BIT(clear_index("stosb"))),
+	       "plan.xen_runs", "runs=0x%llx", (unsigned long long)p.runs);
 	build(&p, "reps=5", &d, 1024 * MIB);
 	expect_u("plan.reps_option", p.reps, 5);
 	build(&p, "suite=xen reps=7", &d, 1024 * MIB);
 	expect_u("plan.reps_option_xen", p.reps, 7);
 	build(&p, "suite=clear", &d, 1024 * MIB);
-	result(p.passes == all_bits(PASS_HOT) && p.copy_mask == 0,
+	result(p.passes == all_bits(PASS_HOT) && copy_runs(&p) == 0,
 	       "plan.clear_suite", "passes=0x%x copy=0x%llx", p.passes,
-	       (unsigned long long)p.copy_mask);
+	       (unsigned long long)copy_runs(&p));
 	build(&p, "suite=copy", &d, 1024 * MIB);
-	result(p.passes == all_bits(PASS_COUNT) && p.clear_mask == 0 &&
-	       p.copy_mask, "plan.copy_suite", "passes=0x%x clear=0x%llx",
-	       p.passes, (unsigned long long)p.clear_mask);
+	result(p.passes == all_bits(PASS_COUNT) && clear_runs(&p) == 0 &&
+	       copy_runs(&p), "plan.copy_suite", "passes=0x%x clear=0x%llx",
+	       p.passes, (unsigned long long)clear_runs(&p));
+	/* Only clear variants chosen: the copy-only passes do not run. */
+	build(&p, "variants=stosb", &d, 1024 * MIB);
+	result(!(p.passes & (BIT(PASS_HOT) | BIT(PASS_COLD))) &&
+	       (p.passes & BIT(PASS_L1)), "plan.no_copy_no_hot",
+	       "passes=0x%x", p.passes);
+	expect_u("plan.runs_op_copy", plan_runs_op(&p, OP_COPY), 0);
+	expect_u("plan.runs_op_clear", plan_runs_op(&p, OP_CLEAR), 1);
 
 	/* Variants whose feature is missing are left out, the rest run. */
 	build(&p, NULL, &d, 1024 * MIB);
-	result(!(p.clear_mask & BIT(clear_index("avx512"))) &&
-	       !(p.clear_mask & BIT(clear_index("avx512_t"))) &&
-	       !(p.clear_mask & BIT(clear_index("clzero"))) &&
-	       !(p.clear_mask & BIT(clear_index("movdir64b"))),
-	       "plan.clear_mask_missing", "clear=0x%llx",
-	       (unsigned long long)p.clear_mask);
-	result((p.clear_mask & BIT(clear_index("avx"))) &&
-	       (p.clear_mask & BIT(clear_index("sse2"))) &&
-	       (p.clear_mask & BIT(clear_index("stosb"))) &&
-	       (p.clear_mask & BIT(clear_index("orig"))),
-	       "plan.clear_mask_present", "clear=0x%llx",
-	       (unsigned long long)p.clear_mask);
-	result(!(p.copy_mask & BIT(copy_index("avx512"))) &&
-	       !(p.copy_mask & BIT(copy_index("avx512_nt"))) &&
-	       (p.copy_mask & BIT(copy_index("avx"))) &&
-	       (p.copy_mask & BIT(copy_index("movsb"))),
-	       "plan.copy_mask", "copy=0x%llx",
-	       (unsigned long long)p.copy_mask);
+	result(!(p.runs & BIT(clear_index("avx512"))) &&
+	       !(p.runs & BIT(clear_index("avx512_t"))) &&
+	       !(p.runs & BIT(clear_index("clzero"))) &&
+	       !(p.runs & BIT(clear_index("movdir64b"))),
+	       "plan.clear_missing", "runs=0x%llx", (unsigned long long)p.runs);
+	result((p.runs & BIT(clear_index("avx"))) &&
+	       (p.runs & BIT(clear_index("sse2"))) &&
+	       (p.runs & BIT(clear_index("stosb"))) &&
+	       (p.runs & BIT(clear_index("orig"))),
+	       "plan.clear_present", "runs=0x%llx", (unsigned long long)p.runs);
+	result(!(p.runs & BIT(copy_index("avx512"))) &&
+	       !(p.runs & BIT(copy_index("avx512_nt"))) &&
+	       (p.runs & BIT(copy_index("avx"))) &&
+	       (p.runs & BIT(copy_index("movsb"))),
+	       "plan.copy_runs", "runs=0x%llx", (unsigned long long)p.runs);
+	result(p.selected == all_bits(variant_count) &&
+	       (p.runs | p.selected) == p.selected &&
+	       p.variant_skip[clear_index("avx512")] &&
+	       !p.variant_skip[clear_index("avx")], "plan.selected_and_skipped",
+	       "selected=0x%llx runs=0x%llx", (unsigned long long)p.selected,
+	       (unsigned long long)p.runs);
 	d.feats = all_bits(FEAT_COUNT) & ~1ull;
 	build(&p, NULL, &d, 1024 * MIB);
-	result(p.clear_mask == all_bits(clear_variant_count) &&
-	       p.copy_mask == all_bits(copy_variant_count),
-	       "plan.every_feature_every_variant", "clear=0x%llx copy=0x%llx",
-	       (unsigned long long)p.clear_mask,
-	       (unsigned long long)p.copy_mask);
+	expect_u("plan.every_feature_every_variant", p.runs,
+		 all_bits(variant_count));
 	d.feats = 0;
 	build(&p, "suite=xen", &d, 1024 * MIB);
-	expect_u("plan.no_features_xen", p.clear_mask,
+	expect_u("plan.no_features_xen", p.runs,
 		 BIT(clear_index("stosb")) | BIT(clear_index("stosl")) |
 		 BIT(clear_index("stosq")));
 	d = skylake;
 	build(&p, "variants=stosb,movsb", &d, 1024 * MIB);
-	result(p.clear_mask == BIT(clear_index("stosb")) &&
-	       p.copy_mask == BIT(copy_index("movsb")),
-	       "plan.variants_option", "clear=0x%llx copy=0x%llx",
-	       (unsigned long long)p.clear_mask,
-	       (unsigned long long)p.copy_mask);
+	expect_u("plan.variants_option", p.runs,
+		 BIT(clear_index("stosb")) | BIT(copy_index("movsb")));
 	build(&p, "variants=avx512,stosb suite=clear", &d, 1024 * MIB);
-	expect_u("plan.variants_option_lacking", p.clear_mask,
+	expect_u("plan.variants_option_lacking", p.runs,
 		 BIT(clear_index("stosb")));
+	result(p.variant_skip[clear_index("avx512")] &&
+	       !p.variant_skip[clear_index("avx")], "plan.skip_only_selected",
+	       "avx512: %s, avx: %s", p.variant_skip[clear_index("avx512")],
+	       p.variant_skip[clear_index("avx")]);
 }
 
-static void test_cpu_lacks(void)
+/* The reason a clear variant needing f gives on d with cmdline. */
+static const char *why_skipped(const struct cpu_desc *d, const char *cmdline,
+			       const char *variant)
+{
+	static struct plan p;
+
+	build(&p, cmdline, d, 1024 * MIB);
+	return p.variant_skip[clear_index(variant)];
+}
+
+static void test_skip_reasons(void)
 {
 	struct cpu_desc d = { 0 };
 	char name[64];
 	const char *why;
 
-	result(!cpu_lacks(&d, FEAT_NONE), "lacks.none", "got \"%s\"",
-	       cpu_lacks(&d, FEAT_NONE));
-	for (unsigned int f = FEAT_NONE + 1; f < FEAT_COUNT; f++) {
-		why = cpu_lacks(&d, f);
-		snprintf(name, sizeof(name), "lacks.%s", feat_name(f));
-		result(starts_with(why, "needs ") && strstr(why, feat_name(f)),
-		       name, "got \"%s\", want \"needs %s...\"",
-		       why ? why : "(NULL)", feat_name(f));
+	/* Every variant of a CPU without features, except the plain ones. */
+	for (unsigned int i = 0; i < variant_count; i++) {
+		const struct variant *v = &variants[i];
+		struct plan p;
+
+		build(&p, NULL, &d, 1024 * MIB);
+		why = p.variant_skip[i];
+		snprintf(name, sizeof(name), "skip.%s.%s", op_name(v->op), v->name);
+		if (v->need == FEAT_NONE)
+			result(!why && ((p.runs >> i) & 1), name, "got \"%s\"", why);
+		else
+			result(starts_with(why, "needs ") &&
+			       strstr(why, feat_name(v->need)), name,
+			       "got \"%s\", want \"needs %s...\"",
+			       why ? why : "(NULL)", feat_name(v->need));
 	}
 	d = skylake;
-	result(!cpu_lacks(&d, FEAT_ERMS) && !cpu_lacks(&d, FEAT_AVX) &&
-	       !cpu_lacks(&d, FEAT_SSE2), "lacks.present_is_null",
-	       "erms=%s avx=%s", cpu_lacks(&d, FEAT_ERMS),
-	       cpu_lacks(&d, FEAT_AVX));
-	why = cpu_lacks(&d, FEAT_AVX512F);
-	result(starts_with(why, "needs avx512f"), "lacks.avx512f_with_xsave",
+	why = why_skipped(&d, NULL, "avx512");
+	result(starts_with(why, "needs avx512f"), "skip.avx512f_with_xsave",
 	       "got \"%s\"", why);
-	d.feats &= ~BIT(FEAT_XSAVE);
-	d.feats &= ~BIT(FEAT_AVX);
-	why = cpu_lacks(&d, FEAT_AVX);
+	/* CPUID offers AVX, but nothing enabled its state. */
+	d.feats &= ~(BIT(FEAT_XSAVE) | BIT(FEAT_AVX) | BIT(FEAT_AVX2));
+	d.offered = BIT(FEAT_AVX) | BIT(FEAT_AVX2);
+	why = why_skipped(&d, NULL, "avx");
 	result(starts_with(why, "needs avx") && strstr(why, "xsave"),
-	       "lacks.avx_without_xsave", "got \"%s\"", why);
+	       "skip.avx_without_xsave", "got \"%s\"", why);
+	d.feats |= BIT(FEAT_XSAVE);
+	why = why_skipped(&d, NULL, "avx");
+	result(starts_with(why, "needs avx") && strstr(why, "XCR0"),
+	       "skip.avx_state_not_enabled", "got \"%s\"", why);
 }
 
-/* disable=: the lead's newest option; only its contract is checked. */
-static void test_disable(void)
+static void test_disable_force(void)
 {
 	struct cpu_desc d = skylake;
 	const char *why;
@@ -709,33 +763,86 @@ static void test_disable(void)
 	       f < FEAT_COUNT ? feat_name(f) : "", o.errors[0],
 	       (unsigned long long)o.disable);
 
-	parse("disable=avx");
-	plan_disable_features(&d, &o);
-	why = cpu_lacks(&d, FEAT_AVX);
-	result(why && strstr(why, "disable=avx") && !cpu_lacks(&d, FEAT_AVX2),
-	       "disable.avx_lacks", "avx: \"%s\", avx2: \"%s\"", why,
-	       cpu_lacks(&d, FEAT_AVX2));
-	plan_build(&p, &o, &d, 1024 * MIB);
-	result(!(p.clear_mask & BIT(clear_index("avx"))) &&
-	       !(p.copy_mask & BIT(copy_index("avx_nt"))) &&
-	       (p.clear_mask & BIT(clear_index("sse2"))),
-	       "disable.avx_plan", "clear=0x%llx copy=0x%llx",
-	       (unsigned long long)p.clear_mask,
-	       (unsigned long long)p.copy_mask);
+	why = why_skipped(&d, "disable=avx", "avx");
+	result(why && strstr(why, "disable=avx") &&
+	       !why_skipped(&d, "disable=avx", "sse2"),
+	       "disable.avx_reason", "avx: \"%s\"", why);
+	build(&p, "disable=avx", &d, 1024 * MIB);
+	result(!(p.runs & BIT(clear_index("avx"))) &&
+	       !(p.runs & BIT(copy_index("avx_nt"))) &&
+	       (p.runs & BIT(clear_index("sse2"))), "disable.avx_plan",
+	       "runs=0x%llx", (unsigned long long)p.runs);
+	/* The description is what was printed: the plan alone acts on disable=. */
+	result(d.feats == skylake.feats, "disable.desc_untouched",
+	       "feats=0x%llx", (unsigned long long)d.feats);
 	/* Without XSAVE state there is no AVX of any width. */
-	d = skylake;
-	parse("disable=xsave");
-	plan_disable_features(&d, &o);
-	result(cpu_lacks(&d, FEAT_XSAVE) && cpu_lacks(&d, FEAT_AVX) &&
-	       cpu_lacks(&d, FEAT_AVX2) && !cpu_lacks(&d, FEAT_ERMS),
-	       "disable.xsave_takes_avx", "feats=0x%llx",
-	       (unsigned long long)d.feats);
+	why = why_skipped(&d, "disable=xsave", "avx");
+	result(why && strstr(why, "disable=xsave"), "disable.xsave_takes_avx",
+	       "avx: \"%s\"", why);
+	build(&p, "disable=xsave", &d, 1024 * MIB);
+	result(!(p.runs & BIT(copy_index("avx"))) &&
+	       (p.runs & BIT(clear_index("stosb"))), "disable.xsave_plan",
+	       "runs=0x%llx", (unsigned long long)p.runs);
 	/* Disabling what the CPU lacks anyway: the usual reason. */
-	d = skylake;
-	parse("disable=clzero");
-	plan_disable_features(&d, &o);
-	expect_s("disable.absent_feature", cpu_lacks(&d, FEAT_CLZERO),
-		 "needs clzero");
+	expect_s("disable.absent_feature",
+		 why_skipped(&d, "disable=clzero", "clzero"),
+		 "needs clzero (turned off by disable=clzero)");
+
+	/* force= runs what the CPU lacks, and the plan says so. */
+	parse("force=movdir64b,clzero");
+	result(!o.nerrors && o.force == (BIT(FEAT_MOVDIR64B) | BIT(FEAT_CLZERO)),
+	       "force.list", "nerrors=%u force=0x%llx", o.nerrors,
+	       (unsigned long long)o.force);
+	build(&p, "force=movdir64b", &d, 1024 * MIB);
+	result((p.runs & BIT(clear_index("movdir64b"))) &&
+	       !p.variant_skip[clear_index("movdir64b")] &&
+	       p.forced == BIT(FEAT_MOVDIR64B), "force.runs",
+	       "runs=0x%llx forced=0x%llx", (unsigned long long)p.runs,
+	       (unsigned long long)p.forced);
+	build(&p, "force=avx", &d, 1024 * MIB);
+	expect_u("force.present_not_reported", p.forced, 0);
+	expect_error("force.unknown", "force=sse9", "force=", "sse9");
+}
+
+/* Which program parses decides which options exist. */
+static void test_options_hosts(void)
+{
+	parse_linux("cpu=3 tag=LX");
+	result(!o.nerrors && o.cpu == 3 && !strcmp(o.tag, "LX"),
+	       "host.linux_cpu", "nerrors=%u cpu=%d \"%s\"", o.nerrors, o.cpu,
+	       o.nerrors ? o.errors[0] : "");
+	parse_linux(NULL);
+	expect_u("host.linux_cpu_default", (uint64_t)(int64_t)o.cpu,
+		 (uint64_t)(int64_t)CPU_DEFAULT);
+	parse_linux("cpu=4096");
+	result(o.nerrors == 1 && strstr(o.errors[0], "cpu=") && o.cpu == CPU_DEFAULT,
+	       "host.linux_cpu_bad", "nerrors=%u \"%s\"", o.nerrors,
+	       o.nerrors ? o.errors[0] : "");
+	expect_error("host.kernel_cpu", "cpu=1", "cpu=", "the kernel");
+	result(!strstr(o.errors[0], " cpu=") && strstr(o.errors[0], "suite="),
+	       "host.kernel_valid_list", "\"%s\"", o.errors[0]);
+	parse_linux("console=ttyS1");
+	result(o.nerrors == 1 && strstr(o.errors[0], "console=") &&
+	       strstr(o.errors[0], "pagebench-linux") && strstr(o.errors[0], " cpu=") &&
+	       !strstr(o.errors[0], " console=") && o.console_port == 0x3f8,
+	       "host.linux_console", "nerrors=%u \"%s\"", o.nerrors,
+	       o.nerrors ? o.errors[0] : "");
+	parse_linux("exit=halt");
+	result(o.nerrors == 1 && o.exit == EXIT_AUTO, "host.linux_exit",
+	       "nerrors=%u exit=%d", o.nerrors, o.exit);
+	/* No image path in an argument vector: a bare first word is an error. */
+	parse_linux("foo tag=X");
+	result(o.nerrors == 1 && strstr(o.errors[0], "foo") &&
+	       !strcmp(o.tag, "X"), "host.linux_no_image_path",
+	       "nerrors=%u \"%s\"", o.nerrors, o.nerrors ? o.errors[0] : "");
+	options_init(&o, HOST_LINUX);
+	options_word(&o, "reps=4");
+	options_word(&o, "variants=avx");
+	options_word(&o, "suite=copy");
+	options_finish(&o);
+	result(!o.nerrors && o.reps == 4 && runs_copy() == BIT(copy_index("avx")) &&
+	       runs_clear() == 0, "host.words", "nerrors=%u reps=%u", o.nerrors,
+	       o.reps);
 }
 
 int main(void)
@@ -746,9 +853,10 @@ int main(void)
 	test_options_basic();
 	test_options_passes();
 	test_options_variants();
+	test_options_hosts();
 	test_plan_sizes();
 	test_plan_choices();
-	test_cpu_lacks();
-	test_disable();
+	test_skip_reasons();
+	test_disable_force();
 	return failures ? 1 : 0;
 }

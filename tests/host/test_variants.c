@@ -206,10 +206,10 @@ static void catch_signals(void)
 	sigaction(SIGFPE, &sa, NULL);
 }
 
-typedef bool check_fn(const void *variant, char *why, size_t whylen);
+typedef bool check_fn(const struct variant *v, char *why, size_t whylen);
 
 /* Run one check, turning a signal into a failure. */
-static void check(const char *name, check_fn *fn, const void *variant)
+static void check(const char *name, check_fn *fn, const struct variant *variant)
 {
 	char why[256] = "";
 	int sig;
@@ -225,51 +225,28 @@ static void check(const char *name, check_fn *fn, const void *variant)
 		result("FAIL", name, "%s", why);
 }
 
-static bool clear_ok(const void *variant, char *why, size_t whylen)
+/*
+ * One variant over 1, 3 and 8 pages: a clear leaves zeros, a copy leaves
+ * src's bytes, and nothing else changes (src included, guards included).
+ */
+static bool variant_ok(const struct variant *v, char *why, size_t whylen)
 {
-	const struct clear_variant *v = variant;
-
-	for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-		unsigned n = sizes[s];
-		size_t len = (n + 2) * PAGE_SIZE;
-		uint8_t *region = dst + PAGE_SIZE;
-
-		fill(dst, len, SEED_CLEAR);
-		memcpy(want_dst, dst, len);
-		memset(want_dst + PAGE_SIZE, 0, n * PAGE_SIZE);
-
-		if (v->page)
-			for (unsigned k = 0; k < n; k++)
-				v->page(region + k * PAGE_SIZE);
-		else
-			v->range(region, n * PAGE_SIZE);
-
-		if (!same("dst", dst, want_dst, n, why, whylen))
-			return false;
-	}
-	return true;
-}
-
-static bool copy_ok(const void *variant, char *why, size_t whylen)
-{
-	const struct copy_variant *v = variant;
-
 	for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 		unsigned n = sizes[s];
 		size_t len = (n + 2) * PAGE_SIZE;
 		uint8_t *from = src + PAGE_SIZE, *to = dst + PAGE_SIZE;
+		bool copy = v->op == OP_COPY;
 
 		fill(src, len, SEED_SRC);
-		fill(dst, len, SEED_DST);
+		fill(dst, len, copy ? SEED_DST : SEED_CLEAR);
 		memcpy(want_src, src, len);
 		memcpy(want_dst, dst, len);
-		memcpy(want_dst + PAGE_SIZE, src + PAGE_SIZE, n * PAGE_SIZE);
-
-		if (v->page)
-			for (unsigned k = 0; k < n; k++)
-				v->page(to + k * PAGE_SIZE, from + k * PAGE_SIZE);
+		if (copy)
+			memcpy(want_dst + PAGE_SIZE, from, n * PAGE_SIZE);
 		else
-			v->range(to, from, n * PAGE_SIZE);
+			memset(want_dst + PAGE_SIZE, 0, n * PAGE_SIZE);
+
+		variant_call(v, to, copy ? from : NULL, n * PAGE_SIZE);
 
 		if (!same("dst", dst, want_dst, n, why, whylen) ||
 		    !same("src", src, want_src, n, why, whylen))
@@ -279,82 +256,46 @@ static bool copy_ok(const void *variant, char *why, size_t whylen)
 }
 
 /* A page routine gets one page, a range routine two. */
-static bool clear_regs_ok(const void *variant, char *why, size_t whylen)
+static bool regs_ok(const struct variant *v, char *why, size_t whylen)
 {
-	const struct clear_variant *v = variant;
 	uintptr_t to = (uintptr_t)(dst + PAGE_SIZE);
+	uintptr_t from = v->op == OP_COPY ? (uintptr_t)(src + PAGE_SIZE) : 0;
+	size_t bytes = v->shape == SHAPE_RANGE ? 2 * PAGE_SIZE : PAGE_SIZE;
 
-	if (v->page)
-		return regs_survive((void (*)(void))v->page, to, 0, 0, why, whylen);
-	return regs_survive((void (*)(void))v->range, to, 2 * PAGE_SIZE, 0, why, whylen);
+	return regs_survive((void (*)(void))v->fn, to, from, bytes, why, whylen);
 }
 
-static bool copy_regs_ok(const void *variant, char *why, size_t whylen)
+/*
+ * Each entry has a name unique within its table, a routine, a shape, a
+ * known feature and a description.
+ */
+static void check_table(void)
 {
-	const struct copy_variant *v = variant;
-	uintptr_t to = (uintptr_t)(dst + PAGE_SIZE), from = (uintptr_t)(src + PAGE_SIZE);
+	for (unsigned i = 0; i < variant_count; i++) {
+		const struct variant *v = &variants[i];
 
-	if (v->page)
-		return regs_survive((void (*)(void))v->page, to, from, 0, why, whylen);
-	return regs_survive((void (*)(void))v->range, to, from, 2 * PAGE_SIZE, why, whylen);
-}
-
-/* What check_table() needs of an entry of either table. */
-struct entry {
-	const char *name, *what;
-	bool page, range;
-	enum feat need;
-};
-
-/* Each entry has a name, exactly one routine, a known feature; no name twice. */
-static void check_table(const char *name, const struct entry *e, unsigned count)
-{
-	for (unsigned i = 0; i < count; i++) {
-		if (!e[i].name || !*e[i].name || !e[i].what || !*e[i].what) {
-			result("FAIL", name, "entry %u has no name or description", i);
+		if (!v->name || !*v->name || !v->what || !*v->what) {
+			result("FAIL", "table", "entry %u has no name or description", i);
 			return;
 		}
-		if (e[i].page == e[i].range) {
-			result("FAIL", name, "%s: needs exactly one of page and range", e[i].name);
+		if (!v->fn || (v->shape != SHAPE_PAGE && v->shape != SHAPE_RANGE) ||
+		    (unsigned)v->op >= OP_COUNT) {
+			result("FAIL", "table", "%s: no routine, or a bad shape or op", v->name);
 			return;
 		}
-		if ((unsigned)e[i].need >= FEAT_COUNT) {
-			result("FAIL", name, "%s: need %d is not a feature", e[i].name, e[i].need);
+		if ((unsigned)v->need >= FEAT_COUNT) {
+			result("FAIL", "table", "%s: need %d is not a feature", v->name, v->need);
 			return;
 		}
 		for (unsigned j = 0; j < i; j++) {
-			if (!strcmp(e[i].name, e[j].name)) {
-				result("FAIL", name, "%s appears twice", e[i].name);
+			if (variants[j].op == v->op && !strcmp(v->name, variants[j].name)) {
+				result("FAIL", "table", "%s appears twice in %s", v->name,
+				       op_name(v->op));
 				return;
 			}
 		}
 	}
-	result("ok", name, NULL);
-}
-
-static void check_tables(void)
-{
-	struct entry *e = calloc(clear_variant_count + copy_variant_count, sizeof(*e));
-
-	if (!e) {
-		result("FAIL", "table", "out of memory");
-		return;
-	}
-
-	for (unsigned i = 0; i < clear_variant_count; i++) {
-		const struct clear_variant *v = &clear_variants[i];
-
-		e[i] = (struct entry){ v->name, v->what, v->page, v->range, v->need };
-	}
-	check_table("clear/table", e, clear_variant_count);
-
-	for (unsigned i = 0; i < copy_variant_count; i++) {
-		const struct copy_variant *v = &copy_variants[i];
-
-		e[i] = (struct entry){ v->name, v->what, v->page, v->range, v->need };
-	}
-	check_table("copy/table", e, copy_variant_count);
-	free(e);
+	result("ok", "table", NULL);
 }
 
 int main(void)
@@ -375,36 +316,21 @@ int main(void)
 	}
 	catch_signals();
 
-	check_tables();
+	check_table();
 
-	for (unsigned i = 0; i < clear_variant_count; i++) {
-		const struct clear_variant *v = &clear_variants[i];
+	for (unsigned i = 0; i < variant_count; i++) {
+		const struct variant *v = &variants[i];
 
-		snprintf(name, sizeof(name), "clear/%s", v->name);
+		snprintf(name, sizeof(name), "%s/%s", op_name(v->op), v->name);
 		if (!cpu_has(&d, v->need)) {
 			result("skip", name, "host CPU lacks %s", feat_name(v->need));
-			snprintf(name, sizeof(name), "clear/%s/abi", v->name);
+			snprintf(name, sizeof(name), "%s/%s/abi", op_name(v->op), v->name);
 			result("skip", name, "host CPU lacks %s", feat_name(v->need));
 			continue;
 		}
-		check(name, clear_ok, v);
-		snprintf(name, sizeof(name), "clear/%s/abi", v->name);
-		check(name, clear_regs_ok, v);
-	}
-
-	for (unsigned i = 0; i < copy_variant_count; i++) {
-		const struct copy_variant *v = &copy_variants[i];
-
-		snprintf(name, sizeof(name), "copy/%s", v->name);
-		if (!cpu_has(&d, v->need)) {
-			result("skip", name, "host CPU lacks %s", feat_name(v->need));
-			snprintf(name, sizeof(name), "copy/%s/abi", v->name);
-			result("skip", name, "host CPU lacks %s", feat_name(v->need));
-			continue;
-		}
-		check(name, copy_ok, v);
-		snprintf(name, sizeof(name), "copy/%s/abi", v->name);
-		check(name, copy_regs_ok, v);
+		check(name, variant_ok, v);
+		snprintf(name, sizeof(name), "%s/%s/abi", op_name(v->op), v->name);
+		check(name, regs_ok, v);
 	}
 
 	return failures ? 1 : 0;

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+#include "passes.h"
+
+const struct pass_def passes[PASS_COUNT] = {
+#define PASS(ID, opt, hdr, sz, fl, kd, op, xn) \
+	[PASS_##ID] = { .id = #opt, .header = hdr, .size = SIZE_##sz, \
+			.flush = fl, .kind = KIND_##kd, .ops = op, .xen = xn },
+#include "harness/passes.def"
+#undef PASS
+};
+
+const struct suite_def suites[SUITE_COUNT] = {
+#define SUITE(ID, nm, op, xo, rp) \
+	[SUITE_##ID] = { .name = #nm, .ops = op, .xen_only = xo, .reps = rp },
+#include "harness/suites.def"
+#undef SUITE
+};
+
+bool suite_has_pass(enum suite s, enum pass_id p)
+{
+	return (suites[s].ops & passes[p].ops) &&
+	       (!suites[s].xen_only || passes[p].xen);
+}
+
+bool suite_has_variant(enum suite s, const struct variant *v)
+{
+	return (suites[s].ops & (1u << v->op)) &&
+	       (!suites[s].xen_only || v->xen);
+}
+
+pass_set suite_passes(enum suite s)
+{
+	pass_set set = 0;
+	unsigned int p;
+
+	for (p = 0; p < PASS_COUNT; p++)
+		if (suite_has_pass(s, p))
+			set |= 1u << p;
+	return set;
+}
+
+const char *pass_prefix(enum op op, enum pass_id p)
+{
+	return op == OP_COPY && passes[p].kind == KIND_TIMED ? "copy " : "";
+}

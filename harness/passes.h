@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Passes and suites, from passes.def and suites.def: the single source of
+ * their names, headers, sizing, flushing and Xen membership.
+ */
+#ifndef PB_PASSES_H
+#define PB_PASSES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "variants/variants.h"
+
+#define OPS_CLEAR	(1u << OP_CLEAR)
+#define OPS_COPY	(1u << OP_COPY)
+#define OPS_PAGE	(OPS_CLEAR | OPS_COPY)
+
+enum pass_id {
+#define PASS(id, opt, header, size, flush, kind, ops, xen) PASS_##id,
+#include "harness/passes.def"
+#undef PASS
+	PASS_COUNT
+};
+
+enum pass_size { SIZE_L1D, SIZE_L2, SIZE_L3, SIZE_MEM, SIZE_ONE_PAGE };
+enum pass_kind { KIND_TIMED, KIND_HOT, KIND_COLD };
+
+struct pass_def {
+	const char *id;		/* "l1" */
+	const char *header;	/* "L1 w/o flush" */
+	enum pass_size size;
+	bool flush;
+	enum pass_kind kind;
+	unsigned int ops;	/* OPS_* */
+	bool xen;
+};
+
+extern const struct pass_def passes[PASS_COUNT];
+
+enum suite {
+#define SUITE(id, name, ops, xen_only, reps) SUITE_##id,
+#include "harness/suites.def"
+#undef SUITE
+	SUITE_COUNT
+};
+
+struct suite_def {
+	const char *name;
+	unsigned int ops;	/* OPS_* */
+	bool xen_only;
+	unsigned int reps;
+};
+
+extern const struct suite_def suites[SUITE_COUNT];
+
+/* Bit per enum pass_id. */
+typedef uint32_t pass_set;
+
+bool suite_has_pass(enum suite s, enum pass_id p);
+bool suite_has_variant(enum suite s, const struct variant *v);
+pass_set suite_passes(enum suite s);
+
+/* "copy " for copy passes that share a header with the clear suite. */
+const char *pass_prefix(enum op op, enum pass_id p);
+
+#endif

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+#include "end.h"
+#include "harness/out.h"
+#include "harness/run.h"
+#include "x86.h"
+
+/*
+ * isa-debug-exit: QEMU exits with status (value << 1) | 1. We write 0 for
+ * success (status 1) and 1 for failure (status 3). Only ever under QEMU:
+ * on real hardware port 0xf4 may belong to anything.
+ */
+#define QEMU_DEBUG_EXIT	0xf4
+#define KBC_CMD		0x64
+#define KBC_RESET	0xfe
+
+static enum exit_mode exit_mode = EXIT_HALT;
+
+void run_set_exit(enum exit_mode mode, bool under_qemu)
+{
+	if (mode == EXIT_AUTO)
+		mode = under_qemu ? EXIT_QEMU : EXIT_HALT;
+	exit_mode = mode;
+}
+
+void run_end(void)
+{
+	unsigned int failures = run_failures();
+
+	run_print_done();
+	switch (exit_mode) {
+	case EXIT_QEMU:
+		outl(QEMU_DEBUG_EXIT, failures ? 1 : 0);
+		/* Still here: QEMU without isa-debug-exit. Halt instead. */
+		out_line("run complete, halting.");
+		break;
+	case EXIT_REBOOT:
+		out_line("run complete, rebooting.");
+		outb(KBC_CMD, KBC_RESET);
+		/* A triple fault resets any PC the keyboard controller could not. */
+		asm volatile("lidt %0; int3" : : "m"((struct { uint16_t l; uint64_t b; }
+						      __attribute__((packed))){ 0, 0 }));
+		break;
+	case EXIT_HALT:
+	case EXIT_AUTO:
+		out_line("run complete, halting.");
+		break;
+	}
+	halt_forever();
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+/* The description's live facts, as Linux tells them. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include "harness/insn.h"
+#include "harness/out.h"
+#include "linux.h"
+
+/* Calibration: the median of a few windows against the kernel's clock. */
+#define CALIBRATE_WINDOWS 5
+#define CALIBRATE_NS 20000000ll
+
+/* "microcode : 0x..." of the processor we run on, from /proc/cpuinfo. */
+static bool read_ucode(int cpu, uint64_t *ucode)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+	int cur = -1;
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		if (!strncmp(line, "processor", 9))
+			cur = atoi(colon + 1);
+		else if (cur == cpu && !strncmp(line, "microcode", 9))
+			found = sscanf(colon + 1, " %lx", (unsigned long *)ucode) == 1;
+	}
+	fclose(f);
+	return found;
+}
+
+/* A /proc/meminfo field, in bytes; 0 when absent. */
+static uint64_t meminfo(const char *field)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	size_t n = strlen(field);
+	unsigned long long kib = 0;
+	char line[256];
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, n) && line[n] == ':' &&
+		    sscanf(line + n + 1, " %llu", &kib) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kib * 1024;
+}
+
+uint64_t linux_mem_available(void)
+{
+	return meminfo("MemAvailable");
+}
+
+static long long clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * TSC ticks per ms of CLOCK_MONOTONIC_RAW (the clock NTP does not slew).
+ * Each window spins, so the task is on its CPU throughout; the median
+ * window drops one that a preemption stretched.
+ */
+static uint64_t calibrate_khz(void)
+{
+	uint64_t khz[CALIBRATE_WINDOWS];
+	unsigned int i;
+
+	for (i = 0; i < CALIBRATE_WINDOWS; i++) {
+		long long c0 = clock_ns(), c1;
+		uint64_t t0 = rdtsc_ordered(), t1;
+
+		do {
+			c1 = clock_ns();
+			t1 = rdtsc_ordered();
+		} while (c1 - c0 < CALIBRATE_NS);
+		khz[i] = (t1 - t0) * 1000000ull / (uint64_t)(c1 - c0);
+	}
+	qsort(khz, CALIBRATE_WINDOWS, sizeof(khz[0]), cmp_u64);
+	return khz[CALIBRATE_WINDOWS / 2];
+}
+
+void linux_live_facts(struct live_facts *live, const struct cpu_desc *d,
+		      const char *cmdline)
+{
+	live->ucode_readable = read_ucode(linux_cpu(), &live->ucode);
+	live->tsc_khz = d->tsc_khz;
+	live->tsc_src = d->tsc_src;
+	if (!live->tsc_khz) {
+		live->tsc_khz = calibrate_khz();
+		live->tsc_src = TSC_SRC_LINUX_CLOCK;
+	}
+	live->mem_usable = meminfo("MemTotal");
+	live->cmdline = cmdline;
+}
+
+void linux_print_release(void)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		strcpy(u.release, "unknown");
+	out_line("linux release=%s cpu=%d online=%d", u.release, linux_cpu(),
+		 linux_online_cpus());
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The harness's host interface in Linux user space: no WBINVD, no IBPB
+ * (both need ring 0), faults become signals, and what disturbed a pass is
+ * counted from getrusage() and /proc/interrupts.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+#include "harness/host.h"
+#include "harness/out.h"
+#include "harness/run.h"
+#include "linux.h"
+
+void host_caps(struct host_caps *c)
+{
+	c->wbinvd = false;
+	c->ibpb = false;
+}
+
+/* host_caps() says neither exists here, so the harness never calls them. */
+void host_wbinvd(void)
+{
+	abort();
+}
+
+bool host_ibpb(void)
+{
+	return false;
+}
+
+/* --- faults --- */
+
+static sigjmp_buf guard_jmp;
+static volatile sig_atomic_t guard_armed;
+static volatile int fault_sig;
+static volatile uint64_t fault_rip, fault_addr;
+
+static const char *signal_what(int sig)
+{
+	switch (sig) {
+	case SIGILL:
+		return "SIGILL (illegal instruction)";
+	case SIGSEGV:
+		return "SIGSEGV (segmentation fault)";
+	case SIGBUS:
+		return "SIGBUS (bus error)";
+	case SIGFPE:
+		return "SIGFPE (arithmetic exception)";
+	}
+	return "SIG? (unexpected signal)";
+}
+
+/*
+ * A synchronous fault: inside a guarded call it returns there; anywhere
+ * else it is a bug of ours, reported like the kernel's exception line
+ * before the run ends.
+ */
+static void on_fault(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+
+	fault_sig = sig;
+	fault_rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+	fault_addr = (uint64_t)(uintptr_t)si->si_addr;
+	if (guard_armed) {
+		guard_armed = 0;
+		siglongjmp(guard_jmp, 1);
+	}
+	out_line("exception: %s rip=0x%lx addr=0x%lx during: %s",
+		 signal_what(sig), (unsigned long)fault_rip,
+		 (unsigned long)fault_addr, run_step_now());
+	run_fail();
+	run_print_done();
+	fflush(stdout);
+	_exit(EXIT_FAILED);
+}
+
+void linux_catch_faults(void)
+{
+	static const int sigs[] = { SIGILL, SIGSEGV, SIGBUS, SIGFPE };
+	struct sigaction sa;
+	unsigned int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_fault;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+bool host_call_guarded(void (*fn)(void *ctx), void *ctx, struct fault *f)
+{
+	/* savemask: the signal stays blocked after a jump out of its handler otherwise. */
+	if (sigsetjmp(guard_jmp, 1)) {
+		snprintf(f->what, sizeof(f->what), "%s", signal_what(fault_sig));
+		f->rip = fault_rip;
+		return false;
+	}
+	guard_armed = 1;
+	fn(ctx);
+	guard_armed = 0;
+	return true;
+}
+
+/* --- what disturbed a pass --- */
+
+static struct {
+	long nivcsw, nvcsw;
+	struct irq_counts irqs;
+} pass_start;
+
+void host_pass_begin(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	pass_start.nivcsw = ru.ru_nivcsw;
+	pass_start.nvcsw = ru.ru_nvcsw;
+	irq_counts_read(&pass_start.irqs, linux_cpu());
+}
+
+void host_pass_end(const char *suite, const char *pass)
+{
+	struct irq_counts now;
+	struct rusage ru;
+	char top[128];
+
+	getrusage(RUSAGE_THREAD, &ru);
+	if (!irq_counts_read(&now, linux_cpu())) {
+		out_line("disturbance suite=%s pass=%s nivcsw=%ld nvcsw=%ld irqs=unknown",
+			 suite, pass, ru.ru_nivcsw - pass_start.nivcsw,
+			 ru.ru_nvcsw - pass_start.nvcsw);
+		return;
+	}
+	irq_counts_top(&now, &pass_start.irqs, top, sizeof(top));
+	out_line("disturbance suite=%s pass=%s nivcsw=%ld nvcsw=%ld irqs=%llu%s%s",
+		 suite, pass, ru.ru_nivcsw - pass_start.nivcsw,
+		 ru.ru_nvcsw - pass_start.nvcsw,
+		 (unsigned long long)(now.total - pass_start.irqs.total),
+		 top[0] ? " top=" : "", top);
+}
+
+/* --- progress, on stderr when it is a terminal --- */
+
+#define PROGRESS_EVERY_NS 200000000ll
+
+static bool progress_shown;
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+void host_progress(const struct progress *p)
+{
+	static long long last;
+	long long t = now_ns();
+	char left[32] = "";
+
+	if (!isatty(STDERR_FILENO) || t - last < PROGRESS_EVERY_NS)
+		return;
+	last = t;
+	if (p->left_ms != PROGRESS_UNKNOWN)
+		snprintf(left, sizeof(left), ", ~%llus left",
+			 (unsigned long long)(p->left_ms + 999) / 1000);
+	fprintf(stderr, "\r\033[K[%3u%%] %s %s rep %u/%u %s  %llus%s", p->percent,
+		p->suite, p->pass, p->rep + 1, p->reps, p->variant,
+		(unsigned long long)p->elapsed_ms / 1000, left);
+	progress_shown = true;
+}
+
+void linux_progress_end(void)
+{
+	if (progress_shown)
+		fputs("\r\033[K", stderr);
+	progress_shown = false;
+}

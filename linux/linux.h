@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* pagebench-linux: the Linux user-space host of the harness. */
+#ifndef PB_LINUX_H
+#define PB_LINUX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "harness/describe.h"
+#include "harness/options.h"
+#include "harness/plan.h"
+#include "harness/suite.h"
+
+/* Exit status: as the kernel's QEMU exit says, success or failures. */
+#define EXIT_OK		0
+#define EXIT_FAILED	1
+
+/* host.c */
+void linux_catch_faults(void);
+void linux_progress_end(void);
+
+/* cpu.c: pinning and scheduling */
+/* Pins to o->cpu, or the last CPU this process may run on; false with why. */
+bool linux_pin(const struct options *o, char *why, size_t len);
+int linux_cpu(void);			/* the CPU pinned to */
+int linux_online_cpus(void);
+/* SCHED_FIFO where allowed; prints the "linux sched" line. */
+void linux_sched_fifo(void);
+
+/* facts.c: what the description lines need, from /proc and the clock */
+void linux_live_facts(struct live_facts *live, const struct cpu_desc *d,
+		      const char *cmdline);
+uint64_t linux_mem_available(void);
+void linux_print_release(void);
+
+/* buffers.c */
+/* Maps, touches and locks the plan's buffers; prints their lines. */
+bool linux_buffers(struct buffers *b, const struct plan *p);
+
+/* irqs.c: the interrupts that reached one CPU, from /proc/interrupts */
+#define IRQ_SOURCES_MAX 128
+struct irq_counts {
+	bool ok;
+	unsigned int n;
+	char name[IRQ_SOURCES_MAX][16];
+	unsigned long long count[IRQ_SOURCES_MAX];
+	unsigned long long total;
+};
+bool irq_counts_read(struct irq_counts *c, int cpu);
+/* The sources that grew most from before to now: "LOC:12,CAL:3". */
+void irq_counts_top(const struct irq_counts *now,
+		    const struct irq_counts *before, char *buf, size_t len);
+
+#endif

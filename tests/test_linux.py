@@ -1,0 +1,281 @@
+"""pagebench-linux: the kernel's harness in user space, on this machine's
+real CPU. Every line must be documented (docs/log-format.md), the report
+tool must read the log, every variant the CPU offers must run and verify,
+and bad input must fail the way the kernel fails."""
+import os
+import pty
+import shutil
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+from pbreport import grammar  # noqa: E402
+from pbreport import parse as P  # noqa: E402
+
+TOOL = os.path.join(REPO, "build", "host", "pagebench-linux")
+CPUID_TOOL = os.path.join(REPO, "build", "host", "pagebench-cpuid")
+REPORT = os.path.join(REPO, "scripts", "pagebench-report")
+RUN_QEMU = os.path.join(REPO, "scripts", "run-qemu")
+TAG = re.compile(r"^\(([A-Za-z0-9_]{1,15})\) (.*)$")
+
+
+def variant_needs():
+    """{(op, name): feature} from the .def files."""
+    needs = {}
+    for op in ("clear", "copy"):
+        with open(os.path.join(REPO, "variants", op + ".def")) as f:
+            for m in re.finditer(r"^(?:CLEAR|COPY)\(\s*(\w+)\s*,\s*\w+\s*,\s*\w+\s*,"
+                                 r"\s*FEAT_(\w+)", f.read(), re.M):
+                needs[(op, m.group(1))] = m.group(2).lower()
+    return needs
+
+
+class Run:
+    def __init__(self, args, proc):
+        self.args, self.status = args, proc.returncode
+        self.stdout, self.stderr = proc.stdout, proc.stderr
+        self.lines = []
+        for raw in self.stdout.splitlines():
+            m = TAG.match(raw)
+            assert m, "untagged line on stdout: %r" % raw
+            self.lines.append(m.group(2))
+
+    def first(self, kind):
+        return next((l for l in self.lines if grammar.classify(l) == kind), None)
+
+    def all(self, kind):
+        return [l for l in self.lines if grammar.classify(l) == kind]
+
+    def flags(self):
+        return dict(kv.split("=") for kv in self.first("features").split()[1:])
+
+    def ran(self):
+        out = set()
+        for l in self.all("variants"):
+            op, names = re.match(r"variants (\w+):(.*)", l).groups()
+            out |= {(op, n) for n in names.split()}
+        return out
+
+
+def run(*args, timeout=300):
+    proc = subprocess.run([TOOL] + list(args), capture_output=True, text=True,
+                          timeout=timeout)
+    return Run(args, proc)
+
+
+class LinuxRunner(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not os.access(TOOL, os.X_OK):
+            raise AssertionError("%s is not built: run make" % TOOL)
+
+    def assert_clean(self, r):
+        self.assertEqual(r.status, 0, r.stdout[-3000:] + r.stderr[-2000:])
+        self.assertEqual(r.lines[-1], "done: 0 failures")
+        for line in r.lines:
+            self.assertIsNotNone(grammar.classify(line), "undocumented: %r" % line)
+        for kind in ("verify", "fault", "exception", "option_error"):
+            self.assertEqual(r.all(kind), [], kind)
+
+    def assert_report_reads(self, r):
+        with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+            f.write(r.stdout)
+            f.flush()
+            (m,), diags = P.read_bytes(r.stdout.encode(), f.name)
+            self.assertEqual([str(d) for d in diags], [])
+            self.assertTrue(m.has_data)
+            self.assertEqual(m.done, 0)
+            out = subprocess.run([REPORT, "summary", f.name], capture_output=True,
+                                 text=True, timeout=120)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn("winner:", out.stdout)
+            self.assertEqual(out.stderr, "")
+        return m
+
+    def test_xen_suite(self):
+        """suite=xen reps=3: Jan's passes and line shapes, plus the Linux lines."""
+        r = run("suite=xen", "reps=3")
+        self.assert_clean(r)
+        self.assertEqual(grammar.classify(r.lines[0]), "xen")
+        headers = [l[:-1] for l in r.lines if grammar.classify(l) == "pass"]
+        self.assertEqual(headers, [grammar.PASS_HEADERS[p] for p in ("l1", "l1f", "l2", "l2f")])
+        names = r.first("variants").split(":")[1].split()
+        values = [grammar.compiled("value").match(l).group(2) for l in r.all("value")]
+        self.assertEqual(values, names * 3 * 4)
+        self.assertTrue(set(names) <= {"sse2", "stosb", "stosl", "stosq", "avx", "avx512", "clzero"})
+        for kind in ("linux_release", "linux_buffers", "linux_mlock", "linux_sched",
+                     "linux_fidelity", "tsc", "runtime"):
+            self.assertIsNotNone(r.first(kind), kind)
+        self.assertRegex(r.first("flush"), r"^flush: clflush(opt)?$")
+        self.assertEqual(len(r.all("disturbance")), 4)
+        self.assertEqual(len(r.all("sizes")), 4)
+        m = self.assert_report_reads(r)
+        # The report reads the sizes the run printed, not a rule of its own.
+        fill, clear, _ = (int(x) for x in re.match(
+            r"sizes pass=l1 fill=(\d+) clear=(\d+) copy=(\d+)", r.first("sizes")).groups())
+        self.assertEqual(P.pass_bytes(m, "clear", "L1 w/o flush"), clear)
+        self.assertEqual(fill, 2 * clear)
+
+    def test_every_variant_runs(self):
+        """A short plan of every suite: each variant the CPU offers runs and
+        verifies; each it lacks is skipped with the feature named."""
+        r = run("reps=1", "passes=l1,l2f,hot,cold")
+        self.assert_clean(r)
+        flags, ran = r.flags(), r.ran()
+        for (op, name), feat in variant_needs().items():
+            with self.subTest(variant="%s/%s" % (op, name)):
+                if feat == "none" or flags.get(feat) == "1":
+                    self.assertIn((op, name), ran)
+                else:
+                    self.assertNotIn((op, name), ran)
+                    self.assertIn("skipped: %s (%s): needs %s" % (name, op, feat),
+                                  r.lines)
+        got = {(m.group(2), m.group(1)) for m in
+               (grammar.compiled("agg").match(l) for l in r.all("agg"))}
+        copies = {n for op, n in ran if op == "copy"}
+        self.assertEqual(got, {(v, k) for v in copies for k in ("copy-hot", "copy-cold")})
+        self.assert_report_reads(r)
+
+    def test_bad_options_fail_as_the_kernel(self):
+        """The kernel's parser and error text; exit 1 before measuring."""
+        for args in (("reps=abc",), ("suite=fill",), ("variants=nope",), ("frobnicate",)):
+            with self.subTest(args=args):
+                r = run(*args)
+                self.assertEqual(r.status, 1)
+                errors = r.all("option_error")
+                self.assertEqual(len(errors), 1, r.lines)
+                self.assertEqual(r.all("value"), [])
+                self.assertEqual(r.lines[-1], "done: 1 failure")
+                # pagebench-cpuid parses as the kernel does: same text.
+                if args[0] != "frobnicate":
+                    dump = subprocess.run([CPUID_TOOL] + list(args) + ["-"],
+                                          input=b"", capture_output=True)
+                    kernel = [l for l in dump.stdout.decode().splitlines()
+                              if "option error" in l]
+                    if kernel:
+                        self.assertEqual("(PB) " + errors[0], kernel[0])
+
+    def test_bad_option_same_text_in_kernel(self):
+        """The kernel itself, under TCG, prints the very same error line."""
+        r = run("reps=0")
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "serial.log")
+            subprocess.run([RUN_QEMU, "-q", "--kernel", "--accel", "tcg", "-o", log,
+                            "--append", "reps=0 passes=l1 suite=xen"],
+                           capture_output=True, timeout=600)
+            with open(log, errors="replace") as f:
+                kernel = [l.rstrip("\r\n")[len("(PB) "):] for l in f
+                          if "option error" in l]
+        self.assertEqual(r.all("option_error"), kernel)
+
+    def test_kernel_only_options_refused(self):
+        for opt in ("console=ttyS1", "exit=halt"):
+            with self.subTest(opt=opt):
+                r = run(opt)
+                self.assertEqual(r.status, 1)
+                self.assertRegex(r.all("option_error")[0],
+                                 r"^option error: %s=: not an option of pagebench-linux; "
+                                 r"valid: .*cpu=" % opt.split("=")[0])
+
+    def test_cpu_option(self):
+        online = os.sched_getaffinity(0)
+        cpu = min(online)
+        r = run("cpu=%d" % cpu, "suite=xen", "reps=1", "passes=l1")
+        self.assert_clean(r)
+        self.assertRegex(r.first("linux_release"), r" cpu=%d online=\d+$" % cpu)
+        r = run("suite=xen", "reps=1", "passes=l1")
+        self.assertRegex(r.first("linux_release"), r" cpu=%d " % max(online))
+        r = run("cpu=4095")
+        self.assertEqual(r.status, 1)
+        self.assertRegex(r.all("option_error")[0], r"^option error: cpu=: CPU 4095 is not one")
+
+    @unittest.skipUnless(shutil.which("qemu-x86_64"),
+                         "qemu-x86_64 (Debian qemu-user) is not installed")
+    def test_forced_variant_faults_without_crash(self):
+        """force= past the gate: the fault is a failure line, the run goes on.
+        QEMU's user-mode emulator has no AVX-512, so EVEX code raises SIGILL
+        there as it would on a CPU without it."""
+        r = Run(("force=avx512f",), subprocess.run(
+            ["qemu-x86_64", "-cpu", "max", TOOL, "force=avx512f",
+             "variants=avx512,stosb", "passes=l1", "reps=2"],
+            capture_output=True, text=True, timeout=300))
+        self.assertEqual(r.flags()["avx512f"], "0")
+        self.assertEqual(r.status, 1, r.stderr)
+        faults = r.all("fault")
+        self.assertEqual(len(faults), 2, r.lines)     # once per table, not per rep
+        for op, fault in zip(("clear", "copy"), faults):
+            self.assertRegex(fault, r"^fault: suite=%s pass=L1 w/o flush variant=avx512 "
+                             r"SIGILL \(illegal instruction\) rip=0x[0-9a-f]+$" % op)
+        self.assertIn("note: force=avx512f: running its variants although this CPU "
+                      "does not report it", r.lines)
+        # stosb goes on: both reps, verified.
+        self.assertEqual([grammar.compiled("value").match(l).group(2) for l in r.all("value")],
+                         ["stosb", "stosb"])
+        self.assertEqual(r.lines[-1], "done: 2 failures")
+        self.assertIsNotNone(r.first("runtime"))
+
+    def test_forced_variant_that_the_cpu_has(self):
+        """A feature the CPU has but does not report (a hypervisor hiding it)
+        runs when forced, and is verified like any other; one it truly lacks
+        faults (the test above). Either way no crash."""
+        flags = run("passes=l1", "reps=1", "suite=xen").flags()
+        lacking = sorted(f for f in set(variant_needs().values())
+                         if f != "none" and flags.get(f) == "0")
+        if not lacking:
+            self.skipTest("this CPU reports every feature the variants need")
+        for feat in lacking:
+            with self.subTest(feat=feat):
+                names = sorted({n for (op, n), f in variant_needs().items() if f == feat})
+                r = run("force=" + feat, "variants=" + ",".join(names), "passes=l1", "reps=1")
+                self.assertIn(r.status, (0, 1))
+                self.assertEqual(r.lines[-1], "done: %d failure%s" % (
+                    len(r.all("fault")) + len(r.all("verify")),
+                    "" if len(r.all("fault")) + len(r.all("verify")) == 1 else "s"))
+                self.assertEqual(r.all("verify"), [])
+                self.assertEqual(r.all("exception"), [])
+
+    def test_selftest_ud_reported(self):
+        r = run("selftest=ud")
+        self.assertEqual(r.status, 1)
+        self.assertRegex(r.first("exception"),
+                         r"^exception: SIGILL \(illegal instruction\) rip=0x[0-9a-f]+ "
+                         r"addr=0x[0-9a-f]+ during: selftest=ud")
+        self.assertEqual(r.lines[-1], "done: 1 failure")
+
+    def test_progress_on_a_terminal_only(self):
+        """stderr as a terminal shows progress; stdout stays the clean log."""
+        args = [TOOL, "suite=xen", "reps=30", "passes=l2,l2f"]
+        plain = subprocess.run(args, capture_output=True, text=True, timeout=300)
+        self.assertEqual(plain.stderr, "")
+        master, slave = pty.openpty()
+        try:
+            proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=slave,
+                                  text=True, timeout=300)
+            os.close(slave)
+            slave = None
+            chunks = []
+            while True:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:
+                    break
+                if not data:
+                    break
+                chunks.append(data)
+        finally:
+            if slave is not None:
+                os.close(slave)
+            os.close(master)
+        shown = b"".join(chunks).decode(errors="replace")
+        self.assertEqual(proc.returncode, 0)
+        self.assertRegex(shown, r"\[\s*\d+%\] clear L2 w/o flush rep \d+/30 \w+")
+        for line in proc.stdout.splitlines():
+            self.assertTrue(TAG.match(line), line)
+
+
+if __name__ == "__main__":
+    unittest.main()
