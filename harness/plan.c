@@ -12,6 +12,9 @@ void plan_disable_features(struct cpu_desc *d, const struct options *o)
 	if (o->disable & (1ull << FEAT_XSAVE))
 		d->feats &= ~((1ull << FEAT_AVX) | (1ull << FEAT_AVX2) |
 			      (1ull << FEAT_AVX512F));
+	/* AVX512BW extends AVX512F (strings suite): gone when F is. */
+	if (!cpu_has(d, FEAT_AVX512F))
+		d->feats &= ~(1ull << FEAT_AVX512BW);
 }
 
 const char *cpu_lacks(const struct cpu_desc *d, enum feat f)
