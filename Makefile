@@ -31,7 +31,7 @@ HCFLAGS	:= -std=gnu11 -O2 -g $(WARN) $(DEPFLAGS) -I. -ffile-prefix-map=$(CURDIR)
 	   -DPB_VERSION='"$(VERSION)"'
 NASMFLAGS := -f elf64 -Wall
 
-HARNESS_C   := $(wildcard harness/*.c) variants/table.c
+HARNESS_C   := $(wildcard harness/*.c) variants/table.c variants/strings.c
 KERNEL_C    := $(wildcard kernel/*.c) $(HARNESS_C)
 BOOT_ASM    := $(wildcard boot/*.asm)
 VARIANT_ASM := $(wildcard variants/*.asm)
@@ -44,7 +44,7 @@ VARIANT_OBJ := $(patsubst %.asm,$(B)/k/%.o,$(VARIANT_ASM))
 
 # The harness pieces that need no ring 0, shared with the host programs.
 SHARED_C   := harness/cpu.c harness/describe.c harness/fmt.c harness/out.c \
-	      harness/options.c harness/plan.c variants/table.c
+	      harness/options.c harness/plan.c variants/table.c variants/strings.c
 SHARED_OBJ := $(patsubst %.c,$(B)/h/%.o,$(SHARED_C)) $(VARIANT_OBJ)
 
 HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/test_variants $(B)/host/test_lib \
