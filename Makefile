@@ -48,7 +48,7 @@ SHARED_C   := harness/cpu.c harness/describe.c harness/fmt.c harness/out.c \
 SHARED_OBJ := $(patsubst %.c,$(B)/h/%.o,$(SHARED_C)) $(VARIANT_OBJ)
 
 HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/test_variants $(B)/host/test_lib \
-	    $(B)/host/test_cpu
+	    $(B)/host/test_cpu $(B)/host/test_strings
 
 .PHONY: all run test deps clean FORCE
 all: $(B)/pagebench.elf $(B)/pagebench.iso $(HOST_BIN)
