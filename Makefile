@@ -33,7 +33,7 @@ HCFLAGS	:= -std=gnu11 -O2 -g $(WARN) $(DEPFLAGS) -I. -ffile-prefix-map=$(CURDIR)
 	   -DPB_VERSION='"$(VERSION)"'
 NASMFLAGS := -f elf64 -Wall
 
-HARNESS_C   := $(wildcard harness/*.c) variants/table.c
+HARNESS_C   := $(wildcard harness/*.c) variants/table.c variants/strings.c
 KERNEL_C    := $(wildcard kernel/*.c) $(HARNESS_C)
 BOOT_ASM    := $(wildcard boot/*.asm)
 VARIANT_ASM := $(wildcard variants/*.asm)
@@ -50,7 +50,8 @@ HARNESS_LIB := $(B)/h/libharness.a
 HARNESS_OBJ := $(patsubst %.c,$(B)/h/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 
 HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/pagebench-linux \
-	    $(B)/host/test_variants $(B)/host/test_lib $(B)/host/test_cpu
+	    $(B)/host/test_variants $(B)/host/test_lib $(B)/host/test_cpu \
+	    $(B)/host/test_strings
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
 .PHONY: all run test deps clean FORCE

@@ -27,6 +27,7 @@
 #define L7_EBX_AVX512F	BIT(16)
 #define L7_EBX_CLFLUSHOPT BIT(23)
 #define L7_EBX_CLWB	BIT(24)
+#define L7_EBX_AVX512BW	BIT(30)
 #define L7_ECX_MOVDIR64B BIT(28)
 #define L7_EDX_FSRM	BIT(4)
 #define L7_EDX_IBRS_IBPB BIT(26)
@@ -202,6 +203,10 @@ static void decode_basic(struct cpu_desc *d, const struct reader *rdr,
 		 (xcr0 & XSTATE_AVX512) == XSTATE_AVX512);
 	set_offered(d, FEAT_AVX2, r.ebx & L7_EBX_AVX2);
 	set_offered(d, FEAT_AVX512F, r.ebx & L7_EBX_AVX512F);
+	set_offered(d, FEAT_AVX512BW, r.ebx & L7_EBX_AVX512BW);
+	/* Byte and word masking (VMOVDQU8): an extension of AVX512F, same state. */
+	set_feat(d, FEAT_AVX512BW, cpu_has(d, FEAT_AVX512F) &&
+		 (r.ebx & L7_EBX_AVX512BW));
 	set_feat(d, FEAT_ERMS, r.ebx & L7_EBX_ERMS);
 	set_feat(d, FEAT_CLFLUSHOPT, r.ebx & L7_EBX_CLFLUSHOPT);
 	set_feat(d, FEAT_CLWB, r.ebx & L7_EBX_CLWB);

@@ -29,6 +29,7 @@ struct cpuid_source {
 	F(AVX, avx)			\
 	F(AVX2, avx2)			\
 	F(AVX512F, avx512f)		\
+	F(AVX512BW, avx512bw)		\
 	F(ERMS, erms)			\
 	F(FSRM, fsrm)			\
 	F(FZRM, fzrm)			\

@@ -14,7 +14,12 @@
 #define FEAT_BIT(f) (1ull << (f))
 /* Code with these touches register state that only XSAVE enables. */
 #define XSAVE_STATE_FEATS (FEAT_BIT(FEAT_AVX) | FEAT_BIT(FEAT_AVX2) | \
-			   FEAT_BIT(FEAT_AVX512F))
+			   FEAT_BIT(FEAT_AVX512F) | FEAT_BIT(FEAT_AVX512BW))
+
+/* An extension is usable only with what it extends. */
+static const enum feat extends[FEAT_COUNT] = {
+	[FEAT_AVX512BW] = FEAT_AVX512F,
+};
 
 /* NULL when the variant's feature is there for this run; otherwise why not. */
 static const char *why_not(const struct cpu_desc *d, const struct options *o,
@@ -46,6 +51,8 @@ static const char *why_not(const struct cpu_desc *d, const struct options *o,
 		return NULL;
 	if ((o->disable >> f) & 1)
 		return off[f];
+	if (extends[f] && ((o->disable >> extends[f]) & 1))
+		return off[extends[f]];
 	if (state && ((o->disable >> FEAT_XSAVE) & 1))
 		return "needs xsave state (turned off by disable=xsave)";
 	if (cpu_has(d, f))

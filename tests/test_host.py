@@ -47,6 +47,46 @@ class HostUnitTests(unittest.TestCase):
         """Every clear and copy routine, with guard pages, where the CPU can run it."""
         self.run_binary("test_variants")
 
+    def test_strings(self):
+        """Every memset/memcpy routine of strings.def at every size and
+        alignment: contents, guard bytes, return value, ABI, no access
+        outside the range, VZEROUPPER."""
+        self.run_binary("test_strings")
+
+    def test_strings_missing_feature_skipped(self):
+        """With its feature treated as missing, a string variant is not run:
+        each of its checks is a skip line naming the feature."""
+        path = os.path.join(REPO, "build", "host", "test_strings")
+        if not os.path.exists(path):
+            self.fail("%s is not built: run make" % path)
+        needs = {}
+        with open(os.path.join(REPO, "variants", "strings.def")) as f:
+            for m in re.finditer(r"^STRING_VARIANT\(\s*(\w+)\s*,\s*(\w+)\s*,"
+                                 r"\s*\w+\s*,\s*FEAT_(\w+)", f.read(), re.M):
+                needs["%s/%s" % (m.group(1), m.group(2))] = m.group(3).lower()
+        off = sorted({f for f in needs.values() if f != "none"})
+        self.assertTrue(off, "no variant of strings.def needs a feature")
+        proc = subprocess.run([path, "disable=" + ",".join(off)], cwd=REPO,
+                              capture_output=True, text=True, timeout=300)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        seen = {}
+        for line in proc.stdout.splitlines():
+            m = LINE.match(line)
+            if m and m.group(2).count("/") == 2:
+                variant, check = m.group(2).rsplit("/", 1)
+                seen.setdefault(variant, []).append((m.group(1), check,
+                                                     m.group(3)))
+        self.assertEqual(sorted(seen), sorted(needs))
+        for variant, feat in needs.items():
+            with self.subTest(variant=variant):
+                verdicts = {v for v, _, _ in seen[variant]}
+                if feat == "none":
+                    self.assertEqual(verdicts, {"ok"}, seen[variant])
+                    continue
+                self.assertEqual(verdicts, {"skip"}, seen[variant])
+                for _, _, why in seen[variant]:
+                    self.assertIn("needs %s" % feat, why)
+
 
 if __name__ == "__main__":
     unittest.main()

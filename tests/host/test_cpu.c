@@ -531,6 +531,7 @@ static void test_features(void)
 	} want[] = {
 		{ "skylakex", FEAT_ERMS, 1 }, { "skylakex", FEAT_FSRM, 0 },
 		{ "skylakex", FEAT_AVX512F, 1 }, { "skylakex", FEAT_CLWB, 1 },
+		{ "skylakex", FEAT_AVX512BW, 1 },	/* 7.0 EBX[30] */
 		{ "skylakex", FEAT_MOVDIR64B, 0 }, { "skylakex", FEAT_INVTSC, 1 },
 		{ "sapphire", FEAT_FSRM, 1 }, { "sapphire", FEAT_FZRM, 1 },
 		{ "sapphire", FEAT_FSRS, 1 }, { "sapphire", FEAT_FSRCS, 1 },
@@ -542,9 +543,11 @@ static void test_features(void)
 		{ "gulftown", FEAT_AVX, 0 }, { "gulftown", FEAT_ERMS, 0 },
 		{ "rome", FEAT_ERMS, 0 }, { "rome", FEAT_CLZERO, 1 },
 		{ "rome", FEAT_AVX2, 1 }, { "rome", FEAT_AVX512F, 0 },
+		{ "rome", FEAT_AVX512BW, 0 },
 		{ "rome", FEAT_IBPB, 1 },	/* 0x80000008 EBX[12] */
 		{ "genoa", FEAT_ERMS, 1 }, { "genoa", FEAT_FSRM, 1 },
 		{ "genoa", FEAT_FZRM, 0 }, { "genoa", FEAT_AVX512F, 1 },
+		{ "genoa", FEAT_AVX512BW, 1 },
 		{ "genoa", FEAT_CLZERO, 1 },
 		{ "shanghai", FEAT_CLZERO, 0 }, { "shanghai", FEAT_INVTSC, 1 },
 		{ "shanghai", FEAT_HYPERVISOR, 0 },
@@ -586,14 +589,14 @@ static void test_xcr0(void)
 	static const struct {
 		const char *name;
 		uint64_t xcr0;
-		bool osxsave, avx, avx2, avx512f;
+		bool osxsave, avx, avx2, avx512f, avx512bw;
 	} gate[] = {
-		{ "xcr0_none", 0, 1, 0, 0, 0 },
-		{ "xcr0_sse", 0x3, 1, 0, 0, 0 },
-		{ "xcr0_ymm", 0x7, 1, 1, 1, 0 },
-		{ "xcr0_ymm_opmask", 0x27, 1, 1, 1, 0 },
-		{ "xcr0_all", 0xe7, 1, 1, 1, 1 },
-		{ "xcr0_all_no_osxsave", 0xe7, 0, 0, 0, 0 },
+		{ "xcr0_none", 0, 1, 0, 0, 0, 0 },
+		{ "xcr0_sse", 0x3, 1, 0, 0, 0, 0 },
+		{ "xcr0_ymm", 0x7, 1, 1, 1, 0, 0 },
+		{ "xcr0_ymm_opmask", 0x27, 1, 1, 1, 0, 0 },
+		{ "xcr0_all", 0xe7, 1, 1, 1, 1, 1 },
+		{ "xcr0_all_no_osxsave", 0xe7, 0, 0, 0, 0, 0 },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(gate); i++) {
@@ -614,7 +617,24 @@ static void test_xcr0(void)
 		expect_u(gate[i].name, "avx2", has(&d, FEAT_AVX2), gate[i].avx2);
 		expect_u(gate[i].name, "avx512f", has(&d, FEAT_AVX512F),
 			 gate[i].avx512f);
+		expect_u(gate[i].name, "avx512bw", has(&d, FEAT_AVX512BW),
+			 gate[i].avx512bw);
 		expect_u(gate[i].name, "xcr0", d.xcr0, gate[i].xcr0);
+	}
+
+	/* BW is an extension of F: its bit alone (a broken VM) is not enough. */
+	{
+		struct tsrc t;
+		struct cpuid_source s;
+		struct cpu_desc d;
+
+		tsrc_init(&t, genoa, ARRAY_SIZE(genoa));
+		tsrc_set(&t, 7, 0, 0x00000001, 0xF1BF97A9 & ~(1u << 16),
+			 0x00415FCE, 0x10000010);
+		s = tsrc_source(&t);
+		cpu_decode(&d, &s, 0xe7);
+		expect_u("bw_without_f", "avx512f", has(&d, FEAT_AVX512F), 0);
+		expect_u("bw_without_f", "avx512bw", has(&d, FEAT_AVX512BW), 0);
 	}
 }
 
@@ -883,6 +903,7 @@ static void test_live(void)
 		{ "sse2", FEAT_SSE2 }, { "clflush", FEAT_CLFLUSH },
 		{ "xsave", FEAT_XSAVE }, { "avx", FEAT_AVX },
 		{ "avx2", FEAT_AVX2 }, { "avx512f", FEAT_AVX512F },
+		{ "avx512bw", FEAT_AVX512BW },
 		{ "erms", FEAT_ERMS }, { "fsrm", FEAT_FSRM },
 		{ "clflushopt", FEAT_CLFLUSHOPT }, { "clwb", FEAT_CLWB },
 		{ "movdir64b", FEAT_MOVDIR64B }, { "clzero", FEAT_CLZERO },

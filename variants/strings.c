@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* The short-string variant table, built from strings.def. */
+#include "strings.h"
+
+#define STRING_OP_memset	STRING_MEMSET
+#define STRING_OP_memcpy	STRING_MEMCPY
+#define STRING_FN_memset(fn)	.set = fn
+#define STRING_FN_memcpy(fn)	.copy = fn
+
+const struct string_variant string_variants[] = {
+#define STRING_VARIANT(op_, name_, fn, need_, what_)			\
+	{ .op = STRING_OP_##op_, .name = #name_, STRING_FN_##op_(fn),	\
+	  .need = need_, .what = what_ },
+#include "strings.def"
+#undef STRING_VARIANT
+};
+const unsigned int string_variant_count =
+	sizeof(string_variants) / sizeof(string_variants[0]);
+
+const char *string_op_name(enum string_op op)
+{
+	switch (op) {
+	case STRING_MEMSET:
+		return "memset";
+	case STRING_MEMCPY:
+		return "memcpy";
+	}
+	return "?";
+}
