@@ -2,6 +2,7 @@
 #   make          kernel (build/pagebench.elf), ISO (build/pagebench.iso), host tools
 #   make run      boot it under QEMU, show and save the serial log
 #   make test     all tests; ends with "N passed, N failed, N skipped"
+#   make bench    pagebench-linux beside perf bench mem, figures only
 # Missing Debian packages are installed when run as root (scripts/deps).
 #
 # Sources by layer: boot/ and kernel/ are the ring-0 host, harness/ is the
@@ -54,7 +55,7 @@ HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/pagebench-linux \
 	    $(B)/host/test_strings
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
-.PHONY: all run test deps clean FORCE
+.PHONY: all run test bench deps clean FORCE
 all: $(B)/pagebench.elf $(B)/pagebench.iso $(HOST_BIN)
 
 # Rewritten only when git describe changes, so what prints the version
@@ -115,6 +116,10 @@ run: deps all
 test: DEPS_FOR = test
 test: deps all
 	tests/run
+
+bench: DEPS_FOR = run
+bench: deps all
+	scripts/bench-vs-perf $(BENCH_ARGS)
 
 clean:
 	rm -rf $(B)

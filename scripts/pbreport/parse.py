@@ -461,7 +461,7 @@ class Reader:
         elif kind == "memory":
             f["memory_mb"] = int(g[0]) if g[0] else None
         elif kind == "cmdline":
-            f["cmdline"] = g[0]
+            f["cmdline"] = g[0] or ""
         elif kind == "plan":
             f["plan"] = {"suite": g[0], "reps": int(g[1]), "passes": g[2]}
         elif kind == "flush":
