@@ -94,7 +94,7 @@ $(HARNESS_LIB): $(HARNESS_OBJ)
 
 HOST_COMMON := $(B)/h/host/live_cpuid.o $(B)/h/host/cpuid_dump.o $(HARNESS_LIB)
 
-$(B)/host/test_%: $(B)/h/tests/host/test_%.o $(HOST_COMMON)
+$(B)/host/test_%: $(B)/h/tests/host/test_%.o $(B)/h/tests/host/abi.o $(HOST_COMMON)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
 

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include "fmt.h"
 #include "out.h"
+#include "options.h"
 #include "run.h"
 
 static char step[160] = "boot";
@@ -42,4 +43,17 @@ void run_print_runtime(uint64_t ticks, uint64_t tsc_khz)
 void run_print_done(void)
 {
 	out_line("done: %u failure%s", failures, failures == 1 ? "" : "s");
+}
+
+void run_print_option_errors(const struct options *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nerrors; i++) {
+		if (i < OPT_MAX_ERRORS)
+			out_line("option error: %s", o->errors[i]);
+		run_fail();
+	}
+	if (o->nerrors > OPT_MAX_ERRORS)
+		out_line("option error: %u more not shown", o->nerrors - OPT_MAX_ERRORS);
 }

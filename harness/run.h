@@ -17,6 +17,10 @@ unsigned int run_failures(void);
 
 /* The "runtime" line, from the TSC ticks of the whole run (khz may be 0). */
 void run_print_runtime(uint64_t ticks, uint64_t tsc_khz);
+struct options;
+/* An "option error" line per error of o, each counted as a failure. */
+void run_print_option_errors(const struct options *o);
+
 /* The "done: N failures" line, the last of a run. */
 void run_print_done(void);
 

@@ -13,6 +13,7 @@
 #include "harness/options.h"
 #include "harness/out.h"
 #include "harness/plan.h"
+#include "harness/run.h"
 
 #ifndef PB_VERSION
 #error "build with -DPB_VERSION=\"...\" (the Makefile passes git describe)"
@@ -116,8 +117,7 @@ int main(int argc, char **argv)
 	out_set_tag(o.tag);
 	out_add_sink(stdout_sink);
 	describe_cpu(&d, PB_VERSION, NULL);
-	for (unsigned int i = 0; i < o.nerrors && i < OPT_MAX_ERRORS; i++)
-		out_line("option error: %s", o.errors[i]);
+	run_print_option_errors(&o);
 	/* A dump holds no memory map: the plan is the one of a roomy machine. */
 	plan_build(&plan, &o, &d, UINT64_MAX);
 	plan_print(&plan);

@@ -64,19 +64,6 @@ static void live_facts(struct live_facts *live, const struct cpu_desc *d,
 	live->cmdline = bi->cmdline;
 }
 
-static void print_option_errors(const struct options *o)
-{
-	unsigned int i;
-
-	for (i = 0; i < o->nerrors; i++) {
-		if (i < OPT_MAX_ERRORS)
-			out_line("option error: %s", o->errors[i]);
-		run_fail();
-	}
-	if (o->nerrors > OPT_MAX_ERRORS)
-		out_line("option error: %u more not shown", o->nerrors - OPT_MAX_ERRORS);
-}
-
 static bool alloc_buffers(struct buffers *b, const struct plan *p,
 			  struct mem *m)
 {
@@ -113,7 +100,7 @@ void kmain(uint32_t info)
 	run_set_exit(o.exit, under_qemu(&d));
 	live_facts(&live, &d, &bi);
 	describe_cpu(&d, PB_VERSION, &live);
-	print_option_errors(&o);
+	run_print_option_errors(&o);
 
 	if (o.selftest == SELFTEST_UD) {
 		run_step("selftest=ud: a deliberate invalid opcode");

@@ -58,23 +58,6 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
-static void print_option_errors(const struct options *o, const char *pin_error)
-{
-	unsigned int i;
-
-	for (i = 0; i < o->nerrors; i++) {
-		if (i < OPT_MAX_ERRORS)
-			out_line("option error: %s", o->errors[i]);
-		run_fail();
-	}
-	if (o->nerrors > OPT_MAX_ERRORS)
-		out_line("option error: %u more not shown", o->nerrors - OPT_MAX_ERRORS);
-	if (pin_error) {
-		out_line("option error: %s", pin_error);
-		run_fail();
-	}
-}
-
 /* The end of the run: the done line and the status the kernel would give. */
 static int finish(void)
 {
@@ -121,7 +104,11 @@ int main(int argc, char **argv)
 	linux_live_facts(&live, &d, cmdline ? cmdline : "");
 	describe_cpu(&d, PB_VERSION, &live);
 	linux_print_release();
-	print_option_errors(&o, pinned ? NULL : pin_error);
+	run_print_option_errors(&o);
+	if (!pinned) {
+		out_line("option error: %s", pin_error);
+		run_fail();
+	}
 	/* Unlike the kernel, which cannot be asked again, stop before measuring. */
 	if (run_failures())
 		return finish();

@@ -20,7 +20,8 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(REPO, "scripts"))
-from pbreport import grammar  # noqa: E402  (the log grammar, from docs/log-format.md)
+from pbreport import grammar  # noqa: E402
+from tables import variant_needs  # noqa: E402  (the log grammar, from docs/log-format.md)
 TOOL = os.path.join(REPO, "build", "host", "pagebench-cpuid")
 DUMPS = os.path.join(REPO, "..", "shared", "cpuid")
 
@@ -139,17 +140,6 @@ def aida_caches(path):
     if not got:
         return None
     return got.get("l1d", 0), got.get("l2", 0), got.get("l3", 0)
-
-
-def variant_needs():
-    """{(suite, name): feature} from variants/clear.def and copy.def."""
-    needs = {}
-    for suite in ("clear", "copy"):
-        with open(os.path.join(REPO, "variants", suite + ".def")) as f:
-            for m in re.finditer(r"^(?:CLEAR|COPY)\(\s*(\w+)\s*,\s*\w+\s*,"
-                                 r"\s*(?:PAGE|RANGE)\s*,\s*FEAT_(\w+)", f.read(), re.M):
-                needs[(suite, m.group(1))] = m.group(2).lower()
-    return needs
 
 
 def run_tool(*args, stdin=None, timeout=30):

@@ -14,6 +14,7 @@ import unittest
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 from pbreport import grammar  # noqa: E402
+from tables import variant_needs  # noqa: E402
 from pbreport import parse as P  # noqa: E402
 
 TOOL = os.path.join(REPO, "build", "host", "pagebench-linux")
@@ -21,17 +22,6 @@ CPUID_TOOL = os.path.join(REPO, "build", "host", "pagebench-cpuid")
 REPORT = os.path.join(REPO, "scripts", "pagebench-report")
 RUN_QEMU = os.path.join(REPO, "scripts", "run-qemu")
 TAG = re.compile(r"^\(([A-Za-z0-9_]{1,15})\) (.*)$")
-
-
-def variant_needs():
-    """{(op, name): feature} from the .def files."""
-    needs = {}
-    for op in ("clear", "copy"):
-        with open(os.path.join(REPO, "variants", op + ".def")) as f:
-            for m in re.finditer(r"^(?:CLEAR|COPY)\(\s*(\w+)\s*,\s*\w+\s*,\s*\w+\s*,"
-                                 r"\s*FEAT_(\w+)", f.read(), re.M):
-                needs[(op, m.group(1))] = m.group(2).lower()
-    return needs
 
 
 class Run:

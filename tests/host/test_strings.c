@@ -41,6 +41,7 @@
 
 #include "variants/strings.h"
 #include "host/live_cpuid.h"
+#include "abi.h"
 #include "check.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -97,62 +98,6 @@ static uint8_t *set_want[ARRAY_SIZE(fills)];	/* the fill byte throughout */
 /* ---- calling a routine and watching the ABI ---- */
 
 /*
- * sc_call(fn, a0, a1, a2, regs): load rbx, rbp, r12-r15 from regs[0..5],
- * call fn(a0, a1, a2) with all 64 bits of each argument register as
- * given, store those six registers back into regs[0..5] and the flags
- * after the call into regs[6]; returns fn's rax. Its own values of them
- * are saved around it, so a routine that clobbers one fails its check
- * instead of crashing the test somewhere else.
- */
-uint64_t sc_call(const void *fn, uint64_t a0, uint64_t a1, uint64_t a2,
-		 uint64_t regs[7]);
-__asm__(
-	".pushsection .text\n"
-	".globl sc_call\n"
-	".type sc_call, @function\n"
-	"sc_call:\n"
-	"	push	%rbx\n"
-	"	push	%rbp\n"
-	"	push	%r12\n"
-	"	push	%r13\n"
-	"	push	%r14\n"
-	"	push	%r15\n"
-	"	push	%r8\n"		/* regs; 7 pushes also realign rsp */
-	"	mov	0(%r8), %rbx\n"
-	"	mov	8(%r8), %rbp\n"
-	"	mov	16(%r8), %r12\n"
-	"	mov	24(%r8), %r13\n"
-	"	mov	32(%r8), %r14\n"
-	"	mov	40(%r8), %r15\n"
-	"	mov	%rdi, %rax\n"
-	"	mov	%rsi, %rdi\n"
-	"	mov	%rdx, %rsi\n"
-	"	mov	%rcx, %rdx\n"
-	"	call	*%rax\n"
-	"	mov	%rax, %r10\n"
-	"	pushf\n"
-	"	pop	%rax\n"
-	"	cld\n"			/* so a failing routine breaks only its check */
-	"	pop	%r8\n"
-	"	mov	%rbx, 0(%r8)\n"
-	"	mov	%rbp, 8(%r8)\n"
-	"	mov	%r12, 16(%r8)\n"
-	"	mov	%r13, 24(%r8)\n"
-	"	mov	%r14, 32(%r8)\n"
-	"	mov	%r15, 40(%r8)\n"
-	"	mov	%rax, 48(%r8)\n"
-	"	mov	%r10, %rax\n"
-	"	pop	%r15\n"
-	"	pop	%r14\n"
-	"	pop	%r13\n"
-	"	pop	%r12\n"
-	"	pop	%rbp\n"
-	"	pop	%rbx\n"
-	"	ret\n"
-	".size sc_call, . - sc_call\n"
-	".popsection\n");
-
-/*
  * sc_call_xinuse(fn, a0, a1, a2): VZEROUPPER, call fn(a0, a1, a2), and
  * return XINUSE (XGETBV with ECX = 1) as the routine left it.
  */
@@ -177,13 +122,6 @@ __asm__(
 	"	ret\n"
 	".size sc_call_xinuse, . - sc_call_xinuse\n"
 	".popsection\n");
-
-#define RFLAGS_DF	(1u << 10)
-#define CALLEE_SAVED	6
-
-static const char *const saved_names[CALLEE_SAVED] = {
-	"rbx", "rbp", "r12", "r13", "r14", "r15"
-};
 
 /*
  * The call being made, kept up to date before each call so that a
@@ -219,32 +157,14 @@ struct abi {
 static uint64_t call(const void *fn, uint64_t a0, uint64_t a1, uint64_t a2,
 		     struct abi *abi)
 {
-	uint64_t regs[CALLEE_SAVED + 1], sent[CALLEE_SAVED], ret;
-	char what[96];
-	int bad = -1;
+	char what[96], why[160];
+	uint64_t ret;
 
-	for (unsigned int i = 0; i < CALLEE_SAVED; i++)
-		regs[i] = sent[i] = 0x5a5a000000000000ull ^ (0x0101010101ull * (i + 1));
-	regs[CALLEE_SAVED] = 0;
-	ret = sc_call(fn, a0, a1, a2, regs);
-	if (abi->broken)
+	if (abi_call_checked(fn, a0, a1, a2, &ret, why, sizeof(why)) || abi->broken)
 		return ret;
-	for (unsigned int i = 0; i < CALLEE_SAVED && bad < 0; i++)
-		if (regs[i] != sent[i])
-			bad = (int)i;
-	if (bad < 0 && !(regs[CALLEE_SAVED] & RFLAGS_DF))
-		return ret;
-
 	abi->broken = true;
 	describe_call(what, sizeof(what));
-	if (bad >= 0)
-		snprintf(abi->why, sizeof(abi->why),
-			 "%s: %s is 0x%llx after the call, was 0x%llx",
-			 what, saved_names[bad], (unsigned long long)regs[bad],
-			 (unsigned long long)sent[bad]);
-	else
-		snprintf(abi->why, sizeof(abi->why),
-			 "%s: direction flag set on return", what);
+	snprintf(abi->why, sizeof(abi->why), "%.90s: %.96s", what, why);
 	return ret;
 }
 

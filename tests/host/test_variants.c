@@ -21,6 +21,7 @@
 
 #include "variants/variants.h"
 #include "host/live_cpuid.h"
+#include "abi.h"
 
 /* Region sizes in pages: one page, a few, and enough for a long REP. */
 static const unsigned sizes[] = { 1, 3, 8 };
@@ -102,84 +103,12 @@ static bool same(const char *what, const uint8_t *got, const uint8_t *want,
 	return false;
 }
 
-/*
- * tv_call_saved(fn, a0, a1, a2, regs): load rbx, rbp, r12-r15 from
- * regs[0..5], call fn(a0, a1, a2), store those registers back into
- * regs[0..5] and the flags after the call into regs[6]. Our own values of
- * them are saved around it, so a routine that clobbers one is caught here
- * rather than crashing the test somewhere else.
- */
-void tv_call_saved(void (*fn)(void), uintptr_t a0, uintptr_t a1, uintptr_t a2,
-		   uint64_t regs[7]);
-__asm__(
-	".pushsection .text\n"
-	".globl tv_call_saved\n"
-	".type tv_call_saved, @function\n"
-	"tv_call_saved:\n"
-	"	push	%rbx\n"
-	"	push	%rbp\n"
-	"	push	%r12\n"
-	"	push	%r13\n"
-	"	push	%r14\n"
-	"	push	%r15\n"
-	"	push	%r8\n"		/* regs; 7 pushes also realign rsp */
-	"	mov	0(%r8), %rbx\n"
-	"	mov	8(%r8), %rbp\n"
-	"	mov	16(%r8), %r12\n"
-	"	mov	24(%r8), %r13\n"
-	"	mov	32(%r8), %r14\n"
-	"	mov	40(%r8), %r15\n"
-	"	mov	%rdi, %rax\n"
-	"	mov	%rsi, %rdi\n"
-	"	mov	%rdx, %rsi\n"
-	"	mov	%rcx, %rdx\n"
-	"	call	*%rax\n"
-	"	pushf\n"
-	"	pop	%rax\n"
-	"	cld\n"			/* so a failing routine breaks only its check */
-	"	pop	%r8\n"
-	"	mov	%rbx, 0(%r8)\n"
-	"	mov	%rbp, 8(%r8)\n"
-	"	mov	%r12, 16(%r8)\n"
-	"	mov	%r13, 24(%r8)\n"
-	"	mov	%r14, 32(%r8)\n"
-	"	mov	%r15, 40(%r8)\n"
-	"	mov	%rax, 48(%r8)\n"
-	"	pop	%r15\n"
-	"	pop	%r14\n"
-	"	pop	%r13\n"
-	"	pop	%r12\n"
-	"	pop	%rbp\n"
-	"	pop	%rbx\n"
-	"	ret\n"
-	".size tv_call_saved, . - tv_call_saved\n"
-	".popsection\n");
-
-#define RFLAGS_DF	(1u << 10)
-
-static bool regs_survive(void (*fn)(void), uintptr_t a0, uintptr_t a1, uintptr_t a2,
+static bool regs_survive(const void *fn, uintptr_t a0, uintptr_t a1, uintptr_t a2,
 			 char *why, size_t whylen)
 {
-	static const char *const names[] = { "rbx", "rbp", "r12", "r13", "r14", "r15" };
-	uint64_t regs[7], sent[6];
+	uint64_t ret;
 
-	for (unsigned i = 0; i < 6; i++)
-		regs[i] = sent[i] = 0x5a5a000000000000ull ^ (0x0101010101ull * (i + 1));
-	regs[6] = 0;
-	tv_call_saved(fn, a0, a1, a2, regs);
-	for (unsigned i = 0; i < 6; i++) {
-		if (regs[i] != sent[i]) {
-			snprintf(why, whylen, "%s is 0x%llx after the call, was 0x%llx",
-				 names[i], (unsigned long long)regs[i],
-				 (unsigned long long)sent[i]);
-			return false;
-		}
-	}
-	if (regs[6] & RFLAGS_DF) {
-		snprintf(why, whylen, "direction flag set on return");
-		return false;
-	}
-	return true;
+	return abi_call_checked(fn, a0, a1, a2, &ret, why, whylen);
 }
 
 /*
@@ -262,7 +191,7 @@ static bool regs_ok(const struct variant *v, char *why, size_t whylen)
 	uintptr_t from = v->op == OP_COPY ? (uintptr_t)(src + PAGE_SIZE) : 0;
 	size_t bytes = v->shape == SHAPE_RANGE ? 2 * PAGE_SIZE : PAGE_SIZE;
 
-	return regs_survive((void (*)(void))v->fn, to, from, bytes, why, whylen);
+	return regs_survive((const void *)v->fn, to, from, bytes, why, whylen);
 }
 
 /*
