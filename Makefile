@@ -48,7 +48,7 @@ SHARED_C   := harness/cpu.c harness/describe.c harness/fmt.c harness/out.c \
 SHARED_OBJ := $(patsubst %.c,$(B)/h/%.o,$(SHARED_C)) $(VARIANT_OBJ)
 
 HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/test_variants $(B)/host/test_lib \
-	    $(B)/host/test_cpu $(B)/host/test_acpi
+	    $(B)/host/test_cpu $(B)/host/test_acpi $(B)/host/test_tsc
 
 .PHONY: all run test deps clean FORCE
 all: $(B)/pagebench.elf $(B)/pagebench.iso $(HOST_BIN)
@@ -91,6 +91,7 @@ $(B)/host/test_%: $(B)/h/tests/host/test_%.o $(HOST_COMMON)
 
 # Kernel code that is pure (no ring 0), tested on the host.
 $(B)/host/test_acpi: $(B)/h/kernel/acpi.o
+$(B)/host/test_tsc: $(B)/h/kernel/amd_pstate.o
 
 $(B)/host/pagebench-cpuid: $(B)/h/host/pagebench-cpuid.o $(HOST_COMMON)
 	@mkdir -p $(dir $@)

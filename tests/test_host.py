@@ -47,6 +47,10 @@ class HostUnitTests(unittest.TestCase):
         """ACPI discovery and the FADT/HPET/MADT/SRAT parsers on synthetic tables."""
         self.run_binary("test_acpi")
 
+    def test_tsc(self):
+        """The TSC rate from AMD P-state 0, on recorded MSR values."""
+        self.run_binary("test_tsc")
+
     def test_variants(self):
         """Every clear and copy routine, with guard pages, where the CPU can run it."""
         self.run_binary("test_variants")
