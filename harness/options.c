@@ -21,6 +21,10 @@ static const char *const suite_names[] = {
 	[SUITE_CLEAR] = "clear", [SUITE_COPY] = "copy",
 };
 
+static const char *const tsc_pick_names[TSC_PICK_COUNT] = {
+	"auto", "cpuid", "amd", "hpet", "pmtimer", "pit",
+};
+
 static const uint16_t com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
 
 const char *pass_id_name(enum pass_id p)
@@ -31,6 +35,11 @@ const char *pass_id_name(enum pass_id p)
 const char *suite_name(enum suite s)
 {
 	return s <= SUITE_COPY ? suite_names[s] : "?";
+}
+
+const char *tsc_pick_name(enum tsc_pick p)
+{
+	return p < TSC_PICK_COUNT ? tsc_pick_names[p] : "?";
 }
 
 static void error(struct options *o, const char *fmt, ...)
@@ -282,7 +291,7 @@ static void parse_word(struct options *o, char *word)
 	while (*val && *val != '=')
 		val++;
 	if (!*val || val == word) {
-		error(o, "malformed option '%s'; options are key=value: console= tag= exit= selftest= disable= suite= reps= passes= variants=",
+		error(o, "malformed option '%s'; options are key=value: console= tag= exit= selftest= disable= suite= reps= passes= variants= tsc=",
 		      word);
 		return;
 	}
@@ -328,6 +337,13 @@ static void parse_word(struct options *o, char *word)
 	} else if (streq(word, "passes")) {
 		o->passes = 0;
 		each_name(o, "passes", val, add_pass);
+	} else if (streq(word, "tsc")) {
+		for (n = 0; n < TSC_PICK_COUNT && !streq(val, tsc_pick_names[n]); n++)
+			;
+		if (n < TSC_PICK_COUNT)
+			o->tsc = (enum tsc_pick)n;
+		else
+			error(o, "tsc=: unknown '%s'; valid: auto cpuid amd hpet pmtimer pit", val);
 	} else if (streq(word, "variants")) {
 		for (n = 0; val[n]; n++)
 			o->variants_arg[n] = val[n];
@@ -335,7 +351,7 @@ static void parse_word(struct options *o, char *word)
 		if (!n)
 			error(o, "variants=: empty list");
 	} else {
-		error(o, "unknown option '%s'; valid: console= tag= exit= selftest= disable= suite= reps= passes= variants=",
+		error(o, "unknown option '%s'; valid: console= tag= exit= selftest= disable= suite= reps= passes= variants= tsc=",
 		      word);
 	}
 }

@@ -13,6 +13,9 @@
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
 enum selftest { SELFTEST_NONE, SELFTEST_UD };
 enum suite { SUITE_ALL, SUITE_XEN, SUITE_CLEAR, SUITE_COPY };
+/* tsc=: where the TSC rate comes from (kernel/tsc.c); auto tries in order. */
+enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
+		TSC_PICK_PMTIMER, TSC_PICK_PIT, TSC_PICK_COUNT };
 
 /* Passes, in the order they run. */
 enum pass_id {
@@ -35,6 +38,7 @@ struct options {
 	enum selftest selftest;
 	uint64_t disable;		/* bit per enum feat: treat as absent */
 	enum suite suite;
+	enum tsc_pick tsc;
 	unsigned int reps;		/* 0: the suite's default */
 	uint32_t passes;		/* bit per enum pass_id; 0: the suite's default */
 	/* variants= as given; when empty, each suite runs all its variants */
@@ -54,5 +58,6 @@ bool option_runs_copy(const struct options *o, unsigned int i);
 
 const char *pass_id_name(enum pass_id p);	/* "l1", "l1f", ... */
 const char *suite_name(enum suite s);
+const char *tsc_pick_name(enum tsc_pick p);	/* "auto", "cpuid", ... */
 
 #endif

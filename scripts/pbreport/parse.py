@@ -27,6 +27,7 @@ ATTACH_NAME_RE = re.compile(r"^Attachment #\d+: (.+)$")
 BAD_CHARS_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ufffd]")
 
 PASS_ALT = r"L[123] w/o flush|L[123] w/ flush|MEM"
+TSC_SOURCES = r"cpuid-0x15|cpuid-0x16|hv-0x40000010|amd-p0|hpet|pmtimer|pit"
 
 # (kind, regex applied to the text after the tag, trailing blanks removed)
 LINE_TYPES = [
@@ -43,8 +44,11 @@ LINE_TYPES = [
               r"source=(leaf4|0x8000001d|legacy|none)"),
     ("features", r"features((?: [a-z0-9]+=[01])+)"),
     ("hypervisor", r"hypervisor: (.+)"),
-    ("tsc", r"tsc(?: khz=(\d+) source=(cpuid-0x15|cpuid-0x16|hv-0x40000010|pit)"
-            r"|: (not in dump))"),
+    ("tsc", r"tsc(?: khz=(\d+) source=(%s|none)|: (not in dump))" % TSC_SOURCES),
+    ("tsc_check", r"tsc check source=(%s) khz=(\d+) diff_ppm=(-?\d+)" % TSC_SOURCES),
+    ("tsc_absent", r"tsc absent (cpuid|amd|hpet|pmtimer|pit): (.+)"),
+    ("acpi", r"acpi(?: rsdp=0x([0-9a-f]+) rev=(\d+) root=(xsdt|rsdt) "
+             r"tables=([A-Za-z0-9_?,]*)|: none \((.+)\))"),
     ("memory", r"memory(?: usable=(\d+)M|: (not in dump))"),
     ("cmdline", r"cmdline: (.*)"),
     ("option_error", r"option error: (.+)"),
@@ -483,6 +487,15 @@ class Reader:
         elif kind == "tsc":
             f["tsc"] = ({"khz": int(g[0]), "source": g[1]} if g[0]
                         else {"khz": None, "source": g[2]})
+        elif kind == "tsc_check":
+            f.setdefault("tsc_checks", []).append(
+                {"source": g[0], "khz": int(g[1]), "diff_ppm": int(g[2])})
+        elif kind == "tsc_absent":
+            f.setdefault("tsc_absent", {})[g[0]] = g[1]
+        elif kind == "acpi":
+            f["acpi"] = ({"rsdp": int(g[0], 16), "revision": int(g[1]),
+                          "root": g[2], "tables": g[3].split(",") if g[3] else []}
+                         if g[0] else {"none": g[4]})
         elif kind == "memory":
             f["memory_mb"] = int(g[0]) if g[0] else None
         elif kind == "cmdline":
