@@ -136,7 +136,12 @@ struct acpi_cpu {
 	uint32_t uid;			/* ACPI processor UID */
 	bool x2apic;			/* from a type 9 entry (else type 0) */
 	bool enabled;			/* usable now */
-	bool online_capable;		/* disabled, but can be brought online */
+	/*
+	 * Disabled, but can be brought online. The bit means that only when
+	 * Enabled is clear, and only from MADT revision 5 (ACPI 6.3) on; it
+	 * was reserved before, and then reads false here.
+	 */
+	bool online_capable;
 };
 
 struct acpi_madt {

@@ -72,7 +72,9 @@ void acpi_live_print(void)
 		const char *why;
 		char sig[ACPI_SIG_LEN + 1];
 
-		if (!phys || !h) {
+		if (!phys)		/* a null entry, as ACPICA skips them */
+			continue;
+		if (!h) {
 			out_line("note: acpi: root entry %u (0x%llx) cannot be read",
 				 i, (unsigned long long)phys);
 			continue;
