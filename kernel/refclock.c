@@ -111,7 +111,8 @@ static bool may_hide_wrap(const struct refclock *rc, const struct window *w,
 
 	if (rc->mask == UINT64_MAX)
 		return false;
-	return gap * (w->dcount + half_wrap) >= w->dtsc * half_wrap;
+	return (unsigned __int128)gap * (w->dcount + half_wrap) >=
+	       (unsigned __int128)w->dtsc * half_wrap;
 }
 
 const char *refclock_measure(struct refclock *rc, uint64_t *tsc_hz)
@@ -130,7 +131,11 @@ const char *refclock_measure(struct refclock *rc, uint64_t *tsc_hz)
 		why = window(&k, ticks, tsc_limit, &w);
 		if (why)
 			break;
-		if (may_hide_wrap(rc, &w, k.max_gap))
+		/*
+		 * Taking longer than a stuck counter may is a disturbance too;
+		 * it also keeps every product below within 64 bits.
+		 */
+		if (w.dtsc > tsc_limit || may_hide_wrap(rc, &w, k.max_gap))
 			continue;
 		/* Narrower relative error: err/dtsc < best.err/best.dtsc. */
 		if (!best.dtsc || w.err * best.dtsc < best.err * w.dtsc)
