@@ -117,6 +117,28 @@ class TimerSources(LogChecks):
         self.assertIn("FACP", r.tables)
         self.assertNotIn("HPET", r.tables)
 
+    def test_no_pit_bounded(self):
+        """pit=off (the 8254 absent or its clock gated: the count stands
+        still): tsc=pit gives up after a bounded wait and falls back."""
+        b = tcg("--qemu-arg=-machine", "--qemu-arg=pc,pit=off", append=PLAN + " tsc=pit")
+        self.assert_success(b)
+        r = Report(b)
+        self.assert_report_consistent(r)
+        self.assertEqual(r.notes, ["note: tsc=pit: absent (PIT: the counter does not "
+                                   "advance); falling back to auto"])
+        self.assertNotEqual(r.source, "pit")
+
+    def test_no_acpi(self):
+        """acpi=off: no RSDP, so neither HPET nor PM timer; the PIT still is."""
+        b = tcg("--qemu-arg=-machine", "--qemu-arg=pc,acpi=off")
+        self.assert_success(b)
+        r = Report(b)
+        self.assert_report_consistent(r)
+        self.assertRegex(b.first("acpi"), r"^acpi: none \(no RSDP")
+        self.assertRegex(r.absent["hpet"], r"^no ACPI tables: ")
+        self.assertRegex(r.absent["pmtimer"], r"^no ACPI tables: ")
+        self.assertIn("pit", r.rates())
+
     def test_amd_msrs_under_tcg(self):
         """An AMD Zen model under TCG: the P-state path reads the MSRs without
         faulting, finds HWCR.TscFreqSel clear (QEMU reads 0) and falls back."""
