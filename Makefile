@@ -52,7 +52,7 @@ HARNESS_OBJ := $(patsubst %.c,$(B)/h/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 
 HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/pagebench-linux \
 	    $(B)/host/test_variants $(B)/host/test_lib $(B)/host/test_cpu \
-	    $(B)/host/test_strings
+	    $(B)/host/test_strings $(B)/host/test_acpi $(B)/host/test_tsc
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
 .PHONY: all run test bench deps clean FORCE
@@ -97,6 +97,10 @@ HOST_COMMON := $(B)/h/host/live_cpuid.o $(B)/h/host/cpuid_dump.o $(HARNESS_LIB)
 $(B)/host/test_%: $(B)/h/tests/host/test_%.o $(B)/h/tests/host/abi.o $(HOST_COMMON)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
+
+# Kernel code that is pure (no ring 0), tested on the host.
+$(B)/host/test_acpi: $(B)/h/kernel/acpi.o
+$(B)/host/test_tsc: $(B)/h/kernel/amd_pstate.o
 
 $(B)/host/pagebench-cpuid: $(B)/h/host/pagebench-cpuid.o $(HOST_COMMON)
 	@mkdir -p $(dir $@)

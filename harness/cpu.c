@@ -382,8 +382,22 @@ static void decode_caches(struct cpu_desc *d, const struct reader *rdr)
 
 static void decode_tsc(struct cpu_desc *d, const struct reader *rdr)
 {
+	bool intel = same12(d->vendor, "GenuineIntel");
 	struct cpuid_regs r;
 
+	/*
+	 * A hypervisor's leaf comes first: it states the rate the guest's TSC
+	 * runs at, which after TSC scaling or migration need not be the
+	 * host's that 0x15/0x16 describe.
+	 */
+	if (rdr->max_hv >= HV_TSC_LEAF && rd(rdr, HV_TSC_LEAF, 0, &r) &&
+	    r.eax) {
+		d->tsc_khz = r.eax;
+		d->tsc_src = TSC_SRC_HV;
+		return;
+	}
+	if (!intel)
+		return;
 	/* EAX/EBX: TSC to crystal ratio; ECX: crystal Hz (0: not given). */
 	if (rd(rdr, 0x15, 0, &r) && r.eax && r.ebx && r.ecx) {
 		d->tsc_khz = (uint64_t)r.ecx * r.ebx / r.eax / 1000;
@@ -394,12 +408,6 @@ static void decode_tsc(struct cpu_desc *d, const struct reader *rdr)
 	if (rd(rdr, 0x16, 0, &r) && (r.eax & 0xffff)) {
 		d->tsc_khz = (uint64_t)(r.eax & 0xffff) * 1000;
 		d->tsc_src = TSC_SRC_CPUID16;
-		return;
-	}
-	if (rdr->max_hv >= HV_TSC_LEAF && rd(rdr, HV_TSC_LEAF, 0, &r) &&
-	    r.eax) {
-		d->tsc_khz = r.eax;
-		d->tsc_src = TSC_SRC_HV;
 	}
 }
 
@@ -472,6 +480,12 @@ const char *tsc_source_name(enum tsc_source s)
 		return "cpuid-0x16";
 	case TSC_SRC_HV:
 		return "hv-0x40000010";
+	case TSC_SRC_AMD_P0:
+		return "amd-p0";
+	case TSC_SRC_HPET:
+		return "hpet";
+	case TSC_SRC_PMTIMER:
+		return "pmtimer";
 	case TSC_SRC_PIT:
 		return "pit";
 	case TSC_SRC_LINUX_CLOCK:

@@ -70,10 +70,14 @@ enum cache_source {
 
 enum tsc_source {
 	TSC_SRC_NONE,		/* no leaf gives it: the kernel calibrates */
-	TSC_SRC_CPUID15,
-	TSC_SRC_CPUID16,
+	TSC_SRC_CPUID15,	/* Intel only */
+	TSC_SRC_CPUID16,	/* Intel only */
 	TSC_SRC_HV,		/* hypervisor leaf 0x40000010 */
-	TSC_SRC_PIT,		/* calibrated by the kernel, never set by cpu_decode() */
+	/* Set by the kernel (kernel/tsc.c), never by cpu_decode(): */
+	TSC_SRC_AMD_P0,		/* AMD P-state 0 definition MSR */
+	TSC_SRC_HPET,		/* measured against the HPET */
+	TSC_SRC_PMTIMER,	/* ... the ACPI PM timer */
+	TSC_SRC_PIT,		/* ... PIT channel 2 */
 	TSC_SRC_LINUX_CLOCK,	/* calibrated by pagebench-linux against CLOCK_MONOTONIC_RAW */
 };
 

@@ -8,6 +8,12 @@
 #include "fmt.h"
 #include "options.h"
 
+static const char *const tsc_pick_names[TSC_PICK_COUNT] = {
+	[TSC_PICK_AUTO] = "auto", [TSC_PICK_CPUID] = "cpuid",
+	[TSC_PICK_AMD] = "amd", [TSC_PICK_HPET] = "hpet",
+	[TSC_PICK_PMTIMER] = "pmtimer", [TSC_PICK_PIT] = "pit",
+};
+
 static const uint16_t com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
 static const uint32_t bauds[] = {
 	115200, 57600, 38400, 19200, 9600, 4800, 2400, 1200
@@ -18,6 +24,11 @@ static const uint32_t bauds[] = {
 const char *suite_name(enum suite s)
 {
 	return s < SUITE_COUNT ? suites[s].name : "?";
+}
+
+const char *tsc_pick_name(enum tsc_pick p)
+{
+	return p < TSC_PICK_COUNT ? tsc_pick_names[p] : "?";
 }
 
 static void error(struct options *o, const char *fmt, ...)
@@ -312,6 +323,23 @@ static void parse_cpu(struct options *o, char *val)
 		      val);
 }
 
+static void parse_tsc(struct options *o, char *val)
+{
+	char valid[80];
+	size_t n = 0;
+	unsigned int t;
+
+	valid[0] = '\0';
+	for (t = 0; t < TSC_PICK_COUNT; t++) {
+		if (streq(val, tsc_pick_names[t])) {
+			o->tsc = t;
+			return;
+		}
+		list_add(valid, sizeof(valid), &n, tsc_pick_names[t]);
+	}
+	error(o, "tsc=: unknown '%s'; valid:%s", val, valid);
+}
+
 static const struct option_def {
 	const char *key;
 	void (*parse)(struct options *o, char *val);
@@ -327,6 +355,7 @@ static const struct option_def {
 	{ "reps",	parse_reps,	HOST_KERNEL | HOST_LINUX },
 	{ "passes",	parse_passes,	HOST_KERNEL | HOST_LINUX },
 	{ "variants",	parse_variants,	HOST_KERNEL | HOST_LINUX },
+	{ "tsc",	parse_tsc,	HOST_KERNEL },
 	{ "cpu",	parse_cpu,	HOST_LINUX },
 };
 

@@ -22,6 +22,9 @@ enum host {
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
 enum selftest { SELFTEST_NONE, SELFTEST_UD };
+/* tsc=: where the kernel takes the TSC rate from (kernel/tsc.c); auto tries in order. */
+enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
+		TSC_PICK_PMTIMER, TSC_PICK_PIT, TSC_PICK_COUNT };
 
 #define OPT_MAX_ERRORS 8
 #define OPT_ERROR_LEN 400
@@ -39,6 +42,7 @@ struct options {
 	uint64_t disable;		/* bit per enum feat: treat as absent */
 	uint64_t force;			/* bit per enum feat: treat as present */
 	enum suite suite;
+	enum tsc_pick tsc;
 	unsigned int reps;		/* 0: the suite's default */
 	pass_set passes;		/* 0: the suite's default */
 	/* variants= as given; when empty, each suite runs all its variants */
@@ -65,5 +69,6 @@ void options_finish(struct options *o);
 bool option_selects(const struct options *o, unsigned int i);
 
 const char *suite_name(enum suite s);
+const char *tsc_pick_name(enum tsc_pick p);	/* "auto", "cpuid", ... */
 
 #endif

@@ -3,6 +3,7 @@
  * The run, in the order the data flows: multiboot info, options, consoles,
  * CPU description, the plan, the suites, the summary and the exit.
  */
+#include "acpi_live.h"
 #include "boot_info.h"
 #include "console.h"
 #include "cpu_live.h"
@@ -39,7 +40,7 @@ static bool under_qemu(const struct cpu_desc *d)
 }
 
 static void live_facts(struct live_facts *live, const struct cpu_desc *d,
-		       const struct boot_info *bi)
+		       const struct boot_info *bi, enum tsc_pick tsc)
 {
 	bool intel = same_string(d->vendor, "GenuineIntel");
 	uint64_t ucode = 0;
@@ -54,12 +55,8 @@ static void live_facts(struct live_facts *live, const struct cpu_desc *d,
 	}
 	live->ucode_readable = rdmsr_safe(MSR_UCODE_REV, &ucode);
 	live->ucode = intel ? ucode >> 32 : (uint32_t)ucode;
-	live->tsc_khz = d->tsc_khz;
-	live->tsc_src = d->tsc_src;
-	if (!live->tsc_khz) {
-		live->tsc_khz = tsc_calibrate_pit_khz();
-		live->tsc_src = TSC_SRC_PIT;
-	}
+	acpi_live_init(0);	/* multiboot v1 hands over no RSDP */
+	live->tsc_khz = tsc_select(d, tsc, &live->tsc_src);
 	live->mem_usable = bi->ram_total;
 	live->cmdline = bi->cmdline;
 }
@@ -98,8 +95,10 @@ void kmain(uint32_t info)
 	cpu_decode(&d, &cpuid_live,
 		   (o.disable >> FEAT_XSAVE) & 1 ? 0 : xsave_enable());
 	run_set_exit(o.exit, under_qemu(&d));
-	live_facts(&live, &d, &bi);
+	live_facts(&live, &d, &bi, o.tsc);
 	describe_cpu(&d, PB_VERSION, &live);
+	acpi_live_print();
+	tsc_print_report();
 	run_print_option_errors(&o);
 
 	if (o.selftest == SELFTEST_UD) {

@@ -43,6 +43,14 @@ class HostUnitTests(unittest.TestCase):
         """CPUID decoding on recorded register values, cache arithmetic."""
         self.run_binary("test_cpu")
 
+    def test_acpi(self):
+        """ACPI discovery and the FADT/HPET/MADT/SRAT parsers on synthetic tables."""
+        self.run_binary("test_acpi")
+
+    def test_tsc(self):
+        """The TSC rate from AMD P-state 0, on recorded MSR values."""
+        self.run_binary("test_tsc")
+
     def test_variants(self):
         """Every clear and copy routine, with guard pages, where the CPU can run it."""
         self.run_binary("test_variants")

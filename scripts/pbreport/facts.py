@@ -22,7 +22,7 @@ def describe_bytes(b):
 
 
 ORDER = ("format", "source", "tag", "version", "cpu", "brand", "microcode",
-         "string ops", "cache", "features", "hypervisor", "tsc", "memory",
+         "string ops", "cache", "features", "hypervisor", "tsc", "tsc checks", "memory",
          "cmdline", "plan", "flush", "variants clear", "variants copy",
          "skipped variants", "skipped passes", "runtime", "result")
 
@@ -75,6 +75,11 @@ def facts(m):
         out.append(("tsc", "unknown (%s): times in ticks only" % t["source"]))
     else:
         out.append(("tsc", "unknown: times in ticks only"))
+    checks = f.get("tsc_checks")
+    if checks:
+        out.append(("tsc checks", ", ".join(
+            "%s %d kHz (%+d ppm)" % (c["source"], c["khz"], c["diff_ppm"])
+            for c in checks)))
     if "memory_mb" in f:
         out.append(("memory", "%d MiB usable" % f["memory_mb"]
                     if f["memory_mb"] is not None else "not in dump"))

@@ -458,6 +458,15 @@ class Reader:
         elif kind == "tsc":
             f["tsc"] = ({"khz": int(g[0]), "source": g[1]} if g[0]
                         else {"khz": None, "source": g[2]})
+        elif kind == "tsc_check":
+            f.setdefault("tsc_checks", []).append(
+                {"source": g[0], "khz": int(g[1]), "diff_ppm": int(g[2])})
+        elif kind == "tsc_absent":
+            f.setdefault("tsc_absent", {})[g[0]] = g[1]
+        elif kind == "acpi":
+            f["acpi"] = ({"rsdp": int(g[0], 16), "revision": int(g[1]),
+                          "root": g[2], "tables": g[3].split(",") if g[3] else []}
+                         if g[0] else {"none": g[4]})
         elif kind == "memory":
             f["memory_mb"] = int(g[0]) if g[0] else None
         elif kind == "cmdline":

@@ -291,6 +291,12 @@ static void test_options_basic(void)
 	expect_u("opt.suite_all", o.suite, SUITE_ALL);
 	expect_error("opt.suite_bad", "suite=fill", "suite=", "fill");
 
+	parse("");
+	expect_u("opt.tsc_default", o.tsc, TSC_PICK_AUTO);
+	parse("tsc=pmtimer");
+	expect_u("opt.tsc_pmtimer", o.tsc, TSC_PICK_PMTIMER);
+	expect_error("opt.tsc_bad", "tsc=tsc", "tsc=", "auto cpuid amd hpet pmtimer pit");
+
 	parse("reps=1");
 	expect_u("opt.reps_1", o.reps, 1);
 	parse("reps=1000");
