@@ -304,8 +304,10 @@ static void parse_word(struct options *o, char *word)
 	} else if (streq(word, "selftest")) {
 		if (streq(val, "ud"))
 			o->selftest = SELFTEST_UD;
+		else if (streq(val, "map"))	/* screen: mapping a far framebuffer */
+			o->selftest = SELFTEST_MAP;
 		else
-			error(o, "selftest=: unknown '%s'; valid: ud", val);
+			error(o, "selftest=: unknown '%s'; valid: ud map", val);
 	} else if (streq(word, "disable")) {
 		o->disable = 0;
 		each_name(o, "disable", val, add_disable);

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
-enum selftest { SELFTEST_NONE, SELFTEST_UD };
+enum selftest { SELFTEST_NONE, SELFTEST_UD, SELFTEST_MAP };
 enum suite { SUITE_ALL, SUITE_XEN, SUITE_CLEAR, SUITE_COPY };
 
 /* Passes, in the order they run. */

@@ -8,6 +8,7 @@
 #include "cpu_live.h"
 #include "harness/describe.h"
 #include "mem.h"
+#include "paging.h"
 #include "harness/out.h"
 #include "harness/plan.h"
 #include "harness/run.h"
@@ -131,6 +132,9 @@ void kmain(uint32_t info)
 		run_step("selftest=ud: a deliberate invalid opcode");
 		asm volatile("ud2");
 	}
+
+	if (o.selftest == SELFTEST_MAP)
+		map_selftest();
 
 	mem_init(&mem, &bi, (uint64_t)boot_mapped_gib * GIB,
 		 (uintptr_t)kernel_end);
