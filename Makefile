@@ -32,7 +32,9 @@ HCFLAGS	:= -std=gnu11 -O2 -g $(WARN) $(DEPFLAGS) -I. -ffile-prefix-map=$(CURDIR)
 NASMFLAGS := -f elf64 -Wall
 
 HARNESS_C   := $(wildcard harness/*.c) variants/table.c
-KERNEL_C    := $(wildcard kernel/*.c) $(HARNESS_C)
+# The screen font, generated from a Debian console font (scripts/psf2c).
+FONT_C      := $(B)/gen/font.c
+KERNEL_C    := $(wildcard kernel/*.c) $(HARNESS_C) $(FONT_C)
 BOOT_ASM    := $(wildcard boot/*.asm)
 VARIANT_ASM := $(wildcard variants/*.asm)
 
@@ -48,7 +50,7 @@ SHARED_C   := harness/cpu.c harness/describe.c harness/fmt.c harness/out.c \
 SHARED_OBJ := $(patsubst %.c,$(B)/h/%.o,$(SHARED_C)) $(VARIANT_OBJ)
 
 HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/test_variants $(B)/host/test_lib \
-	    $(B)/host/test_cpu
+	    $(B)/host/test_cpu $(B)/host/test_screen
 
 .PHONY: all run test deps clean FORCE
 all: $(B)/pagebench.elf $(B)/pagebench.iso $(HOST_BIN)
@@ -59,6 +61,10 @@ $(B)/version: FORCE
 	@mkdir -p $(B)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
 $(B)/k/kernel/main.o $(B)/h/host/pagebench-cpuid.o: $(B)/version
+
+$(FONT_C): scripts/psf2c
+	@mkdir -p $(dir $@)
+	scripts/psf2c -o $@
 
 $(B)/k/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
@@ -88,6 +94,10 @@ HOST_COMMON := $(SHARED_OBJ) $(B)/h/host/live_cpuid.o $(B)/h/host/cpuid_dump.o
 $(B)/host/test_%: $(B)/h/tests/host/test_%.o $(HOST_COMMON)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
+
+# The screen's layout, drawing and page-table code, on buffers of the test's own.
+$(B)/host/test_screen: $(B)/h/kernel/screen.o $(B)/h/kernel/screen_log.o \
+	$(B)/h/kernel/fb.o $(B)/h/kernel/paging.o $(B)/h/$(FONT_C:.c=.o)
 
 $(B)/host/pagebench-cpuid: $(B)/h/host/pagebench-cpuid.o $(HOST_COMMON)
 	@mkdir -p $(dir $@)

@@ -9,6 +9,7 @@
 #include "harness/describe.h"
 #include "mem.h"
 #include "paging.h"
+#include "screen.h"
 #include "harness/out.h"
 #include "harness/plan.h"
 #include "harness/run.h"
@@ -118,6 +119,7 @@ void kmain(uint32_t info)
 	run_set_exit(o.exit, under_qemu(&d));
 	live_facts(&live, &d, &bi);
 	describe_cpu(&d, PB_VERSION, &live);
+	screen_report();	/* after the description: the Xen header stays first */
 	plan_disable_features(&d, &o);
 
 	for (i = 0; i < o.nerrors; i++) {
