@@ -43,6 +43,11 @@ class HostUnitTests(unittest.TestCase):
         """CPUID decoding on recorded register values, cache arithmetic."""
         self.run_binary("test_cpu")
 
+    def test_screen(self):
+        """Framebuffer drawing in every pixel format, the identity mapper,
+        the screen's layout and which log lines it shows."""
+        self.run_binary("test_screen")
+
     def test_variants(self):
         """Every clear and copy routine, with guard pages, where the CPU can run it."""
         self.run_binary("test_variants")

@@ -47,6 +47,9 @@ LINE_TYPES = [
             r"|: (not in dump))"),
     ("memory", r"memory(?: usable=(\d+)M|: (not in dump))"),
     ("cmdline", r"cmdline: (.*)"),
+    ("screen", r"screen: (.+)"),
+    ("selftest_map", r"selftest map: (ok|FAILED) addr=0x([0-9a-f]+) len=0x([0-9a-f]+)"
+                     r"(?: \((.+)\))?"),
     ("option_error", r"option error: (.+)"),
     ("plan", r"plan suite=(xen|clear|copy|all) reps=(\d+) passes=(\S+)"),
     ("note", r"note: (.+)"),
@@ -487,6 +490,10 @@ class Reader:
             f["memory_mb"] = int(g[0]) if g[0] else None
         elif kind == "cmdline":
             f["cmdline"] = g[0]
+        elif kind == "screen":
+            f["screen"] = g[0]
+        elif kind == "selftest_map" and g[0] == "FAILED":
+            cur.failures.append((lineno, m.group(0)))
         elif kind == "plan":
             f["plan"] = {"suite": g[0], "reps": int(g[1]), "passes": g[2]}
         elif kind == "flush":
