@@ -130,11 +130,17 @@ static void route(const char *text)
 
 void screen_log_sink(const char *s, size_t len)
 {
+	static bool busy;
 	char text[TEXT_MAX];
 	size_t i = 0, n = 0;
 
-	if (!screen_cols())
+	/*
+	 * A fault while drawing prints an exception line, which would come
+	 * back here and fault again: serial alone reports it then.
+	 */
+	if (!screen_cols() || busy)
 		return;
+	busy = true;
 	/* "(TAG) text\n": the text alone. */
 	while (i < len && s[i] != ')')
 		i++;
@@ -145,4 +151,5 @@ void screen_log_sink(const char *s, size_t len)
 
 	follow_step();
 	route(text);
+	busy = false;
 }
