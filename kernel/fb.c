@@ -2,8 +2,6 @@
 #include "fb.h"
 #include "font.h"
 
-#define ATTR_FG(a)	((a) & 0x0f)
-#define ATTR_BG(a)	((a) >> 4)
 #define MAX_CHANNEL	16	/* bits; deeper channels do not exist */
 #define GLYPH_LEFT	(1u << (FONT_WIDTH - 1))	/* a glyph row's leftmost pixel */
 
@@ -12,7 +10,7 @@
  * and 0x3f widened to 8 bits), so that the screen reads and photographs
  * the same whether the firmware left VGA text or a framebuffer.
  */
-static const uint8_t vga_rgb[FB_COLOURS][3] = {
+static const uint8_t vga_rgb[VGA_COLOURS][3] = {
 	{ 0x00, 0x00, 0x00 }, { 0x00, 0x00, 0xaa }, { 0x00, 0xaa, 0x00 },
 	{ 0x00, 0xaa, 0xaa }, { 0xaa, 0x00, 0x00 }, { 0xaa, 0x00, 0xaa },
 	{ 0xaa, 0x55, 0x00 }, { 0xaa, 0xaa, 0xaa }, { 0x55, 0x55, 0x55 },
@@ -63,7 +61,7 @@ const char *fb_setup(struct fb *f, const struct framebuffer *info, void *base)
 	f->scale = s;
 	f->cols = info->width / (FONT_WIDTH * s);
 	f->rows = info->height / (FONT_HEIGHT * s);
-	for (i = 0; i < FB_COLOURS; i++)
+	for (i = 0; i < VGA_COLOURS; i++)
 		f->pixel[i] = channel(info->red, vga_rgb[i][0]) |
 			      channel(info->green, vga_rgb[i][1]) |
 			      channel(info->blue, vga_rgb[i][2]);
@@ -94,14 +92,14 @@ void fb_clear(const struct fb *f)
 	for (y = 0; y < f->height; y++)
 		for (x = 0; x < f->width; x++)
 			put_pixel(f->base + (uint64_t)y * f->pitch + x * f->bytes_pp,
-				  f->bytes_pp, f->pixel[0]);
+				  f->bytes_pp, f->pixel[VGA_BLACK]);
 }
 
 void fb_draw_cell(const struct fb *f, unsigned int col, unsigned int row,
 		  uint8_t ch, uint8_t attr)
 {
 	const uint8_t *glyph = font_glyphs[ch];
-	uint32_t fg = f->pixel[ATTR_FG(attr)], bg = f->pixel[ATTR_BG(attr)];
+	uint32_t fg = f->pixel[VGA_ATTR_FG(attr)], bg = f->pixel[VGA_ATTR_BG(attr)];
 	unsigned int s = f->scale, x, y;
 	volatile uint8_t *line;
 

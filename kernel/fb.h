@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "boot_info.h"
+#include "vga.h"
 
 /*
  * The glyphs grow by whole multiples while the screen still holds this
@@ -19,13 +20,12 @@
  */
 #define FB_MIN_COLS	100
 #define FB_MIN_ROWS	30
-#define FB_COLOURS	16	/* the VGA text colours, see fb.c */
 
 struct fb {
 	volatile uint8_t *base;
 	uint32_t pitch, width, height;
 	unsigned int bytes_pp, scale, cols, rows;
-	uint32_t pixel[FB_COLOURS];	/* each text colour in this format */
+	uint32_t pixel[VGA_COLOURS];	/* each text colour in this format */
 };
 
 /*

@@ -6,11 +6,12 @@
  */
 #include "font.h"
 #include "screen.h"
+#include "vga.h"
 
 #define LINE_BYTES	(SCREEN_MAX_COLS + 1)
-#define ATTR(fg)	((uint8_t)(fg))		/* on black */
-#define ATTR_RULE	ATTR(0x08)		/* dark grey */
-#define ATTR_PROGRESS	ATTR(0x0b)		/* light cyan */
+#define ATTR(fg)	VGA_ATTR(fg, VGA_BLACK)	/* black is all the kernel draws on */
+#define ATTR_RULE	ATTR(VGA_DARK_GREY)
+#define ATTR_PROGRESS	ATTR(VGA_LIGHT_CYAN)
 #define CELL_UNKNOWN	0xffff			/* forces the first paint */
 #define WRAP_INDENT	2
 
@@ -20,11 +21,11 @@ struct line {
 };
 
 static const uint8_t tone_attr[] = {
-	[TONE_PLAIN] = ATTR(0x07),	/* light grey */
-	[TONE_BRIGHT] = ATTR(0x0f),	/* white */
-	[TONE_GOOD] = ATTR(0x0a),	/* light green */
-	[TONE_WARN] = ATTR(0x0e),	/* yellow */
-	[TONE_BAD] = ATTR(0x0c),	/* light red */
+	[TONE_PLAIN] = ATTR(VGA_LIGHT_GREY),
+	[TONE_BRIGHT] = ATTR(VGA_WHITE),
+	[TONE_GOOD] = ATTR(VGA_LIGHT_GREEN),
+	[TONE_WARN] = ATTR(VGA_YELLOW),
+	[TONE_BAD] = ATTR(VGA_LIGHT_RED),
 };
 
 static struct {

@@ -10,7 +10,6 @@
 static struct fb fb;
 static const struct framebuffer *info;
 static const char *why_none = "not set up";
-static enum map_result mapped;
 
 static void fb_put(unsigned int col, unsigned int row, uint8_t ch, uint8_t attr)
 {
@@ -19,6 +18,8 @@ static void fb_put(unsigned int col, unsigned int row, uint8_t ch, uint8_t attr)
 
 bool screen_init(const struct boot_info *bi)
 {
+	enum map_result mapped;
+
 	info = &bi->fb;
 	switch (info->kind) {
 	case FB_EGA_TEXT:

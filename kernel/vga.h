@@ -14,6 +14,17 @@
 #define VGA_TEXT_ROWS	25
 #define VGA_CELL_BYTES	2
 
+/* The 16 text colours, by their index in an attribute's nibble. */
+enum vga_colour {
+	VGA_BLACK, VGA_BLUE, VGA_GREEN, VGA_CYAN, VGA_RED, VGA_MAGENTA,
+	VGA_BROWN, VGA_LIGHT_GREY, VGA_DARK_GREY, VGA_LIGHT_BLUE,
+	VGA_LIGHT_GREEN, VGA_LIGHT_CYAN, VGA_LIGHT_RED, VGA_LIGHT_MAGENTA,
+	VGA_YELLOW, VGA_WHITE, VGA_COLOURS
+};
+#define VGA_ATTR(fg, bg)	((uint8_t)((bg) << 4 | (fg)))
+#define VGA_ATTR_FG(a)		((a) & 0x0f)
+#define VGA_ATTR_BG(a)		((a) >> 4)
+
 /*
  * Take over the text screen fb describes: the screen font replaces the
  * firmware's (so a screendump shows exactly kernel/font.h's glyphs), the

@@ -61,8 +61,10 @@ static void check_format(const struct format *fmt, uint32_t width,
 			 uint32_t height, unsigned int want_scale)
 {
 	static const struct { uint8_t ch, attr; unsigned int col, row; } cells[] = {
-		{ 'A', 0x0f, 0, 0 }, { 'g', 0x1e, 3, 1 }, { CH_HLINE, 0x08, 7, 2 },
-		{ CH_FULL_BLOCK, 0x0c, 1, 4 },
+		{ 'A', VGA_ATTR(VGA_WHITE, VGA_BLACK), 0, 0 },
+		{ 'g', VGA_ATTR(VGA_YELLOW, VGA_BLUE), 3, 1 },
+		{ CH_HLINE, VGA_ATTR(VGA_DARK_GREY, VGA_BLACK), 7, 2 },
+		{ CH_FULL_BLOCK, VGA_ATTR(VGA_LIGHT_RED, VGA_BLACK), 1, 4 },
 	};
 	unsigned int bytes_pp = (fmt->bpp + 7) / 8;
 	uint32_t pitch = width * bytes_pp + 12;	/* padding the renderer must skip */
@@ -92,11 +94,11 @@ static void check_format(const struct format *fmt, uint32_t width,
 
 	/* White is every channel at its top; black is zero. */
 	snprintf(name, sizeof(name), "fb_colours_%s_%ux%u", fmt->name, width, height);
-	result(field(f.pixel[15], fmt->r) == (1u << fmt->r.size) - 1 &&
-	       field(f.pixel[15], fmt->g) == (1u << fmt->g.size) - 1 &&
-	       field(f.pixel[15], fmt->b) == (1u << fmt->b.size) - 1 &&
-	       f.pixel[0] == 0 && f.pixel[4] != f.pixel[1], name,
-	       "white=0x%x black=0x%x", f.pixel[15], f.pixel[0]);
+	result(field(f.pixel[VGA_WHITE], fmt->r) == (1u << fmt->r.size) - 1 &&
+	       field(f.pixel[VGA_WHITE], fmt->g) == (1u << fmt->g.size) - 1 &&
+	       field(f.pixel[VGA_WHITE], fmt->b) == (1u << fmt->b.size) - 1 &&
+	       f.pixel[VGA_BLACK] == 0 && f.pixel[VGA_RED] != f.pixel[VGA_BLUE], name,
+	       "white=0x%x black=0x%x", f.pixel[VGA_WHITE], f.pixel[VGA_BLACK]);
 
 	fb_clear(&f);
 	for (i = 0; i < sizeof(cells) / sizeof(cells[0]); i++)
@@ -104,7 +106,8 @@ static void check_format(const struct format *fmt, uint32_t width,
 
 	for (i = 0; i < sizeof(cells) / sizeof(cells[0]) && ok; i++) {
 		unsigned int s = f.scale;
-		uint32_t fg = f.pixel[cells[i].attr & 0x0f], bg = f.pixel[cells[i].attr >> 4];
+		uint32_t fg = f.pixel[VGA_ATTR_FG(cells[i].attr)];
+		uint32_t bg = f.pixel[VGA_ATTR_BG(cells[i].attr)];
 
 		for (y = 0; y < FONT_HEIGHT * s && ok; y++) {
 			for (x = 0; x < FONT_WIDTH * s && ok; x++) {
@@ -323,12 +326,13 @@ static void test_layout(void)
 	result(r == 6 && !strcmp(row_text(7), "clear L1 w/o flush rep 1 variant sse2"),
 	       "screen_progress_follows_step", "rule at %d, row 7 '%s'", r, row_text(7));
 	msg = find_row("note: an MSR write faulted");
-	result(msg == 9 && find_row("- messages -") == 8 && grid_attr[msg][0] == 0x0e,
+	result(msg == 9 && find_row("- messages -") == 8 &&
+	       grid_attr[msg][0] == VGA_ATTR(VGA_YELLOW, VGA_BLACK),
 	       "screen_message_shown_as_warning", "at %d", msg);
 	/* Broken at the last space that fits, the rest indented. */
 	result(!strcmp(row_text(10), "option error: passes=l9: unknown pass; valid: l1,l1f,l2,l2f,l3,l3f,mem,hot,cold") &&
 	       !strcmp(row_text(11), "  (comma-separated, each at most once)") &&
-	       grid_attr[10][0] == 0x0c,
+	       grid_attr[10][0] == VGA_ATTR(VGA_LIGHT_RED, VGA_BLACK),
 	       "screen_long_message_wraps_at_a_space", "'%s' / '%s'", row_text(10), row_text(11));
 	log_line("note: abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz0123456789");
 	result(!strcmp(row_text(12), "note: abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuv") &&
@@ -355,7 +359,7 @@ static void test_layout(void)
 	log_line("done: 0 failures");
 	log_line("run complete, halting.");
 	result(!strcmp(row_text(GRID_ROWS - 2), "done: 0 failures") &&
-	       grid_attr[GRID_ROWS - 2][0] == 0x0a &&
+	       grid_attr[GRID_ROWS - 2][0] == VGA_ATTR(VGA_LIGHT_GREEN, VGA_BLACK) &&
 	       !strcmp(row_text(GRID_ROWS - 1), "run complete, halting.") &&
 	       !strcmp(row_text(GRID_ROWS - 3), "--------------------------------------------------------------------------------"),
 	       "screen_footer_done", "'%s'", row_text(GRID_ROWS - 2));
