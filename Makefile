@@ -35,7 +35,9 @@ HCFLAGS	:= -std=gnu11 -O2 -g $(WARN) $(DEPFLAGS) -I. -ffile-prefix-map=$(CURDIR)
 NASMFLAGS := -f elf64 -Wall
 
 HARNESS_C   := $(wildcard harness/*.c) variants/table.c variants/strings.c
-KERNEL_C    := $(wildcard kernel/*.c) $(HARNESS_C)
+# The screen font, generated from a Debian console font (scripts/psf2c).
+FONT_C      := $(B)/gen/font.c
+KERNEL_C    := $(wildcard kernel/*.c) $(HARNESS_C) $(FONT_C)
 BOOT_ASM    := $(wildcard boot/*.asm)
 VARIANT_ASM := $(wildcard variants/*.asm)
 
@@ -52,7 +54,8 @@ HARNESS_OBJ := $(patsubst %.c,$(B)/h/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 
 HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/pagebench-linux \
 	    $(B)/host/test_variants $(B)/host/test_lib $(B)/host/test_cpu \
-	    $(B)/host/test_strings $(B)/host/test_acpi $(B)/host/test_tsc
+	    $(B)/host/test_strings $(B)/host/test_acpi $(B)/host/test_tsc \
+	    $(B)/host/test_screen
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
 .PHONY: all run test bench deps clean FORCE
@@ -64,6 +67,10 @@ $(B)/version: FORCE
 	@mkdir -p $(B)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
 $(B)/k/kernel/main.o $(B)/h/host/pagebench-cpuid.o $(B)/h/linux/main.o: $(B)/version
+
+$(FONT_C): scripts/psf2c
+	@mkdir -p $(dir $@)
+	scripts/psf2c -o $@
 
 $(B)/k/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
@@ -101,6 +108,9 @@ $(B)/host/test_%: $(B)/h/tests/host/test_%.o $(B)/h/tests/host/abi.o $(HOST_COMM
 # Kernel code that is pure (no ring 0), tested on the host.
 $(B)/host/test_acpi: $(B)/h/kernel/acpi.o
 $(B)/host/test_tsc: $(B)/h/kernel/amd_pstate.o
+# The screen's layout, drawing and page-table code, on buffers of the test's own.
+$(B)/host/test_screen: $(B)/h/kernel/screen.o $(B)/h/kernel/screen_log.o \
+	$(B)/h/kernel/fb.o $(B)/h/kernel/paging.o $(B)/h/$(FONT_C:.c=.o)
 
 $(B)/host/pagebench-cpuid: $(B)/h/host/pagebench-cpuid.o $(HOST_COMMON)
 	@mkdir -p $(dir $@)

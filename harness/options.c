@@ -164,8 +164,12 @@ static void parse_selftest(struct options *o, char *val)
 {
 	if (streq(val, "ud"))
 		o->selftest = SELFTEST_UD;
+	else if (streq(val, "map") && o->host == HOST_KERNEL)
+		o->selftest = SELFTEST_MAP;	/* mapping a far framebuffer */
+	else if (o->host == HOST_KERNEL)
+		error(o, "selftest=: unknown '%s'; valid: ud map", val);
 	else
-		error(o, "selftest=: unknown '%s'; valid: ud", val);
+		error(o, "selftest=: unknown '%s'; valid: ud (map is the kernel's)", val);
 }
 
 /* Calls one(o, name) for each comma-separated name; "" names are errors. */

@@ -21,7 +21,7 @@ enum host {
 };
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
-enum selftest { SELFTEST_NONE, SELFTEST_UD };
+enum selftest { SELFTEST_NONE, SELFTEST_UD, SELFTEST_MAP };
 /* tsc=: where the kernel takes the TSC rate from (kernel/tsc.c); auto tries in order. */
 enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 		TSC_PICK_PMTIMER, TSC_PICK_PIT, TSC_PICK_COUNT };

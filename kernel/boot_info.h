@@ -12,10 +12,32 @@ struct ram_region {
 	uint64_t base, len;
 };
 
+enum fb_kind {
+	FB_NONE,		/* no screen we know of */
+	FB_EGA_TEXT,		/* VGA text: 16-bit cells, character and attribute */
+	FB_RGB,			/* direct colour, channels as below */
+	FB_INDEXED,		/* palette colour: not drawn on */
+};
+
+struct fb_channel {
+	uint8_t pos, size;	/* bit position and width within a pixel */
+};
+
+/* The screen, as the loader left it. */
+struct framebuffer {
+	enum fb_kind kind;
+	bool assumed;		/* no loader said so: the BIOS text screen */
+	uint64_t addr;		/* physical */
+	uint32_t pitch;		/* bytes from one line (or text row) to the next */
+	uint32_t width, height;	/* pixels; characters for FB_EGA_TEXT */
+	uint8_t bpp;
+	struct fb_channel red, green, blue;	/* FB_RGB only */
+};
+
 struct boot_info {
 	char cmdline[1024];
 	char loader[64];		/* the boot loader's name, or "" */
-	bool vga_text;			/* an 80x25 text screen is at 0xb8000 */
+	struct framebuffer fb;
 	unsigned int nram;
 	struct ram_region ram[RAM_MAX_REGIONS];	/* usable RAM (type 1) */
 	uint64_t ram_total;		/* bytes, all usable regions */

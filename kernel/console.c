@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 #include "console.h"
 #include "harness/out.h"
+#include "screen.h"
 #include "serial.h"
-#include "vga.h"
 
 void console_init(const struct options *o, const struct boot_info *bi)
 {
 	out_set_tag(o->tag);
 	if (serial_init(o->console_port, o->baud))
 		out_add_sink(serial_write);
-	if (bi->vga_text) {
-		vga_init();
-		out_add_sink(vga_write);
-	}
+	if (screen_init(bi))
+		out_add_sink(screen_log_sink);
 }

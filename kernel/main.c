@@ -9,6 +9,9 @@
 #include "cpu_live.h"
 #include "end.h"
 #include "harness/describe.h"
+#include "mem.h"
+#include "paging.h"
+#include "screen.h"
 #include "harness/out.h"
 #include "harness/plan.h"
 #include "harness/run.h"
@@ -99,12 +102,16 @@ void kmain(uint32_t info)
 	describe_cpu(&d, PB_VERSION, &live);
 	acpi_live_print();
 	tsc_print_report();
+	screen_report();	/* after the description: the Xen header stays first */
 	run_print_option_errors(&o);
 
 	if (o.selftest == SELFTEST_UD) {
 		run_step("selftest=ud: a deliberate invalid opcode");
 		asm volatile("ud2");
 	}
+
+	if (o.selftest == SELFTEST_MAP)
+		map_selftest();
 
 	mem_init(&mem, &bi, (uint64_t)boot_mapped_gib * GIB,
 		 (uintptr_t)kernel_end);

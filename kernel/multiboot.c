@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 #include "boot_info.h"
+#include "vga.h"
 
 #define MBI_MEM		(1u << 0)
 #define MBI_CMDLINE	(1u << 2)
 #define MBI_MMAP	(1u << 6)
 #define MBI_LOADER	(1u << 9)
 #define MBI_FB		(1u << 12)
+#define MB_FB_INDEXED	0
+#define MB_FB_RGB	1
 #define MB_FB_EGA_TEXT	2
 #define MB_RAM		1
 
@@ -19,7 +22,20 @@ struct mb_info {
 	uint64_t fb_addr;
 	uint32_t fb_pitch, fb_width, fb_height;
 	uint8_t fb_bpp, fb_type;
+	/*
+	 * The spec's table puts the colour fields at offset 110, but its own
+	 * C header (and GRUB, which fills them) align their union to 4: 112.
+	 */
+	uint16_t fb_union_align;
+	uint8_t red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
 } __attribute__((packed));
+
+/* QEMU's -kernel loader: the BIOS text screen, never described. */
+static const struct framebuffer bios_text = {
+	.kind = FB_EGA_TEXT, .assumed = true, .addr = VGA_TEXT_ADDR,
+	.pitch = VGA_TEXT_COLS * VGA_CELL_BYTES, .width = VGA_TEXT_COLS,
+	.height = VGA_TEXT_ROWS, .bpp = VGA_CELL_BYTES * 8,
+};
 
 struct mb_mmap_entry {
 	uint32_t size;
@@ -44,6 +60,38 @@ static void add_ram(struct boot_info *bi, uint64_t base, uint64_t len)
 	bi->ram[bi->nram].len = len;
 	bi->nram++;
 	bi->ram_total += len;
+}
+
+static bool is_grub(const char *loader)
+{
+	return loader[0] == 'G' && loader[1] == 'R' && loader[2] == 'U' &&
+	       loader[3] == 'B';
+}
+
+static void read_fb(struct framebuffer *fb, const struct mb_info *mbi)
+{
+	fb->addr = mbi->fb_addr;
+	fb->pitch = mbi->fb_pitch;
+	fb->width = mbi->fb_width;
+	fb->height = mbi->fb_height;
+	fb->bpp = mbi->fb_bpp;
+	switch (mbi->fb_type) {
+	case MB_FB_EGA_TEXT:
+		fb->kind = FB_EGA_TEXT;
+		break;
+	case MB_FB_RGB:
+		fb->kind = FB_RGB;
+		fb->red = (struct fb_channel){ mbi->red_pos, mbi->red_size };
+		fb->green = (struct fb_channel){ mbi->green_pos, mbi->green_size };
+		fb->blue = (struct fb_channel){ mbi->blue_pos, mbi->blue_size };
+		break;
+	case MB_FB_INDEXED:
+		fb->kind = FB_INDEXED;
+		break;
+	default:
+		fb->kind = FB_NONE;
+		break;
+	}
 }
 
 void multiboot_read(struct boot_info *bi, uint32_t info_addr)
@@ -74,13 +122,11 @@ void multiboot_read(struct boot_info *bi, uint32_t info_addr)
 	}
 
 	/*
-	 * GRUB describes the screen when it knows it; an EFI GRUB has no text
-	 * mode and says nothing. QEMU's -kernel loader never describes it but
-	 * always boots through the BIOS, so text mode is there.
+	 * GRUB describes the screen when it knows it; an EFI GRUB that set no
+	 * video mode says nothing, and there is no text mode to fall back on.
 	 */
 	if (mbi->flags & MBI_FB)
-		bi->vga_text = mbi->fb_type == MB_FB_EGA_TEXT;
-	else
-		bi->vga_text = !(bi->loader[0] == 'G' && bi->loader[1] == 'R' &&
-				 bi->loader[2] == 'U' && bi->loader[3] == 'B');
+		read_fb(&bi->fb, mbi);
+	else if (!is_grub(bi->loader))
+		bi->fb = bios_text;
 }

@@ -1,11 +1,36 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The VGA text screen of a BIOS boot: cells of a character byte and an
+ * attribute byte (foreground colour in bits 0-3, background in 4-7).
+ */
 #ifndef PB_VGA_H
 #define PB_VGA_H
 
-#include <stddef.h>
+#include <stdint.h>
+#include "boot_info.h"
 
-/* The 80x25 text screen of a BIOS boot. */
-void vga_init(void);
-void vga_write(const char *s, size_t len);
+#define VGA_TEXT_ADDR	0xb8000		/* colour text, as mode 3 maps it */
+#define VGA_TEXT_COLS	80
+#define VGA_TEXT_ROWS	25
+#define VGA_CELL_BYTES	2
+
+/* The 16 text colours, by their index in an attribute's nibble. */
+enum vga_colour {
+	VGA_BLACK, VGA_BLUE, VGA_GREEN, VGA_CYAN, VGA_RED, VGA_MAGENTA,
+	VGA_BROWN, VGA_LIGHT_GREY, VGA_DARK_GREY, VGA_LIGHT_BLUE,
+	VGA_LIGHT_GREEN, VGA_LIGHT_CYAN, VGA_LIGHT_RED, VGA_LIGHT_MAGENTA,
+	VGA_YELLOW, VGA_WHITE, VGA_COLOURS
+};
+#define VGA_ATTR(fg, bg)	((uint8_t)((bg) << 4 | (fg)))
+#define VGA_ATTR_FG(a)		((a) & 0x0f)
+#define VGA_ATTR_BG(a)		((a) >> 4)
+
+/*
+ * Take over the text screen fb describes: the screen font replaces the
+ * firmware's (so a screendump shows exactly kernel/font.h's glyphs), the
+ * cursor is hidden, the screen cleared.
+ */
+void vga_text_setup(const struct framebuffer *fb);
+void vga_text_put(unsigned int col, unsigned int row, uint8_t ch, uint8_t attr);
 
 #endif

@@ -46,6 +46,19 @@ static inline uint64_t read_cr2(void)
 	return v;
 }
 
+static inline uint64_t read_cr3(void)
+{
+	uint64_t v;
+
+	asm volatile("mov %%cr3, %0" : "=r"(v));
+	return v;
+}
+
+static inline void write_cr3(uint64_t v)
+{
+	asm volatile("mov %0, %%cr3" : : "r"(v) : "memory");
+}
+
 static inline uint64_t read_cr4(void)
 {
 	uint64_t v;

@@ -51,6 +51,11 @@ class HostUnitTests(unittest.TestCase):
         """The TSC rate from AMD P-state 0, on recorded MSR values."""
         self.run_binary("test_tsc")
 
+    def test_screen(self):
+        """Framebuffer drawing in every pixel format, the identity mapper,
+        the screen's layout and which log lines it shows."""
+        self.run_binary("test_screen")
+
     def test_variants(self):
         """Every clear and copy routine, with guard pages, where the CPU can run it."""
         self.run_binary("test_variants")

@@ -85,6 +85,13 @@ class Options(unittest.TestCase):
                          "reps=2 suite=xen disable=clzero,xsave")
         self.assertEqual(rq.with_disabled(None, ["xsave"]), "disable=xsave")
 
+    def test_screendump_keeps_the_vm(self):
+        """--screendump needs the VM halted, not ended by isa-debug-exit,
+        unless the user said how the run ends."""
+        self.assertEqual(rq.with_exit_halt("suite=xen"), "suite=xen exit=halt")
+        self.assertEqual(rq.with_exit_halt(None), "exit=halt")
+        self.assertEqual(rq.with_exit_halt("exit=reboot reps=1"), "exit=reboot reps=1")
+
     def test_bad_usage_exits_2(self):
         r = subprocess.run([SCRIPT, "--accel", "hvf"], capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)

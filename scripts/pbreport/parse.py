@@ -471,6 +471,10 @@ class Reader:
             f["memory_mb"] = int(g[0]) if g[0] else None
         elif kind == "cmdline":
             f["cmdline"] = g[0] or ""
+        elif kind == "screen":
+            f["screen"] = m.group(0)[len("screen: "):]
+        elif kind == "selftest_map" and g[0] == "FAILED":
+            cur.failures.append((lineno, m.group(0)))
         elif kind == "plan":
             f["plan"] = {"suite": g[0], "reps": int(g[1]), "passes": g[2]}
         elif kind == "flush":

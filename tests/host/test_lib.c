@@ -279,6 +279,8 @@ static void test_options_basic(void)
 	expect_u("opt.exit_bad_default", o.exit, EXIT_AUTO);
 	parse("selftest=ud");
 	expect_u("opt.selftest_ud", o.selftest, SELFTEST_UD);
+	parse("selftest=map");
+	expect_u("opt.selftest_map", o.selftest, SELFTEST_MAP);
 	expect_error("opt.selftest_bad", "selftest=gp", "selftest=", "gp");
 
 	parse("suite=xen");

@@ -1,0 +1,430 @@
+"""The screen: the font built from a Debian console font (scripts/psf2c),
+the screendump reader (tests/screen.py) on pictures made here, and real
+boots under SeaBIOS and OVMF whose screen is read back from QEMU's
+screendump and compared with the serial log it must agree with."""
+import gzip
+import importlib.machinery
+import importlib.util
+import os
+import re
+import select
+import subprocess
+import tempfile
+import time
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RUN_QEMU = os.path.join(REPO, "scripts", "run-qemu")
+PSF2C = os.path.join(REPO, "scripts", "psf2c")
+ELF = os.path.join(REPO, "build", "pagebench.elf")
+ISO = os.path.join(REPO, "build", "pagebench.iso")
+FONT_C = os.path.join(REPO, "build", "gen", "font.c")
+OVMF = "/usr/share/ovmf/OVMF.fd"
+TAG = re.compile(r"^\([A-Za-z0-9_]{1,15}\) (.*?)\r?$")
+
+
+def load(name, path):
+    loader = importlib.machinery.SourceFileLoader(name, path)
+    mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader))
+    loader.exec_module(mod)
+    return mod
+
+
+screen = load("screen", os.path.join(REPO, "tests", "screen.py"))
+psf2c = screen.psf2c
+
+
+# ---- fonts made here ----
+
+def glyph_for(i):
+    """A distinct 8x16 glyph per index: its number in binary, rows 2-5."""
+    return bytes([0, 0, i & 0xff, (i >> 8) & 0xff, 0x81, 0x42] + [0] * 10)
+
+
+def psf1(chars, height=16, extra_table=b""):
+    """A PSF1 font with one glyph per character (256 slots) and a table."""
+    glyphs = b"".join(glyph_for(i + 1)[:height] for i in range(len(chars)))
+    glyphs += bytes(height * (256 - len(chars)))
+    table = b""
+    for ch in chars:
+        table += ord(ch).to_bytes(2, "little") + b"\xff\xff"
+    table += b"\xff\xff" * (256 - len(chars))
+    return b"\x36\x04" + bytes([0x02, height]) + glyphs + table + extra_table
+
+
+def psf2(entries, width=8, height=16):
+    """A PSF2 font; entries: one UTF-8 table entry (bytes) per glyph."""
+    stride = (width + 7) // 8
+    header = b"\x72\xb5\x4a\x86" + b"".join(
+        v.to_bytes(4, "little") for v in (0, 32, 1, len(entries), stride * height, height, width))
+    glyphs = b"".join(glyph_for(i + 1)[:stride * height].ljust(stride * height, b"\0")
+                      for i in range(len(entries)))
+    return header + glyphs + b"".join(e + b"\xff" for e in entries)
+
+
+class Psf2c(unittest.TestCase):
+    def write(self, data, gz=False):
+        f = tempfile.NamedTemporaryFile(suffix=".psf.gz" if gz else ".psf", delete=False)
+        f.write(gzip.compress(data) if gz else data)
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return f.name
+
+    def test_psf1_with_table_gzip(self):
+        chars = psf2c.SCREEN_CHARS
+        font = psf2c.load_font(self.write(psf1(chars), gz=True))
+        table = psf2c.screen_table(font)
+        for i, ch in enumerate(chars):
+            self.assertEqual(table[ch.encode("cp437")[0]], glyph_for(i + 1), ch)
+        # Every other code is drawn as '?'.
+        q = glyph_for(chars.index("?") + 1)
+        self.assertEqual(table[0x00], q)
+        self.assertEqual(table[0xe0], q)            # alpha: not a screen character
+        self.assertEqual(sum(1 for g in table if g != q), len(chars) - 1)
+
+    def test_psf2_utf8_table_and_sequences(self):
+        # Glyph 2 also answers for U+00A0; glyph 3 has a combining sequence
+        # after its own character, which must not count as characters.
+        entries = [ch.encode() for ch in psf2c.SCREEN_CHARS]
+        entries[1] += "\u00a0".encode()
+        entries[2] += b"\xfe" + "e\u0301".encode()
+        font = psf2c.load_font(self.write(psf2(entries)))
+        self.assertEqual(font.unicode[0xa0], 1)
+        self.assertEqual(font.unicode[ord(psf2c.SCREEN_CHARS[2])], 2)
+        self.assertNotIn(0x301, font.unicode)
+        self.assertNotIn(ord("e"), [u for u, g in font.unicode.items() if g == 2])
+        psf2c.screen_table(font)
+
+    def test_unfit_fonts_refused(self):
+        chars = psf2c.SCREEN_CHARS
+        cases = {
+            "missing": psf1(chars.replace("─", "")),
+            "8x14": psf1(chars, height=14),
+            "not psf": b"hello, this is not a font at all",
+            "cut short": psf1(chars)[:100],
+        }
+        for what, data in cases.items():
+            with self.subTest(what=what):
+                with self.assertRaises(psf2c.FontError):
+                    psf2c.screen_table(psf2c.load_font(self.write(data)))
+        # Two characters drawn alike could not be told apart when read back.
+        entries = [ch.encode() for ch in chars]
+        entries[5] += chars[6].encode()
+        entries[6] = "\u00a0".encode()
+        with self.assertRaises(psf2c.FontError):
+            psf2c.screen_table(psf2c.load_font(self.write(psf2(entries))))
+
+    def test_cli_fails_loudly(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "font.c")
+            r = subprocess.run([PSF2C, "--font", os.path.join(tmp, "none.psf.gz"), "-o", out],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn("console-setup-linux", r.stderr)
+            self.assertFalse(os.path.exists(out))
+
+    def test_built_font_is_the_debian_font(self):
+        """build/gen/font.c holds the PSF's glyphs at their code page 437
+        codes, and kernel/font.h's line characters name the right codes."""
+        with open(FONT_C) as f:
+            rows = re.findall(r"\[0x([0-9a-f]{2})\] = \{ ([^}]*) \}", f.read())
+        built = {int(code, 16): bytes(int(b, 16) for b in body.split(", ")) for code, body in rows}
+        self.assertEqual(sorted(built), list(range(256)))
+        font = psf2c.load_font()
+        for ch in psf2c.SCREEN_CHARS:
+            self.assertEqual(built[ch.encode("cp437")[0]], font.glyph(ch), ch)
+        self.assertEqual(built[0x20], bytes(16))
+        self.assertEqual(built[0xdb], b"\xff" * 16)
+        self.assertEqual(sorted(set(built[0xc4])), [0x00, 0xff])     # one full row
+        with open(os.path.join(REPO, "kernel", "font.h"), encoding="utf-8") as f:
+            defines = re.findall(r"#define CH_\w+\s+0x([0-9a-f]{2})\s+/\* (\S) \*/", f.read())
+        self.assertGreater(len(defines), 10)
+        for code, ch in defines:
+            self.assertIn(ch, psf2c.SCREEN_CHARS)
+            self.assertEqual(int(code, 16), ch.encode("cp437")[0], ch)
+
+
+# ---- the reader, on pictures drawn here ----
+
+BLACK, GREY, WHITE, RED = b"\0\0\0", b"\xaa\xaa\xaa", b"\xff\xff\xff", b"\xff\x55\x55"
+
+
+def draw(lines, cols, rows, cell_w=8, scale=1, colours=None, gap_copies=True):
+    """A PPM of text in the font, as the kernel or a VGA would draw it:
+    colours maps (row, col) -> (fg, bg); cells of cell_w pixels, the last
+    (cell_w - 8) columns a VGA gap (a copy of column 8 for 0xB0-0xDF)."""
+    table = psf2c.screen_table(psf2c.load_font())
+    colours = colours or {}
+    w, h = cols * cell_w * scale, rows * 16 * scale
+    px = bytearray(BLACK * w * h)
+    for r in range(rows):
+        line = lines[r] if r < len(lines) else ""
+        for c in range(cols):
+            ch = line[c] if c < len(line) else " "
+            code = ch.encode("cp437")[0]
+            fg, bg = colours.get((r, c), (GREY, BLACK))
+            for y in range(16):
+                bits = table[code][y]
+                for x in range(cell_w):
+                    if x < 8:
+                        on = bits & (0x80 >> x)
+                    else:
+                        on = gap_copies and 0xb0 <= code <= 0xdf and bits & 1
+                    for dy in range(scale):
+                        for dx in range(scale):
+                            o = (((r * 16 + y) * scale + dy) * w + (c * cell_w + x) * scale + dx) * 3
+                            px[o:o + 3] = fg if on else bg
+    data = b"P6\n%d %d\n255\n" % (w, h) + bytes(px)
+    f = tempfile.NamedTemporaryFile(suffix=".ppm", delete=False)
+    f.write(data)
+    f.close()
+    return f.name
+
+
+class Reader(unittest.TestCase):
+    TEXT = ["pagebench version=v1 ─ x", "cpu vendor=GenuineIntel family=0x6",
+            "┌─┬─┐ │ └┘ ├┤ ┼ █░▒ · {}|~", "done: 0 failures"]
+
+    def read(self, path, *geo):
+        self.addCleanup(os.unlink, path)
+        return screen.read_screen(path, *geo)
+
+    def test_vga_text_cells(self):
+        """9-dot cells with the VGA's gap, colours and an inverse cell."""
+        colours = {(3, 0): (BLACK, GREY), (3, 1): (RED, BLACK), (0, 0): (WHITE, BLACK)}
+        got = self.read(draw(self.TEXT, 40, 5, cell_w=9, colours=colours), 40, 5)
+        self.assertEqual(got, self.TEXT + [""])
+
+    def test_framebuffer_scaled(self):
+        got = self.read(draw(self.TEXT, 40, 4, scale=2), 40, 4, 2)
+        self.assertEqual(got, self.TEXT)
+
+    def test_cells_and_colours(self):
+        path = draw(["ab"], 2, 1, colours={(0, 1): (RED, BLACK)})
+        self.addCleanup(os.unlink, path)
+        cells = screen.Reader(screen.read_ppm(path), 2, 1).cells()
+        self.assertEqual(cells[0][0], ("a", GREY, BLACK))
+        self.assertEqual(cells[0][1], ("b", RED, BLACK))
+
+    def test_unknown_glyph_is_an_error_not_a_guess(self):
+        path = draw(["ok"], 4, 1)
+        self.addCleanup(os.unlink, path)
+        img = screen.read_ppm(path)
+        rgb = bytearray(img.rgb)
+        x, y = 2 * 8 + 3, 7                      # one stray pixel in cell 2
+        rgb[(y * img.width + x) * 3:(y * img.width + x) * 3 + 3] = GREY
+        img.rgb = bytes(rgb)
+        with self.assertRaisesRegex(screen.ScreenReadError, r"row 0 col 2: no character"):
+            screen.Reader(img, 4, 1).lines()
+        rgb[0:3] = RED                           # a third colour in cell 0
+        img.rgb = bytes(rgb)
+        with self.assertRaisesRegex(screen.ScreenReadError, r"row 0 col 0: 3 colours"):
+            screen.Reader(img, 4, 1).cell(0, 0)
+
+    def test_wrong_geometry_refused(self):
+        with self.assertRaises(screen.ScreenReadError):
+            self.read(draw(self.TEXT, 40, 4, scale=2), 40, 4, 1)   # blocks of 2x2
+        with self.assertRaises(screen.ScreenReadError):
+            self.read(draw(self.TEXT, 10, 2), 40, 2)
+
+    def test_geometry_from_log(self):
+        self.assertEqual(screen.geometry_from_log(
+            "(PB) screen: vga-text cells=80x25 addr=0xb8000\n"), (80, 25, 1))
+        self.assertEqual(screen.geometry_from_log(
+            "x\n(PB) screen: framebuffer 1920x1080 bpp=32 pitch=7680 rgb=16:8,8:8,0:8 "
+            "addr=0x80000000 cells=120x33 scale=2\n"), (120, 33, 2))
+        self.assertIsNone(screen.geometry_from_log("(PB) screen: none (no framebuffer)\n"))
+
+
+# ---- real boots ----
+
+def tagged(text):
+    return [m.group(1) for m in map(TAG.match, text.splitlines()) if m]
+
+
+def boot_and_read(test, *args, want_status=0):
+    """run-qemu with --screendump; (serial lines, serial text, screen lines)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log, dump = os.path.join(tmp, "serial.log"), os.path.join(tmp, "screen.ppm")
+        r = subprocess.run([RUN_QEMU, "-q", "-o", log, "--timeout", "300", "--screendump", dump]
+                           + list(args), capture_output=True, text=True, timeout=900)
+        text = open(log, errors="replace").read() if os.path.exists(log) else ""
+        test.assertEqual(r.returncode, want_status, r.stderr[-2000:] + text[-2000:])
+        geo = screen.geometry_from_log(text)
+        test.assertIsNotNone(geo, "no screen: line with cells in the log:\n" + text[-2000:])
+        rows = screen.read_screen(dump, *geo)
+    return tagged(text), text, rows
+
+
+def joined_messages(rows):
+    """Screen rows with wrapped continuations ("  ...") joined back: the
+    kernel breaks a long message at a space, which the row does not show."""
+    out = []
+    for row in rows:
+        if row.startswith("  ") and out:
+            out[-1] += " " + row[2:]
+        else:
+            out.append(row)
+    return out
+
+
+class ScreenBoots(unittest.TestCase):
+    OPTIONS = "suite=xen passes=l1 reps=1"
+
+    def check_screen(self, lines, text, rows):
+        cols = screen.geometry_from_log(text)[0]
+        first = lambda p: next(l for l in lines if l.startswith(p))
+        # The header: the serial facts, word for word (cut to the screen's
+        # width), in the screen's order.
+        header = [first(p) for p in ("pagebench version=", "brand: ", "cpu vendor=",
+                                      "cache ", "tsc ", "cmdline: ", "plan ")]
+        for i, h in enumerate(header):
+            self.assertEqual(rows[i], h[:cols].rstrip(), "header row %d" % i)
+        self.assertRegex(rows[2], r"^cpu vendor=\S+ family=0x[0-9a-f]+ model=0x[0-9a-f]+ stepping=\d+$")
+        # Progress, then the messages: every skip, no value line or other bulk.
+        self.assertRegex(rows[7], r"^─ progress ─+$")
+        self.assertEqual(rows[8], "end of run")
+        self.assertRegex(rows[9], r"^─ messages ─+$")
+        shown = joined_messages(rows)
+        for l in lines:
+            if l.startswith("skipped"):
+                self.assertIn(l, shown)
+        self.assertFalse([r for r in rows if " pre=" in r or r.startswith(("features", "erms="))])
+        # The footer: the done: line and how the run ended, last on the screen.
+        self.assertEqual(rows[-2:], ["done: 0 failures", "run complete, halting."])
+        self.assertRegex(rows[-3], r"^─+$")
+
+    def test_bios_iso_seabios(self):
+        lines, text, rows = boot_and_read(self, "--accel", "tcg", "--append", self.OPTIONS)
+        self.assertIn("screen: vga-text cells=80x25 addr=0xb8000", lines)
+        self.assertEqual(len(rows), 25)
+        self.check_screen(lines, text, rows)
+
+    def test_bios_kernel_text_assumed(self):
+        """QEMU's -kernel loader says nothing of the screen: text is assumed."""
+        lines, text, rows = boot_and_read(self, "--kernel", "--accel", "tcg", "--append", self.OPTIONS)
+        self.assertIn("screen: vga-text cells=80x25 addr=0xb8000 assumed", lines)
+        self.check_screen(lines, text, rows)
+
+    @unittest.skipUnless(os.path.exists(OVMF), "OVMF is not installed: UEFI screen not tested")
+    def test_uefi_iso_ovmf_framebuffer(self):
+        lines, text, rows = boot_and_read(self, "--uefi", "--accel", "tcg", "--append", self.OPTIONS)
+        # GRUB found a video mode and the kernel drew on the framebuffer.
+        self.assertNotIn("no suitable video mode found", text)
+        self.assertNotIn("no console will be available to OS", text)
+        fb = next(l for l in lines if l.startswith("screen: "))
+        self.assertRegex(fb, r"^screen: framebuffer \d+x\d+ bpp=(15|16|24|32) pitch=\d+ "
+                             r"rgb=\d+:\d+,\d+:\d+,\d+:\d+ addr=0x[0-9a-f]+ cells=\d+x\d+ scale=\d+$")
+        self.check_screen(lines, text, rows)
+
+    def test_exception_shown_in_red_words(self):
+        """selftest=ud: the exception line, wrapped to the width, and done: 1 failure."""
+        lines, _, rows = boot_and_read(self, "--kernel", "--accel", "tcg", "--append",
+                                       "selftest=ud", want_status=1)
+        exc = next(l for l in lines if l.startswith("exception: "))
+        self.assertIn(exc, joined_messages(rows))
+        self.assertEqual(rows[-2], "done: 1 failure")
+
+
+QEMU_BASE = ["qemu-system-x86_64", "-display", "none", "-serial", "stdio", "-accel", "tcg",
+             "-cpu", "max", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-no-reboot"]
+
+
+def qemu_serial(cmd, until, keys=None, after=None, timeout=300, kill=False):
+    """Run QEMU, reading serial; once `after` appears type `keys`; stop
+    when `until` has appeared and its line ended, then let QEMU end (or
+    kill it). (status, text)."""
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL)
+    buf, typed, deadline = b"", keys is None, time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            if select.select([p.stdout], [], [], 0.5)[0]:
+                data = os.read(p.stdout.fileno(), 65536)
+                if not data:
+                    break
+                buf += data
+            if not typed and after in buf:
+                time.sleep(0.5)
+                p.stdin.write(keys)
+                p.stdin.flush()
+                typed = True
+            if until in buf and b"\n" in buf[buf.rindex(until):]:
+                break
+        if not kill:
+            p.wait(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    return p.returncode, buf.decode("utf-8", "replace")
+
+
+class GrubMenu(unittest.TestCase):
+    ENTRIES = ["pagebench: all suites", "pagebench: the 2021 Xen experiment (suite=xen)",
+               "pagebench: quick run, L1 and L2 only (reps=3 passes=l1,l1f,l2,l2f)",
+               "pagebench: all suites, then reboot", "pagebench: suite=xen, then reboot",
+               "pagebench: quick run, then reboot"]
+    DOWN = b"\x1b[B"
+
+    def choose_quick_run(self, firmware):
+        """The menu shows on serial; two steps down and Enter start the quick run."""
+        cmd = QEMU_BASE + ["-m", "1G", "-cdrom", ISO, "-boot", "d"] + firmware
+        status, text = qemu_serial(cmd, until=b"done:", keys=self.DOWN * 2 + b"\r",
+                                   after=self.ENTRIES[-1].encode())
+        menu = text[:text.find("(PB) ")]
+        for entry in self.ENTRIES:
+            self.assertIn(entry, menu)
+        self.assertRegex(menu, r"executed automatically in \d+s")
+        lines = tagged(text)
+        self.assertIn("cmdline: reps=3 passes=l1,l1f,l2,l2f", lines)
+        self.assertEqual(lines[-1], "done: 0 failures")
+        self.assertEqual(status, 1, "isa-debug-exit: 1 is success")
+        return lines
+
+    def test_menu_on_serial_bios(self):
+        lines = self.choose_quick_run([])
+        self.assertIn("screen: vga-text cells=80x25 addr=0xb8000", lines)
+
+    @unittest.skipUnless(os.path.exists(OVMF), "OVMF is not installed: UEFI menu not tested")
+    def test_menu_on_serial_uefi(self):
+        lines = self.choose_quick_run(["-bios", OVMF])
+        self.assertTrue(any(l.startswith("screen: framebuffer ") for l in lines), lines)
+
+    def test_default_entry_starts_alone(self):
+        """Nobody at the keyboard: after the timeout the first entry runs
+        (all suites; seen starting, then stopped)."""
+        cmd = QEMU_BASE + ["-m", "1G", "-cdrom", ISO, "-boot", "d"]
+        _, text = qemu_serial(cmd, until=b"plan suite=", kill=True)
+        self.assertIn("cmdline: ", tagged(text))
+        self.assertIn("plan suite=all reps=10 passes=l1,l1f,l2,l2f,l3,l3f,mem,hot,cold",
+                      tagged(text))
+
+
+class FarMapping(unittest.TestCase):
+    def test_selftest_map_beyond_512g(self):
+        """selftest=map maps memory no boot mapping covers (a DIMM at 512 GiB,
+        beyond the first PML4 entry) and reads a pattern back through it."""
+        cmd = QEMU_BASE + ["-m", "1G,slots=1,maxmem=600G",
+                           "-object", "memory-backend-ram,id=far,size=8M",
+                           "-device", "pc-dimm,memdev=far,addr=0x8000000000",
+                           "-kernel", ELF, "-append", "selftest=map suite=xen passes=l1 reps=1"]
+        status, text = qemu_serial(cmd, until=b"done:")
+        lines = tagged(text)
+        self.assertIn("selftest map: ok addr=0x8000000000 len=0x600000", lines)
+        self.assertEqual(lines[-1], "done: 0 failures")
+        self.assertEqual(status, 1)
+
+    def test_selftest_map_without_memory_fails_cleanly(self):
+        """No memory there: the pattern does not come back, and that is a
+        reported failure, not a fault."""
+        cmd = QEMU_BASE + ["-m", "1G", "-kernel", ELF, "-append", "selftest=map suite=xen passes=l1 reps=1"]
+        status, text = qemu_serial(cmd, until=b"done:")
+        lines = tagged(text)
+        self.assertTrue(any(l.startswith("selftest map: FAILED addr=0x8000000000") for l in lines), lines)
+        self.assertFalse([l for l in lines if l.startswith("exception:")])
+        self.assertEqual(lines[-1], "done: 1 failure")
+
+
+if __name__ == "__main__":
+    unittest.main()
