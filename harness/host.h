@@ -49,4 +49,30 @@ struct progress {
 /* For a person watching; called before each timed iteration. */
 void host_progress(const struct progress *p);
 
+/*
+ * Every CPU at once (suite=scrub). The kernel brings up the CPUs of the
+ * ACPI MADT; pagebench-linux uses one thread per CPU it may run on.
+ */
+#define HOST_CPUS_MAX	256
+#define HOST_NODES_MAX	16
+
+struct host_cpus {
+	unsigned int n;			/* CPUs that can run work; [0] is the caller's */
+	uint32_t id[HOST_CPUS_MAX];	/* APIC id (kernel), CPU number (Linux) */
+	unsigned int node[HOST_CPUS_MAX]; /* NUMA node; 0 where there is one */
+	unsigned int nodes;		/* nodes with CPUs, at least 1 */
+};
+void host_cpus(struct host_cpus *c);
+
+/*
+ * Calls fn(ctx, i) on the first n CPUs of host_cpus() at once, i being
+ * the CPU's index there (0: the calling CPU). Each spins until the TSC
+ * reaches start_tsc before its call, so all start together. Returns when
+ * every call has returned: true; false, with why, when a CPU did not
+ * finish (the kernel's watchdog ended it) or could not be started.
+ */
+bool host_run_on_cpus(unsigned int n, uint64_t start_tsc,
+		      void (*fn)(void *ctx, unsigned int i), void *ctx,
+		      char *why, size_t whylen);
+
 #endif
