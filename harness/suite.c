@@ -11,6 +11,7 @@
 #include "out.h"
 #include "run.h"
 #include "suite.h"
+#include "summary.h"
 
 #define PAGE PAGE_SIZE
 /* Work units for progress: a page touched by an iteration. */
@@ -19,6 +20,7 @@
 struct suite_run {
 	const struct plan *p;
 	const struct buffers *b;
+	struct summary *sum;		/* may be NULL */
 	struct bench_env env;
 	variant_set runs;		/* the plan's, less what faulted */
 	uint64_t tsc_khz, t_start;
@@ -164,8 +166,27 @@ static void prepare(const struct layout *l, unsigned int rep, unsigned int i)
 	fill_bytes(l->dst, (uint8_t)(0x11 * (rep % 15 + 1)), l->bytes);
 }
 
+/* Each variant's median over what it printed, for the summary. */
+static void summarise(struct suite_run *s, enum op op, enum pass_id id,
+		      size_t bytes, uint64_t (*t)[REPS_MAX], const unsigned int *n)
+{
+	unsigned int i;
+
+	if (!s->sum)
+		return;
+	summary_begin(s->sum, op, id, bytes);
+	for (i = 0; i < variant_count; i++)
+		if (variants[i].op == op && n[i])
+			summary_add(s->sum, variants[i].name,
+				    summary_median2(t[i], n[i]));
+	summary_end(s->sum);
+}
+
 static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
 {
+	/* Storage for one pass at a time, too large for a stack. */
+	static uint64_t ticks[VARIANTS_MAX][REPS_MAX];
+	unsigned int samples[VARIANTS_MAX] = { 0 };
 	const struct plan *p = s->p;
 	const char *header = passes[id].header;
 	size_t nr = p->nr[id];
@@ -204,10 +225,12 @@ static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
 			out_line(" pre=%lx %s=%lx post=%lx", (unsigned long)t.pre,
 				 v->name, (unsigned long)t.ticks,
 				 (unsigned long)t.post);
+			ticks[i][samples[i]++] = t.ticks;
 			verify(header, v, &l);
 		}
 	}
 	host_pass_end(op_name(op), passes[id].id);
+	summarise(s, op, id, l.bytes, ticks, samples);
 }
 
 /*
@@ -227,9 +250,12 @@ static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 
 	guards_set(l.dst, l.bytes);
 	host_pass_begin();
+	if (s->sum)
+		summary_begin(s->sum, op, id, l.bytes);
 	for (i = 0; i < variant_count; i++) {
 		const struct variant *v = &variants[i];
 		struct call c = { v, &l };
+		uint64_t median;
 		struct fault f;
 
 		if (!variant_runs(s, i, op))
@@ -255,20 +281,24 @@ static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 			fault(s, op, pass, i, &f);
 			continue;
 		}
-		sort_u64(t, n);
+		median = summary_median2(t, n) / 2;
 		out_line("%s variant=%s n=%u min=%lu median=%lu max=%lu", pass,
-			 v->name, n, (unsigned long)t[0],
-			 (unsigned long)((t[(n - 1) / 2] + t[n / 2]) / 2),
+			 v->name, n, (unsigned long)t[0], (unsigned long)median,
 			 (unsigned long)t[n - 1]);
+		/* The summary takes the median as printed, as a reader of the log does. */
+		if (s->sum)
+			summary_add(s->sum, v->name, 2 * median);
 	}
 	host_pass_end(op_name(op), passes[id].id);
+	if (s->sum)
+		summary_end(s->sum);
 }
 
 void suite_run(const struct plan *p, const struct cpu_desc *d,
-	       const struct buffers *b, uint64_t tsc_khz)
+	       const struct buffers *b, uint64_t tsc_khz, struct summary *sum)
 {
 	struct suite_run s = {
-		.p = p, .b = b, .runs = p->runs, .tsc_khz = tsc_khz,
+		.p = p, .b = b, .sum = sum, .runs = p->runs, .tsc_khz = tsc_khz,
 		.t_start = rdtsc_ordered(),
 	};
 	unsigned int id, op;

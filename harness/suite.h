@@ -21,8 +21,13 @@ struct buffers {
 	uint8_t *cold;	/* copy-cold's other data */
 };
 
-/* tsc_khz may be 0 (unknown): progress then gives no times. */
+struct summary;
+
+/*
+ * tsc_khz may be 0 (unknown): progress then gives no times. sum, when not
+ * NULL, receives each pass's ranked medians (harness/summary.h).
+ */
 void suite_run(const struct plan *p, const struct cpu_desc *d,
-	       const struct buffers *b, uint64_t tsc_khz);
+	       const struct buffers *b, uint64_t tsc_khz, struct summary *sum);
 
 #endif

@@ -2,6 +2,7 @@
 #include "end.h"
 #include "harness/out.h"
 #include "harness/run.h"
+#include "screen_run.h"
 #include "x86.h"
 
 /*
@@ -43,6 +44,8 @@ void run_end(void)
 	case EXIT_HALT:
 	case EXIT_AUTO:
 		out_line("run complete, halting.");
+		/* The screen stays on the summary, turning its pages if it has several. */
+		screen_run_hold();
 		break;
 	}
 	halt_forever();

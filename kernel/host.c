@@ -5,6 +5,7 @@
  */
 #include "harness/host.h"
 #include "host_fault.h"
+#include "screen_run.h"
 #include "x86.h"
 
 #define MSR_PRED_CMD	0x49
@@ -82,5 +83,5 @@ void host_pass_end(const char *suite, const char *pass)
 
 void host_progress(const struct progress *p)
 {
-	(void)p;
+	screen_run_progress(p);
 }

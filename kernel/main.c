@@ -9,14 +9,15 @@
 #include "cpu_live.h"
 #include "end.h"
 #include "harness/describe.h"
-#include "mem.h"
-#include "paging.h"
-#include "screen.h"
 #include "harness/out.h"
 #include "harness/plan.h"
 #include "harness/run.h"
 #include "harness/suite.h"
+#include "harness/summary.h"
 #include "mem.h"
+#include "paging.h"
+#include "screen.h"
+#include "screen_run.h"
 #include "trap.h"
 #include "tsc.h"
 #include "x86.h"
@@ -87,6 +88,7 @@ void kmain(uint32_t info)
 	static struct live_facts live;
 	static struct plan plan;
 	static struct mem mem;
+	static struct summary sum;
 	struct buffers bufs;
 	uint64_t t_start = rdtsc_ordered();
 
@@ -118,13 +120,14 @@ void kmain(uint32_t info)
 	plan_build(&plan, &o, &d, mem_largest(&mem));
 	plan_print(&plan);
 	if (alloc_buffers(&bufs, &plan, &mem))
-		suite_run(&plan, &d, &bufs, live.tsc_khz);
+		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);
 	else {
 		out_line("note: not enough memory for the buffers of this plan");
 		run_fail();
 	}
 
 	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);
+	screen_run_summary(&sum, live.tsc_khz);
 	run_step("end of run");
 	run_end();
 }

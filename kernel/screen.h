@@ -64,6 +64,10 @@ void screen_set_footer(enum screen_tone tone, const char *const *lines,
  * bulk stay on serial only.
  */
 void screen_log_sink(const char *s, size_t len);
+/* The first failure lines (exception, option error, verify, fault) seen. */
+unsigned int screen_log_failures(const char **lines, unsigned int max);
+/* Shrinks the header to the lines that say which machine this is. */
+void screen_log_keep_identity(void);
 
 /* The drawing side, for screen_init() and the host unit test. */
 typedef void (*screen_put_fn)(unsigned int col, unsigned int row, uint8_t ch,

@@ -39,10 +39,14 @@ static const struct route {
 #define NROUTES		(sizeof(routes) / sizeof(routes[0]))
 #define TEXT_MAX	OUT_LINE_MAX
 
+/* The first failures, for the screen's summary to keep in view. */
+#define FAILURES_KEPT 3
+
 static char header[NROUTES][TEXT_MAX];
+static char failures[FAILURES_KEPT][TEXT_MAX];
+static unsigned int nfailures;
 static char footer[SCREEN_FOOTER_MAX][TEXT_MAX];
 static enum screen_tone footer_tone;
-static char step[TEXT_MAX];
 
 static bool starts_with(const char *s, const char *prefix)
 {
@@ -90,14 +94,31 @@ static void show_footer(void)
 	screen_set_footer(footer_tone, lines, n);
 }
 
-static void follow_step(void)
+unsigned int screen_log_failures(const char **lines, unsigned int max)
 {
-	const char *now = run_step_now();
+	unsigned int i;
 
-	if (same(now, step))
-		return;
-	copy(step, now);
-	screen_set_progress((const char *const[]){ step }, 1);
+	for (i = 0; i < nfailures && i < max; i++)
+		lines[i] = failures[i];
+	return i;
+}
+
+/*
+ * At the end the summary needs the room: the header keeps what says which
+ * machine this was (CPU, caches, TSC), so a photograph still tells.
+ */
+void screen_log_keep_identity(void)
+{
+	static const char *const keep[] = { "brand: ", "cpu ", "cache ", "tsc khz=" };
+	const char *lines[SCREEN_HEADER_MAX];
+	unsigned int i, k, n = 0;
+
+	for (i = 0; i < NROUTES && n < SCREEN_HEADER_MAX; i++)
+		for (k = 0; k < sizeof(keep) / sizeof(keep[0]); k++)
+			if (routes[i].to == HEADER && same(routes[i].prefix, keep[k]) &&
+			    header[i][0])
+				lines[n++] = header[i];
+	screen_set_header(lines, n);
 }
 
 static void route(const char *text)
@@ -116,6 +137,8 @@ static void route(const char *text)
 		break;
 	case MESSAGE:
 		screen_message(routes[i].tone, text);
+		if (routes[i].tone == TONE_BAD && nfailures < FAILURES_KEPT)
+			copy(failures[nfailures++], text);
 		break;
 	case FOOTER_DONE:
 		footer_tone = routes[i].tone;
@@ -150,7 +173,6 @@ void screen_log_sink(const char *s, size_t len)
 		text[n++] = s[i++];
 	text[n] = '\0';
 
-	follow_step();
 	route(text);
 	busy = false;
 }

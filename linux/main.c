@@ -123,7 +123,7 @@ int main(int argc, char **argv)
 	if (linux_buffers(&bufs, &plan)) {
 		linux_sched_fifo();
 		out_line("linux wbinvd=no ibpb=no interrupts=on");
-		suite_run(&plan, &d, &bufs, live.tsc_khz);
+		suite_run(&plan, &d, &bufs, live.tsc_khz, NULL);
 	} else {
 		run_fail();
 	}

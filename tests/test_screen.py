@@ -242,18 +242,58 @@ def tagged(text):
     return [m.group(1) for m in map(TAG.match, text.splitlines()) if m]
 
 
-def boot_and_read(test, *args, want_status=0):
-    """run-qemu with --screendump; (serial lines, serial text, screen lines)."""
+def boot_and_read(test, *args, want_status=0, pages=1):
+    """run-qemu with --screendump; (serial lines, serial text, screen lines),
+    the screen lines being a list of pages when pages > 1."""
     with tempfile.TemporaryDirectory() as tmp:
         log, dump = os.path.join(tmp, "serial.log"), os.path.join(tmp, "screen.ppm")
-        r = subprocess.run([RUN_QEMU, "-q", "-o", log, "--timeout", "300", "--screendump", dump]
+        r = subprocess.run([RUN_QEMU, "-q", "-o", log, "--timeout", "300", "--screendump", dump,
+                            "--screendump-pages", str(pages)]
                            + list(args), capture_output=True, text=True, timeout=900)
         text = open(log, errors="replace").read() if os.path.exists(log) else ""
         test.assertEqual(r.returncode, want_status, r.stderr[-2000:] + text[-2000:])
         geo = screen.geometry_from_log(text)
         test.assertIsNotNone(geo, "no screen: line with cells in the log:\n" + text[-2000:])
-        rows = screen.read_screen(dump, *geo)
-    return tagged(text), text, rows
+        dumps = [dump] + ["%s-%d.ppm" % (dump[:-4], k) for k in range(2, pages + 1)]
+        shots = [screen.read_screen(d, *geo) for d in dumps]
+    return tagged(text), text, shots[0] if pages == 1 else shots
+
+
+# A summary block on the screen (kernel/screen_run.c, harness/summary.c).
+BLOCK_TITLE = re.compile(r"^((?:copy )?(?:L[123] w/o flush|L[123] w/ flush|MEM)|copy-hot|copy-cold), "
+                         r"(\d+) (KiB|MiB) (a call|each way)$")
+BLOCK_ROW = re.compile(r"^([* ])(\w+) +([\d.]+) +(?:([\d.]+) +)?([\d.]+) +(winner|\+[\d.]+%)$")
+BLOCK_STEP = 60     # a block is 58 columns wide, then a gap of 2
+
+
+def summary_blocks(rows):
+    """{block title: [(mark, variant, ticks/page, ns/page, B/tick, vs)]}."""
+    blocks, current = {}, {}
+    for row in rows:
+        for col in range(0, max(len(row), 1), BLOCK_STEP):
+            cell = row[col:col + BLOCK_STEP].rstrip()
+            m = BLOCK_TITLE.match(cell)
+            if m:
+                current[col] = blocks.setdefault(m.group(1), [])
+                continue
+            m = BLOCK_ROW.match(cell)
+            if m and col in current:
+                current[col].append(m.groups())
+            elif not cell:
+                current.pop(col, None)
+    return blocks
+
+
+def report_winners(log):
+    """{pass label: (winner, runner-up, margin %)} from pagebench-report winners."""
+    r = subprocess.run([os.path.join(REPO, "scripts", "pagebench-report"), "winners", log],
+                       capture_output=True, text=True, timeout=120)
+    out = {}
+    for line in r.stdout.splitlines():
+        m = re.match(r"^(clear|copy) +(.+?) {2,}\S+ +(\w+) +\S+ +\w+ +(\w+) +\+([\d.]+)% ", line)
+        if m:
+            out[m.group(2)] = (m.group(3), m.group(4), float(m.group(5)))
+    return out
 
 
 def joined_messages(rows):
@@ -272,23 +312,23 @@ class ScreenBoots(unittest.TestCase):
     OPTIONS = "suite=xen passes=l1 reps=1"
 
     def check_screen(self, lines, text, rows):
+        """The end of a run: the machine's identity, the summary, the footer."""
         cols = screen.geometry_from_log(text)[0]
         first = lambda p: next(l for l in lines if l.startswith(p))
-        # The header: the serial facts, word for word (cut to the screen's
-        # width), in the screen's order.
-        header = [first(p) for p in ("pagebench version=", "brand: ", "cpu vendor=",
-                                      "cache ", "tsc ", "cmdline: ", "plan ")]
+        # The header keeps what says which machine this was, word for word
+        # from serial (cut to the screen's width).
+        header = [first(p) for p in ("brand: ", "cpu vendor=", "cache ", "tsc khz=")]
         for i, h in enumerate(header):
             self.assertEqual(rows[i], h[:cols].rstrip(), "header row %d" % i)
-        self.assertRegex(rows[2], r"^cpu vendor=\S+ family=0x[0-9a-f]+ model=0x[0-9a-f]+ stepping=\d+$")
-        # Progress, then the messages: every skip, no value line or other bulk.
-        self.assertRegex(rows[7], r"^─ progress ─+$")
-        self.assertEqual(rows[8], "end of run")
-        self.assertRegex(rows[9], r"^─ messages ─+$")
-        shown = joined_messages(rows)
-        for l in lines:
-            if l.startswith("skipped"):
-                self.assertIn(l, shown)
+        self.assertRegex(rows[1], r"^cpu vendor=\S+ family=0x[0-9a-f]+ model=0x[0-9a-f]+ stepping=\d+$")
+        self.assertRegex(rows[4], r"^─ progress ─+$")
+        self.assertRegex(rows[5], r"^summary")
+        self.assertRegex(rows[7], r"^─ summary ─+$")
+        # Every pass's block, every variant that ran in it: no value line or bulk.
+        blocks = summary_blocks(rows)
+        ran = set(re.search(r"variants clear:(.*)", text).group(1).split())
+        self.assertEqual({b for b in blocks}, {"L1 w/o flush"})
+        self.assertEqual({r[1] for r in blocks["L1 w/o flush"]}, ran)
         self.assertFalse([r for r in rows if " pre=" in r or r.startswith(("features", "erms="))])
         # The footer: the done: line and how the run ended, last on the screen.
         self.assertEqual(rows[-2:], ["done: 0 failures", "run complete, halting."])
@@ -316,6 +356,61 @@ class ScreenBoots(unittest.TestCase):
         self.assertRegex(fb, r"^screen: framebuffer \d+x\d+ bpp=(15|16|24|32) pitch=\d+ "
                              r"rgb=\d+:\d+,\d+:\d+,\d+:\d+ addr=0x[0-9a-f]+ cells=\d+x\d+ scale=\d+$")
         self.check_screen(lines, text, rows)
+
+    def test_summary_agrees_with_the_report(self):
+        """Winner and margin of each pass, as pagebench-report winners says
+        of the serial log; every variant, its ticks per page from the log."""
+        lines, text, rows = boot_and_read(self, "--accel", "tcg", "--append",
+                                          "suite=xen passes=l1,l2 reps=3")
+        blocks = summary_blocks(rows)
+        with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+            f.write(text)
+            f.flush()
+            winners = report_winners(f.name)
+        self.assertEqual(set(blocks), {"L1 w/o flush", "L2 w/o flush"})
+        self.assertEqual(set(winners), set(blocks))
+        sizes = {m.group(1): int(m.group(2)) for m in
+                 (re.match(r"sizes pass=(\w+) fill=\d+ clear=(\d+)", l) for l in lines) if m}
+        for label, rows_ in blocks.items():
+            with self.subTest(block=label):
+                win, runner, margin = winners[label]
+                self.assertEqual(rows_[0][:2], ("*", win))
+                self.assertEqual(rows_[0][5], "winner")
+                self.assertEqual(rows_[1][1], runner)
+                self.assertAlmostEqual(float(rows_[1][5][1:-1]), margin, delta=0.011)
+                # ticks per page: the median of the value lines over the pages a call clears.
+                pid = {"L1 w/o flush": "l1", "L2 w/o flush": "l2"}[label]
+                pages = sizes[pid] // 4096
+                for mark, variant, tpp, ns, bpt, vs in rows_:
+                    vals = sorted(int(m.group(1), 16) for m in
+                                  (re.match(r" pre=[0-9a-f]+ %s=([0-9a-f]+) post=" % variant, l)
+                                   for l in self.pass_lines(lines, label)) if m)
+                    median = (vals[(len(vals) - 1) // 2] + vals[len(vals) // 2]) / 2
+                    self.assertAlmostEqual(float(tpp), median / pages, delta=0.051)
+
+    @staticmethod
+    def pass_lines(lines, label):
+        i = lines.index(label + ":")
+        out = []
+        for l in lines[i + 1:]:
+            if not l.startswith(" pre="):
+                break
+            out.append(l)
+        return out
+
+    def test_summary_pages_take_turns(self):
+        """More blocks than fit: pages, each whole, turning by themselves."""
+        lines, text, shots = boot_and_read(self, "--accel", "tcg", "--append",
+                                           "suite=clear passes=l1,l1f,l2 reps=1", pages=3)
+        seen = {}
+        for k, rows in enumerate(shots):
+            self.assertEqual(rows[5], "summary page %d of 3 (a new page every 8 s)" % (k + 1))
+            for label, rows_ in summary_blocks(rows).items():
+                seen[label] = rows_
+        self.assertEqual(set(seen), {"L1 w/o flush", "L1 w/ flush", "L2 w/o flush"})
+        ran = set(re.search(r"variants clear:(.*)", text).group(1).split())
+        for label, rows_ in seen.items():
+            self.assertEqual({r[1] for r in rows_}, ran, label)
 
     def test_exception_shown_in_red_words(self):
         """selftest=ud: the exception line, wrapped to the width, and done: 1 failure."""

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+#include "bench.h"
+#include "fmt.h"
+#include "summary.h"
+
+#define PAGE PAGE_SIZE
+
+uint64_t summary_median2(uint64_t *t, unsigned int n)
+{
+	if (!n)
+		return 0;
+	sort_u64(t, n);
+	return t[(n - 1) / 2] + t[n / 2];
+}
+
+void summary_begin(struct summary *s, enum op op, enum pass_id id, size_t bytes)
+{
+	struct summary_pass *p;
+
+	if (s->n == sizeof(s->pass) / sizeof(s->pass[0]))
+		return;
+	p = &s->pass[s->n++];
+	p->op = op;
+	p->id = id;
+	p->bytes = bytes;
+	p->n = 0;
+}
+
+void summary_add(struct summary *s, const char *variant, uint64_t median2)
+{
+	struct summary_pass *p = s->n ? &s->pass[s->n - 1] : NULL;
+
+	if (!p || p->n == VARIANTS_MAX || !median2)
+		return;
+	p->row[p->n++] = (struct summary_row){ variant, median2 };
+}
+
+/* Insertion sort: stable, so equal medians keep the table's order. */
+void summary_end(struct summary *s)
+{
+	struct summary_pass *p = s->n ? &s->pass[s->n - 1] : NULL;
+	unsigned int i, j;
+
+	if (!p)
+		return;
+	for (i = 1; i < p->n; i++)
+		for (j = i; j && p->row[j - 1].median2 > p->row[j].median2; j--) {
+			struct summary_row x = p->row[j];
+
+			p->row[j] = p->row[j - 1];
+			p->row[j - 1] = x;
+		}
+}
+
+/* v / d to one decimal, rounded: "123.4". */
+static void tenths(char *buf, size_t len, uint64_t v, uint64_t d)
+{
+	uint64_t x = d ? (v * 10 + d / 2) / d : 0;
+
+	fmt_snprintf(buf, len, "%lu.%lu", (unsigned long)(x / 10),
+		     (unsigned long)(x % 10));
+}
+
+/* v / d to two decimals, rounded: "1.46". */
+static void hundredths(char *buf, size_t len, uint64_t v, uint64_t d)
+{
+	uint64_t x = d ? (v * 100 + d / 2) / d : 0;
+
+	fmt_snprintf(buf, len, "%lu.%02lu", (unsigned long)(x / 100),
+		     (unsigned long)(x % 100));
+}
+
+/* "+7.69%": (r / w - 1) in percent, to two decimals, rounded. */
+static void margin(char *buf, size_t len, uint64_t r2, uint64_t w2)
+{
+	uint64_t bp = ((r2 - w2) * 10000 + w2 / 2) / w2;
+
+	fmt_snprintf(buf, len, "+%lu.%02lu%%", (unsigned long)(bp / 100),
+		     (unsigned long)(bp % 100));
+}
+
+static void size_text(char *buf, size_t len, size_t bytes)
+{
+	if (bytes % (1024 * 1024) == 0)
+		fmt_snprintf(buf, len, "%zu MiB", bytes / (1024 * 1024));
+	else
+		fmt_snprintf(buf, len, "%zu KiB", bytes / 1024);
+}
+
+unsigned int summary_block(const struct summary_pass *p, uint64_t tsc_khz,
+			   char (*lines)[SUMMARY_COLS], unsigned int max)
+{
+	uint64_t pages = p->bytes / PAGE ? p->bytes / PAGE : 1;
+	char size[16], tpp[16], ns[16], bpt[16], vs[16];
+	unsigned int i, n = 0;
+
+	if (!max)
+		return 0;
+	size_text(size, sizeof(size), p->bytes);
+	fmt_snprintf(lines[n++], SUMMARY_COLS, "%s%s, %s %s",
+		     pass_prefix(p->op, p->id), passes[p->id].header, size,
+		     p->op == OP_COPY ? "each way" : "a call");
+	for (i = 0; i < p->n && n < max; i++) {
+		const struct summary_row *r = &p->row[i];
+
+		/* Per page: median2 / 2 / pages; bytes per tick: bytes / (median2 / 2). */
+		tenths(tpp, sizeof(tpp), r->median2, 2 * pages);
+		tenths(ns, sizeof(ns), r->median2 * 1000000ull, 2 * pages * (tsc_khz ? tsc_khz : 1));
+		hundredths(bpt, sizeof(bpt), 2 * (uint64_t)p->bytes, r->median2);
+		if (i == 0)
+			fmt_snprintf(vs, sizeof(vs), "winner");
+		else
+			margin(vs, sizeof(vs), r->median2, p->row[0].median2);
+		if (tsc_khz)
+			fmt_snprintf(lines[n++], SUMMARY_COLS, "%c%-12s %10s %9s %7s  %s",
+				     i ? ' ' : '*', r->variant, tpp, ns, bpt, vs);
+		else
+			fmt_snprintf(lines[n++], SUMMARY_COLS, "%c%-12s %10s %7s  %s",
+				     i ? ' ' : '*', r->variant, tpp, bpt, vs);
+	}
+	return n;
+}

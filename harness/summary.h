@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The run's results as a person reads them: per pass, each variant's median
+ * time, ranked. The rules are pagebench-report's (docs/report.md): the
+ * median of a variant's samples (the mean of the two middle ones for an
+ * even count), the winner the lowest median, ties to the earlier variant in
+ * the table, the runner-up's margin its median over the winner's, less one.
+ * The kernel shows it on the screen at the end of a run.
+ */
+#ifndef PB_SUMMARY_H
+#define PB_SUMMARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "harness/passes.h"
+#include "variants/variants.h"
+
+struct summary_row {
+	const char *variant;
+	uint64_t median2;	/* twice the median ticks per call: exact for even counts */
+};
+
+struct summary_pass {
+	enum op op;
+	enum pass_id id;
+	size_t bytes;		/* one call's: cleared, or copied each way */
+	unsigned int n;
+	struct summary_row row[VARIANTS_MAX];	/* fastest first, once ranked */
+};
+
+struct summary {
+	unsigned int n;
+	struct summary_pass pass[OP_COUNT * PASS_COUNT];
+};
+
+/* The median of t[0..n) (sorted in place), doubled. */
+uint64_t summary_median2(uint64_t *t, unsigned int n);
+
+/* Starts a pass's block; its rows follow with summary_add(). */
+void summary_begin(struct summary *s, enum op op, enum pass_id id, size_t bytes);
+void summary_add(struct summary *s, const char *variant, uint64_t median2);
+/* Ranks the rows of the last pass begun. */
+void summary_end(struct summary *s);
+
+#define SUMMARY_COLS 80
+
+/*
+ * The text of one pass's block: a title line, then one line per variant
+ * (ticks and, when tsc_khz is known, ns per 4 KiB page, bytes per tick,
+ * and the margin to the winner). Returns the number of lines, at most max.
+ */
+unsigned int summary_block(const struct summary_pass *p, uint64_t tsc_khz,
+			   char (*lines)[SUMMARY_COLS], unsigned int max);
+
+#endif
