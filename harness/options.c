@@ -344,6 +344,56 @@ static void parse_tsc(struct options *o, char *val)
 	error(o, "tsc=: unknown '%s'; valid:%s", val, valid);
 }
 
+static void parse_cpus(struct options *o, char *val)
+{
+	uint64_t n;
+
+	if (parse_u64(val, &n) && n >= 1 && n <= CPUS_MAX)
+		o->cpus = (unsigned int)n;
+	else
+		error(o, "cpus=: bad count '%s'; valid: a number from 1 to %u",
+		      val, CPUS_MAX);
+}
+
+/* A size in bytes, with an optional K, M, G or T (binary) suffix. */
+static bool parse_size(char *val, uint64_t *out)
+{
+	static const char units[] = "KMGT";
+	unsigned int shift = 0, i, n = 0;
+	uint64_t v;
+
+	while (val[n])
+		n++;
+	for (i = 0; n && i < sizeof(units) - 1; i++) {
+		if (val[n - 1] == units[i] || val[n - 1] == units[i] + ('a' - 'A')) {
+			shift = 10 * (i + 1);
+			val[--n] = '\0';
+			break;
+		}
+	}
+	if (!parse_u64(val, &v) || v > (UINT64_MAX >> shift))
+		return false;
+	*out = v << shift;
+	return true;
+}
+
+static void parse_scrub(struct options *o, char *val)
+{
+	char given[OPT_WORD_MAX];
+	uint64_t bytes;
+	unsigned int i;
+
+	for (i = 0; val[i] && i + 1 < sizeof(given); i++)
+		given[i] = val[i];
+	given[i] = '\0';
+	if (parse_size(val, &bytes) && bytes >= SCRUB_MIN && bytes <= SCRUB_MAX &&
+	    bytes % 4096 == 0)
+		o->scrub_bytes = bytes;
+	else
+		error(o, "scrub=: bad size '%s'; valid: whole 4 KiB pages from 1M to 1T, like 256M or 4G",
+		      given);
+}
+
 static const struct option_def {
 	const char *key;
 	void (*parse)(struct options *o, char *val);
@@ -359,6 +409,8 @@ static const struct option_def {
 	{ "reps",	parse_reps,	HOST_KERNEL | HOST_LINUX },
 	{ "passes",	parse_passes,	HOST_KERNEL | HOST_LINUX },
 	{ "variants",	parse_variants,	HOST_KERNEL | HOST_LINUX },
+	{ "cpus",	parse_cpus,	HOST_KERNEL | HOST_LINUX },
+	{ "scrub",	parse_scrub,	HOST_KERNEL | HOST_LINUX },
 	{ "tsc",	parse_tsc,	HOST_KERNEL },
 	{ "cpu",	parse_cpu,	HOST_LINUX },
 };
@@ -501,6 +553,11 @@ void options_finish(struct options *o)
 	if (list[0])
 		each_name(o, "variants", list, add_variant);
 
+	if (o->scrub_bytes && suites[o->suite].how != HOW_SCRUB) {
+		error(o, "scrub=: suite %s clears no scrub region; it is for suite=scrub",
+		      suite_name(o->suite));
+		o->scrub_bytes = 0;
+	}
 	if (o->passes & ~allowed) {
 		valid[0] = '\0';
 		for (i = 0; i < PASS_COUNT; i++)

@@ -31,6 +31,9 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 #define OPT_WORD_MAX 256
 #define REPS_MAX 1000
 #define CPU_DEFAULT (-1)	/* cpu=: the last online CPU */
+#define CPUS_MAX 256		/* cpus=: as many as harness/host.h can name */
+#define SCRUB_MIN (1ull << 20)	/* scrub=: from 1 MiB */
+#define SCRUB_MAX (1ull << 40)	/* to 1 TiB (memory permitting) */
 
 struct options {
 	enum host host;
@@ -49,6 +52,8 @@ struct options {
 	char variants_arg[OPT_WORD_MAX];
 	variant_set variants;		/* resolved once the suite is known */
 	int cpu;			/* pagebench-linux: CPU to pin to */
+	unsigned int cpus;		/* suite=scrub: at most this many CPUs; 0: all */
+	uint64_t scrub_bytes;		/* suite=scrub: the region; 0: the MEM pass's size */
 	unsigned int nerrors;
 	char errors[OPT_MAX_ERRORS][OPT_ERROR_LEN];
 };

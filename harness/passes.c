@@ -10,15 +10,16 @@ const struct pass_def passes[PASS_COUNT] = {
 };
 
 const struct suite_def suites[SUITE_COUNT] = {
-#define SUITE(ID, nm, op, xo, rp) \
-	[SUITE_##ID] = { .name = #nm, .ops = op, .xen_only = xo, .reps = rp },
+#define SUITE(ID, nm, op, xo, rp, hw) \
+	[SUITE_##ID] = { .name = #nm, .ops = op, .xen_only = xo, .reps = rp, \
+			 .how = HOW_##hw },
 #include "harness/suites.def"
 #undef SUITE
 };
 
 bool suite_has_pass(enum suite s, enum pass_id p)
 {
-	return (suites[s].ops & passes[p].ops) &&
+	return suites[s].how == HOW_PASSES && (suites[s].ops & passes[p].ops) &&
 	       (!suites[s].xen_only || passes[p].xen);
 }
 

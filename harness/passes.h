@@ -37,17 +37,20 @@ struct pass_def {
 extern const struct pass_def passes[PASS_COUNT];
 
 enum suite {
-#define SUITE(id, name, ops, xen_only, reps) SUITE_##id,
+#define SUITE(id, name, ops, xen_only, reps, how) SUITE_##id,
 #include "harness/suites.def"
 #undef SUITE
 	SUITE_COUNT
 };
+
+enum suite_how { HOW_PASSES, HOW_SCRUB };
 
 struct suite_def {
 	const char *name;
 	unsigned int ops;	/* OPS_* */
 	bool xen_only;
 	unsigned int reps;
+	enum suite_how how;
 };
 
 extern const struct suite_def suites[SUITE_COUNT];

@@ -133,6 +133,26 @@ static void size_passes(struct plan *p, const struct cpu_desc *d,
 	}
 }
 
+/*
+ * suite=scrub: one region, beyond the last cache level: the MEM pass's
+ * size unless scrub= gives one, and never more than memory holds.
+ */
+static void size_scrub(struct plan *p, const struct options *o,
+		       const struct cpu_desc *d, uint64_t mem_bytes)
+{
+	uint64_t last = (uint64_t)(d->l3.size_kib ? d->l3.size_kib : d->l2.size_kib) * 1024;
+	uint64_t room = mem_bytes > 4 * MIB ? (mem_bytes - 4 * MIB) & ~(uint64_t)(PAGE - 1) : 0;
+
+	p->cpus = o->cpus;
+	p->scrub_bytes = o->scrub_bytes ? o->scrub_bytes : 2 * last;
+	if (!p->scrub_bytes)
+		p->scrub_skip = "this CPU reports no L2 or L3 to size it from; give scrub=SIZE";
+	else if (p->scrub_bytes > room)
+		p->scrub_skip = "not enough memory for the region (scrub=SIZE sets a smaller one)";
+	if (p->scrub_skip)
+		p->scrub_bytes = 0;
+}
+
 void plan_build(struct plan *p, const struct options *o,
 		const struct cpu_desc *d, uint64_t mem_bytes)
 {
@@ -161,6 +181,8 @@ void plan_build(struct plan *p, const struct options *o,
 			p->passes &= ~(1u << i);
 	}
 	size_passes(p, d, mem_bytes);
+	if (suites[o->suite].how == HOW_SCRUB)
+		size_scrub(p, o, d, mem_bytes);
 }
 
 bool plan_runs_op(const struct plan *p, enum op op)
@@ -183,8 +205,9 @@ size_t pass_bytes(const struct plan *p, enum pass_id id, enum op op)
 void plan_buffer_sizes(const struct plan *p, struct buffer_sizes *s)
 {
 	s->fill = p->max_nr * PAGE;
-	s->work = WORK_PAGES(p->max_nr) * PAGE;
-	s->cold = 2 * COPY_COLD_BYTES;
+	s->work = p->passes ? WORK_PAGES(p->max_nr) * PAGE : 0;
+	s->cold = p->passes ? 2 * COPY_COLD_BYTES : 0;
+	s->scrub = p->scrub_bytes ? p->scrub_bytes + 2 * PAGE : 0;
 }
 
 static void print_variants(const struct plan *p, enum op op)
@@ -229,6 +252,10 @@ void plan_print(const struct plan *p)
 		if (p->pass_skip[id])
 			out_line("skipped pass: %s: %s", passes[id].header,
 				 p->pass_skip[id]);
+	if (p->scrub_bytes)
+		out_line("sizes scrub=%lu", (unsigned long)p->scrub_bytes);
+	if (p->scrub_skip)
+		out_line("skipped scrub: %s", p->scrub_skip);
 	for (op = 0; op < OP_COUNT; op++)
 		if (suites[p->suite].ops & (1u << op))
 			print_variants(p, op);

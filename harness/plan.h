@@ -25,6 +25,9 @@ struct plan {
 	const char *variant_skip[VARIANTS_MAX];	/* selected, cannot run */
 	uint64_t forced;		/* force= features this CPU lacks */
 	size_t max_nr;			/* largest nr of any pass that runs */
+	uint64_t scrub_bytes;		/* suite=scrub: the region each step clears */
+	unsigned int cpus;		/* suite=scrub: at most this many CPUs (0: all) */
+	const char *scrub_skip;		/* suite=scrub: why it cannot run */
 };
 
 /*
@@ -51,6 +54,7 @@ struct buffer_sizes {
 	size_t fill;	/* the largest pass's fill */
 	size_t work;	/* dst (and src) of the largest pass between guard pages */
 	size_t cold;	/* copy-cold's other data, read and written */
+	size_t scrub;	/* suite=scrub: a region between guard pages, per NUMA node */
 };
 void plan_buffer_sizes(const struct plan *p, struct buffer_sizes *s);
 

@@ -10,6 +10,7 @@
 #include "insn.h"
 #include "out.h"
 #include "run.h"
+#include "scrub.h"
 #include "suite.h"
 #include "summary.h"
 
@@ -303,6 +304,10 @@ void suite_run(const struct plan *p, const struct cpu_desc *d,
 	};
 	unsigned int id, op;
 
+	if (suites[p->suite].how == HOW_SCRUB) {
+		scrub_run(p, d, b, tsc_khz, sum);
+		return;
+	}
 	bench_env_init(&s.env, d);
 	out_line("flush: %s", flush_method_name(&s.env));
 	for (id = 0; id < PASS_COUNT; id++)

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 #include "harness/cpu.h"
+#include "harness/host.h"
 #include "harness/plan.h"
 
 /* Allocated by the host with the sizes plan_buffer_sizes() gives. */
@@ -19,6 +20,8 @@ struct buffers {
 	uint8_t *fill;	/* probed before and after each timed call */
 	uint8_t *work;	/* dst (and src) between guard pages */
 	uint8_t *cold;	/* copy-cold's other data */
+	/* suite=scrub: per NUMA node, a guard page, the region, a guard page */
+	uint8_t *scrub[HOST_NODES_MAX];
 };
 
 struct summary;

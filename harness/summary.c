@@ -20,10 +20,18 @@ void summary_begin(struct summary *s, enum op op, enum pass_id id, size_t bytes)
 	if (s->n == sizeof(s->pass) / sizeof(s->pass[0]))
 		return;
 	p = &s->pass[s->n++];
+	p->title[0] = '\0';
 	p->op = op;
 	p->id = id;
 	p->bytes = bytes;
 	p->n = 0;
+}
+
+void summary_begin_titled(struct summary *s, const char *title, size_t bytes)
+{
+	summary_begin(s, OP_CLEAR, 0, bytes);
+	if (s->n)
+		fmt_snprintf(s->pass[s->n - 1].title, sizeof(s->pass[0].title), "%s", title);
 }
 
 void summary_add(struct summary *s, const char *variant, uint64_t median2)
@@ -97,9 +105,12 @@ unsigned int summary_block(const struct summary_pass *p, uint64_t tsc_khz,
 	if (!max)
 		return 0;
 	size_text(size, sizeof(size), p->bytes);
-	fmt_snprintf(lines[n++], SUMMARY_COLS, "%s%s, %s %s",
-		     pass_prefix(p->op, p->id), passes[p->id].header, size,
-		     p->op == OP_COPY ? "each way" : "a call");
+	if (p->title[0])
+		fmt_snprintf(lines[n++], SUMMARY_COLS, "%s, %s", p->title, size);
+	else
+		fmt_snprintf(lines[n++], SUMMARY_COLS, "%s%s, %s %s",
+			     pass_prefix(p->op, p->id), passes[p->id].header, size,
+			     p->op == OP_COPY ? "each way" : "a call");
 	for (i = 0; i < p->n && n < max; i++) {
 		const struct summary_row *r = &p->row[i];
 

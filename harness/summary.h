@@ -21,6 +21,7 @@ struct summary_row {
 };
 
 struct summary_pass {
+	char title[48];		/* when set, in place of the pass's header */
 	enum op op;
 	enum pass_id id;
 	size_t bytes;		/* one call's: cleared, or copied each way */
@@ -30,7 +31,7 @@ struct summary_pass {
 
 struct summary {
 	unsigned int n;
-	struct summary_pass pass[OP_COUNT * PASS_COUNT];
+	struct summary_pass pass[OP_COUNT * PASS_COUNT + 16];
 };
 
 /* The median of t[0..n) (sorted in place), doubled. */
@@ -38,6 +39,8 @@ uint64_t summary_median2(uint64_t *t, unsigned int n);
 
 /* Starts a pass's block; its rows follow with summary_add(). */
 void summary_begin(struct summary *s, enum op op, enum pass_id id, size_t bytes);
+/* The same for a block that is not a pass's (suite=scrub's counts). */
+void summary_begin_titled(struct summary *s, const char *title, size_t bytes);
 void summary_add(struct summary *s, const char *variant, uint64_t median2);
 /* Ranks the rows of the last pass begun. */
 void summary_end(struct summary *s);

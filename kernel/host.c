@@ -3,6 +3,7 @@
  * The harness's host interface in ring 0. The whole run has interrupts
  * off, so nothing the kernel could count disturbs a pass.
  */
+#include "harness/fmt.h"
 #include "harness/host.h"
 #include "host_fault.h"
 #include "screen_run.h"
@@ -84,4 +85,29 @@ void host_pass_end(const char *suite, const char *pass)
 void host_progress(const struct progress *p)
 {
 	screen_run_progress(p);
+}
+
+/*
+ * Until the APs are brought up, the boot CPU is the only one that runs
+ * work, in the one NUMA node.
+ */
+void host_cpus(struct host_cpus *c)
+{
+	c->n = 1;
+	c->id[0] = 0;
+	c->node[0] = 0;
+	c->nodes = 1;
+}
+
+bool host_run_on_cpus(unsigned int n, uint64_t start_tsc,
+		      void (*fn)(void *ctx, unsigned int i), void *ctx,
+		      char *why, size_t whylen)
+{
+	(void)start_tsc;
+	if (n != 1) {
+		fmt_snprintf(why, whylen, "only the boot CPU runs work");
+		return false;
+	}
+	fn(ctx, 0);
+	return true;
 }

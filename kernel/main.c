@@ -71,13 +71,17 @@ static bool alloc_buffers(struct buffers *b, const struct plan *p,
 	struct buffer_sizes s;
 
 	*b = (struct buffers){ 0 };
-	if (!p->passes)
-		return true;
 	plan_buffer_sizes(p, &s);
-	b->fill = mem_alloc(m, s.fill);
-	b->work = mem_alloc(m, s.work);
-	b->cold = mem_alloc(m, s.cold);
-	return b->fill && b->work && b->cold;
+	/* What a plan does not need stays NULL; what it needs must be had. */
+	if (s.fill && !(b->fill = mem_alloc(m, s.fill)))
+		return false;
+	if (s.work && !(b->work = mem_alloc(m, s.work)))
+		return false;
+	if (s.cold && !(b->cold = mem_alloc(m, s.cold)))
+		return false;
+	if (s.scrub && !(b->scrub[0] = mem_alloc(m, s.scrub)))
+		return false;
+	return true;
 }
 
 void kmain(uint32_t info)

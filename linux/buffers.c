@@ -13,6 +13,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <linux/mman.h>
+#include <linux/mempolicy.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "harness/out.h"
 #include "linux.h"
 
@@ -61,18 +64,42 @@ static void thp_mode(char *buf, size_t len)
 	fclose(f);
 }
 
-/* One mapping for all buffers, 2 MiB aligned: hugetlbfs first, then THP. */
-static void *map_buffers(size_t len, bool *hugetlb)
+/*
+ * Memory of one NUMA node (node >= 0), set before the first touch places
+ * the pages: what suite=scrub's CPUs clear is their own node's.
+ */
+static void bind_to_node(void *p, size_t len, int node)
+{
+	unsigned long mask;
+
+	if (node < 0)
+		return;
+	mask = 1ul << node;
+	/* maxnode counts one past the mask's bits, as the kernel reads it. */
+	if (syscall(SYS_mbind, p, len, MPOL_BIND, &mask, 8 * sizeof(mask) + 1, 0))
+		out_line("note: mbind of %zuM to NUMA node %d failed (%s): the memory is wherever Linux puts it",
+			 len / MIB, node, strerror(errno));
+}
+
+/*
+ * A mapping 2 MiB aligned, on hugetlbfs pages where some are reserved,
+ * else asking for transparent huge pages, every page touched now so no
+ * page fault lands in a timed region.
+ */
+static void *map_buffers(size_t len, int node, bool *hugetlb)
 {
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_HUGE_2MB |
-		       MAP_POPULATE, -1, 0);
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_HUGE_2MB,
+		       -1, 0);
 	char *q;
 	size_t skew;
 
 	*hugetlb = p != MAP_FAILED;
-	if (*hugetlb)
+	if (*hugetlb) {
+		bind_to_node(p, len, node);
+		memset(p, 0x5a, len);
 		return p;
+	}
 	q = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (q == MAP_FAILED)
@@ -82,68 +109,105 @@ static void *map_buffers(size_t len, bool *hugetlb)
 		munmap(q, skew);
 	munmap(q + skew + len, HUGE_PAGE - skew);
 	q += skew;
+	bind_to_node(q, len, node);
 	/* Refused (no THP in this kernel): 4 KiB pages, as the line will say. */
 	madvise(q, len, MADV_HUGEPAGE);
-	/* Touch every page now, so no page fault lands in a timed region. */
 	memset(q, 0x5a, len);
 	return q;
 }
 
-/* mlock, raising the soft limit to the hard one if that is what it takes. */
-static void lock(void *p, size_t len)
+struct mapping {
+	void *base;
+	size_t len;
+	bool hugetlb;
+};
+
+/*
+ * mlock, raising the soft limit to the hard one if that is what it takes;
+ * 0 or the errno of the refusal.
+ */
+static int lock(void *p, size_t len, size_t total, bool *raised)
 {
 	struct rlimit rl;
-	int err;
 
-	if (!mlock(p, len)) {
-		out_line("linux mlock=yes (%zuM)", len / MIB);
-		return;
-	}
-	err = errno;
-	if (!getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur < len &&
-	    (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= len)) {
+	if (!mlock(p, len))
+		return 0;
+	if (!getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur < total &&
+	    (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= total)) {
 		rl.rlim_cur = rl.rlim_max;
 		if (!setrlimit(RLIMIT_MEMLOCK, &rl) && !mlock(p, len)) {
-			out_line("linux mlock=yes (%zuM, after raising RLIMIT_MEMLOCK)", len / MIB);
-			return;
+			*raised = true;
+			return 0;
 		}
-		err = errno;
+	}
+	return errno;
+}
+
+static void lock_all(const struct mapping *map, unsigned int n, size_t total)
+{
+	struct rlimit rl;
+	bool raised = false;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++)
+		err = lock(map[i].base, map[i].len, total, &raised);
+	if (!err) {
+		out_line("linux mlock=yes (%zuM%s)", total / MIB,
+			 raised ? ", after raising RLIMIT_MEMLOCK" : "");
+		return;
 	}
 	getrlimit(RLIMIT_MEMLOCK, &rl);
 	if (rl.rlim_cur == RLIM_INFINITY)
 		out_line("linux mlock=no (%s)", strerror(err));
 	else
 		out_line("linux mlock=no (%s; RLIMIT_MEMLOCK is %lluK, the buffers need %zuK)",
-			 strerror(err), (unsigned long long)rl.rlim_cur / 1024, len / 1024);
+			 strerror(err), (unsigned long long)rl.rlim_cur / 1024, total / 1024);
 }
 
 bool linux_buffers(struct buffers *b, const struct plan *p)
 {
+	struct mapping map[1 + HOST_NODES_MAX];
+	size_t fill, work, len = 0, huge = 0;
+	unsigned int n = 0, i, nodes = 1;
 	struct buffer_sizes s;
-	size_t fill, work, len, huge;
-	bool hugetlb;
+	struct host_cpus c;
 	char mode[32];
-	uint8_t *base;
 
 	*b = (struct buffers){ 0 };
-	if (!p->passes)
-		return true;
 	plan_buffer_sizes(p, &s);
-	fill = round_up(s.fill ? s.fill : 1, HUGE_PAGE);
-	work = round_up(s.work, HUGE_PAGE);
-	len = fill + work + round_up(s.cold, HUGE_PAGE);
-	base = map_buffers(len, &hugetlb);
-	if (!base) {
-		out_line("note: cannot map %zuM for the buffers of this plan: %s",
-			 len / MIB, strerror(errno));
-		return false;
+	if (s.fill || s.work || s.cold) {
+		fill = round_up(s.fill, HUGE_PAGE);
+		work = round_up(s.work, HUGE_PAGE);
+		map[n].len = fill + work + round_up(s.cold, HUGE_PAGE);
+		map[n].base = map_buffers(map[n].len, -1, &map[n].hugetlb);
+		if (!map[n].base)
+			goto no_memory;
+		b->fill = s.fill ? map[n].base : NULL;
+		b->work = s.work ? (uint8_t *)map[n].base + fill : NULL;
+		b->cold = s.cold ? (uint8_t *)map[n].base + fill + work : NULL;
+		n++;
 	}
-	b->fill = base;
-	b->work = base + fill;
-	b->cold = base + fill + work;
+	if (s.scrub) {
+		host_cpus(&c);
+		nodes = c.nodes;
+		for (i = 0; i < nodes; i++, n++) {
+			map[n].len = round_up(s.scrub, HUGE_PAGE);
+			map[n].base = map_buffers(map[n].len, nodes > 1 ? linux_node_id(i) : -1,
+						  &map[n].hugetlb);
+			if (!map[n].base)
+				goto no_memory;
+			b->scrub[i] = map[n].base;
+		}
+	}
+	if (!n)
+		return true;
 
-	huge = hugetlb ? len : thp_bytes(base, len);
-	if (hugetlb) {
+	for (i = 0; i < n; i++) {
+		len += map[i].len;
+		huge += map[i].hugetlb ? map[i].len : thp_bytes(map[i].base, map[i].len);
+	}
+	if (huge == len && map[0].hugetlb) {
 		out_line("linux buffers=%zuM pages=2M huge=100%% via=hugetlb", len / MIB);
 	} else {
 		thp_mode(mode, sizeof(mode));
@@ -151,6 +215,11 @@ bool linux_buffers(struct buffers *b, const struct plan *p)
 			 len / MIB, huge == len ? "2M" : huge ? "2M+4k" : "4k",
 			 huge * 100 / len, huge ? "thp" : "none", mode);
 	}
-	lock(base, len);
+	lock_all(map, n, len);
 	return true;
+
+no_memory:
+	out_line("note: cannot map %zuM for the buffers of this plan: %s",
+		 map[n].len / MIB, strerror(errno));
+	return false;
 }

@@ -13,6 +13,7 @@
 #define FIFO_PRIORITY 1
 
 static int pinned = -1;
+static cpu_set_t allowed;	/* before pinning: the CPUs suite=scrub may use */
 
 int linux_cpu(void)
 {
@@ -48,9 +49,14 @@ static void describe_set(const cpu_set_t *set, char *buf, size_t len)
 	}
 }
 
+bool linux_allowed(int cpu)
+{
+	return cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &allowed);
+}
+
 bool linux_pin(const struct options *o, char *why, size_t len)
 {
-	cpu_set_t allowed, one;
+	cpu_set_t one;
 	char list[128];
 	int cpu;
 

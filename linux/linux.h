@@ -23,6 +23,7 @@ void linux_progress_end(void);
 /* Pins to o->cpu, or the last CPU this process may run on; false with why. */
 bool linux_pin(const struct options *o, char *why, size_t len);
 int linux_cpu(void);			/* the CPU pinned to */
+bool linux_allowed(int cpu);		/* this process could run on it before pinning */
 int linux_online_cpus(void);
 /* SCHED_FIFO where allowed; prints the "linux sched" line. */
 void linux_sched_fifo(void);
@@ -32,6 +33,10 @@ void linux_live_facts(struct live_facts *live, const struct cpu_desc *d,
 		      const char *cmdline);
 uint64_t linux_mem_available(void);
 void linux_print_release(void);
+
+/* cpus.c: every CPU at once, for suite=scrub (host_cpus(), host_run_on_cpus()) */
+/* The kernel's number of the NUMA node host_cpus() calls node i. */
+int linux_node_id(unsigned int i);
 
 /* buffers.c */
 /* Maps, touches and locks the plan's buffers; prints their lines. */

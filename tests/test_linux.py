@@ -5,6 +5,7 @@ and bad input must fail the way the kernel fails."""
 import os
 import pty
 import shutil
+import statistics
 import re
 import subprocess
 import sys
@@ -235,6 +236,43 @@ class LinuxRunner(unittest.TestCase):
                          r"^exception: SIGILL \(illegal instruction\) rip=0x[0-9a-f]+ "
                          r"addr=0x[0-9a-f]+ during: selftest=ud")
         self.assertEqual(r.lines[-1], "done: 1 failure")
+
+    def test_scrub_every_cpu(self):
+        """suite=scrub on a small region: every CPU count from 1 to all, each
+        step verified, the report's scaling table and curve."""
+        ncpus = len(os.sched_getaffinity(0))
+        r = run("suite=scrub", "scrub=8M", "reps=2", "variants=stosb,stosq_all,orig")
+        self.assert_clean(r)
+        plan = grammar.compiled("scrub_plan").match(r.first("scrub_plan"))
+        counts = [int(c) for c in plan.group(1).split(",")]
+        want = sorted({min(1 << k, ncpus) for k in range(12) if (1 << k) < 2 * ncpus})
+        self.assertEqual(counts, want)
+        self.assertEqual(int(plan.group(3)), 8 << 20)
+        steps = [grammar.compiled("scrub").match(l).groups() for l in r.all("scrub")]
+        got = sorted((v, int(c), int(rep)) for v, c, node, rep, *_ in steps)
+        self.assertEqual(got, sorted((v, c, rep) for v in ("stosb", "orig", "stosq_all")
+                                     for c in counts for rep in (0, 1)))
+        for v, c, node, rep, size, wall, slowest, fastest, late, gbs, spread in steps:
+            self.assertEqual((node, int(size)), ("local", 8 << 20))
+            self.assertTrue(int(wall) >= int(slowest) >= int(fastest) > 0)
+        # All start together: no CPU began later than a fraction of the step.
+        late = [int(s[8]) / int(s[5]) for s in steps]
+        self.assertLess(statistics.median(late), 0.1)
+        m = self.assert_report_reads(r)
+        with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+            f.write(r.stdout)
+            f.flush()
+            out = subprocess.run([REPORT, "summary", f.name], capture_output=True,
+                                 text=True, timeout=120).stdout
+        self.assertRegex(out, r"-- scrub: GB/s by CPUs clearing at once")
+        self.assertRegex(out, r"\n(stosb|orig|stosq_all) +[\d.]+")
+        self.assertIn(("scrub", "cpus=1"), m.passes)
+
+    def test_scrub_cpus_limits(self):
+        r = run("suite=scrub", "scrub=4M", "reps=1", "variants=stosb", "cpus=1")
+        self.assert_clean(r)
+        self.assertRegex(r.first("scrub_plan"), r"^scrub counts=1 nodes=\d+ region=4194304$")
+        self.assertEqual(len(r.all("scrub")), 1)
 
     def test_progress_on_a_terminal_only(self):
         """stderr as a terminal shows progress; stdout stays the clean log."""

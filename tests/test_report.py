@@ -90,7 +90,7 @@ def _doc_line(kind):
     return re.compile("^" + grammar.TAG + r"(?:\[[^\]]*\] )?" + grammar.regex(kind))
 
 
-VALUE_RE, AGG_RE, HEADER_RE = (_doc_line(k) for k in ("value", "agg", "pass"))
+VALUE_RE, AGG_RE, HEADER_RE, SCRUB_RE = (_doc_line(k) for k in ("value", "agg", "pass", "scrub"))
 
 
 def count_lines(path, rx):
@@ -727,6 +727,8 @@ class Dom(HTMLParser):
         self.winner_rows = 0
         self.external = []
         self.tables = []
+        self.scaling = []
+        self.curves = []
         self._chart = None
         self.feed(text)
 
@@ -752,6 +754,10 @@ class Dom(HTMLParser):
             self.tables.append(a.get("id"))
         if tag == "tr" and "winner" in cls:
             self.winner_rows += 1
+        if tag == "figure" and "scaling" in cls:
+            self.scaling.append(a.get("data-machine"))
+        if tag == "g" and "curve" in cls:
+            self.curves.append(a.get("data-variant"))
 
 
 # ---------------------------------------------------------------------------
@@ -808,16 +814,22 @@ class FixturesTest(unittest.TestCase):
                 kinds = [s["kind"] for s in doc["samples"]]
                 values = count_lines(path, VALUE_RE)
                 aggs = count_lines(path, AGG_RE)
-                self.assertEqual(kinds.count("sample"), len(values))
+                scrubs = count_lines(path, SCRUB_RE)
+                self.assertEqual(kinds.count("sample"), len(values) + len(scrubs))
                 self.assertEqual(kinds.count("aggregate"), len(aggs))
-                got = sorted((s["variant"], s["pre"], s["ticks"], s["post"])
+                got = sorted((s["variant"], s.get("pre", 0), s["ticks"], s.get("post", 0))
                              for s in doc["samples"] if s["kind"] == "sample")
-                want = sorted((m.group(2), int(m.group(1), 16),
-                               int(m.group(3), 16), int(m.group(4), 16))
-                              for m in values)
+                # A scrub step is a sample of its wall time, without probes.
+                want = sorted([(m.group(2), int(m.group(1), 16),
+                                int(m.group(3), 16), int(m.group(4), 16))
+                               for m in values] +
+                              [(m.group(1), 0, int(m.group(6)), 0) for m in scrubs])
                 self.assertEqual(got, want)
                 headers = set(("copy" if m.group(1) else "clear", m.group(2))
                               for m in count_lines(path, HEADER_RE))
+                headers |= set(("scrub", "cpus=%s" % m.group(2) +
+                                (" remote" if m.group(3) == "remote" else ""))
+                               for m in scrubs)
                 passes = set((p["suite"], p["pass"]) for mm in doc["machines"]
                              for p in mm["passes"])
                 self.assertEqual(headers, passes - {("copy", "hot"),
@@ -987,6 +999,22 @@ class HtmlChromiumTest(unittest.TestCase):
         self.assertIn("facts", dom.tables)
         self.assertGreater(dom.bars, 100)
         self.assertEqual(dom.count("script"), 0)
+
+    def test_scrub_scaling_curve(self):
+        """suite=scrub: a scaling curve per machine, a line per variant,
+        besides a chart per CPU count."""
+        log = fx("pb-linux-scrub.log")
+        with tempfile.TemporaryDirectory() as d:
+            page = self.make(d, log)
+            r = self.browse(page, "--dump-dom")
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        dom = Dom(r.stdout.decode("utf-8"))
+        (m,), _ = P.read_path(log)
+        self.assertEqual(dom.scaling, [m.name])
+        self.assertEqual(sorted(dom.curves), sorted({s["variant"] for s in m.scrub}))
+        counts = sorted({s["cpus"] for s in m.scrub})
+        self.assertEqual([c for c in dom.charts if c[0] == "scrub"],
+                         [("scrub", "cpus=%d" % c) for c in counts])
 
     def test_screenshot(self):
         with tempfile.TemporaryDirectory() as d:

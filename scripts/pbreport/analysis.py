@@ -69,7 +69,9 @@ def raw_cell(m, p, variant, metric="time"):
         a = p.aggregates[variant]
         return Cell(a.n, a.min, None, a.median, None, a.max, None, failed)
     attr = {"time": "ticks", "pre": "pre", "post": "post"}[metric]
-    vs = [getattr(s, attr) for s in p.samples if s.variant == variant]
+    # suite=scrub's samples have no probes: pre and post are None.
+    vs = [getattr(s, attr) for s in p.samples
+          if s.variant == variant and getattr(s, attr) is not None]
     if not vs:
         return None
     sp = stats.Spread(vs)

@@ -142,8 +142,10 @@ def to_benchfmt(machines):
         prev = cfg
         khz = m.tsc_khz
         for p in m.ordered_passes():
+            # Go's benchmark names take no '=' or blank inside a part.
             name = "Benchmark%s/pass=%s" % (p.suite.capitalize(),
-                                           BENCH_PASS.get(p.name, p.name))
+                                           BENCH_PASS.get(p.name, p.name)
+                                           .replace("=", "").replace(" ", "-"))
             b = pass_bytes(m, p.suite, p.name)
             for s in p.samples:
                 line = "%s/variant=%s 1 %d ticks/op" % (name, s.variant, s.ticks)
@@ -152,7 +154,8 @@ def to_benchfmt(machines):
                     line += " %.1f ns/op" % ns
                     if b and ns:
                         line += " %.4g B/s" % (b / ns * 1e9)
-                line += " %d pre-ticks/op %d post-ticks/op" % (s.pre, s.post)
+                if s.pre is not None and s.post is not None:
+                    line += " %d pre-ticks/op %d post-ticks/op" % (s.pre, s.post)
                 out.append(line)
             for a in sorted(p.aggregates.values(), key=lambda a: a.line):
                 line = "%s/variant=%s %d %d ticks/op %d min-ticks/op " \

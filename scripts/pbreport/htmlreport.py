@@ -5,6 +5,7 @@ import math
 
 from . import analysis as A
 from . import facts as F
+from . import scrub
 from . import textout as T
 from .parse import pass_bytes, pass_label
 
@@ -263,6 +264,18 @@ def report(machines, alpha, relative=False, diags=(), title=None):
             out.append('<p class="note warn">%s</p>' % e(note))
         out.append('</figure>')
     out.append('</section>')
+    curves = [(m, scrub.svg(m, PALETTE)) for m in machines]
+    if any(c for _, c in curves):
+        out.append('<section id="scrub"><h2>Scrub: every CPU at once</h2>'
+                   '<p class="note">Median throughput of the reps against the '
+                   'number of CPUs clearing one region together, a line per '
+                   'variant.</p>')
+        for m, c in curves:
+            if c:
+                out.append('<figure class="scaling" data-machine="%s">'
+                           '<figcaption>%s</figcaption>%s</figure>'
+                           % (e(m.name), e(m.name), c))
+        out.append('</section>')
     if diags:
         out.append('<section id="skipped"><h2>Skipped input</h2><ul>')
         for d in diags:

@@ -16,7 +16,7 @@ from . import grammar
 PASSES = tuple(h[len("copy-"):] if h.startswith("copy-") else h
                for _, h in grammar.PASS_TABLE)
 PASS_IDS = dict(zip((i for i, _ in grammar.PASS_TABLE), PASSES))
-SUITES = ("clear", "copy")
+SUITES = ("clear", "copy", "scrub")
 
 TAG_RE = re.compile(r"\(([A-Za-z0-9_]{1,15})\) ")
 # Xen's console may put a timestamp after its tag: "(XEN) [    1.234] ".
@@ -92,6 +92,7 @@ class Pass:
         self.name = name            # one of PASSES
         self.line = line
         self.samples = []
+        self.bytes = None           # bytes a call covers, when the log says per sample
         self.aggregates = {}        # variant -> Aggregate
         self.variants = []          # in order of first appearance
         self.iters = {}             # variant -> samples so far
@@ -117,10 +118,23 @@ class Pass:
 
 
 def pass_label(suite, name):
-    """The pass as the log names it: "L1 w/o flush", "copy MEM", "copy-hot"."""
+    """The pass as the log names it: "L1 w/o flush", "copy MEM", "copy-hot";
+    suite=scrub's CPU counts as "scrub cpus=2" (and "scrub cpus=4 remote")."""
     if name in ("hot", "cold"):
         return "copy-" + name
+    if suite == "scrub":
+        return "scrub " + name
     return ("copy " if suite == "copy" else "") + name
+
+
+def scrub_pass_name(cpus, node):
+    """suite=scrub's steps of one CPU count (and place) read as one pass."""
+    return "cpus=%d" % cpus + (" remote" if node == "remote" else "")
+
+
+def _scrub_order(name):
+    m = re.match(r"cpus=(\d+)( remote)?$", name)
+    return (int(m.group(1)), bool(m.group(2))) if m else (99999, True)
 
 
 
@@ -138,8 +152,10 @@ def canon_pass(text):
 
 def pass_order(key):
     suite, name = key
+    if suite == "scrub":
+        return (SUITES.index(suite), _scrub_order(name))
     return (SUITES.index(suite) if suite in SUITES else 9,
-            PASSES.index(name) if name in PASSES else 99)
+            (PASSES.index(name) if name in PASSES else 99, False))
 
 
 class Machine:
@@ -158,6 +174,7 @@ class Machine:
         self.skipped_variants = []      # (variant, suite, reason)
         self.skipped_passes = []        # (label, reason)
         self.disturbances = []          # pagebench-linux, one per pass
+        self.scrub = []                 # suite=scrub's steps, as dicts
         self.done = None                # failures count from "done:"
         self.complete = None            # "halting" / "rebooting"
         self.kinds = set()              # line kinds seen
@@ -217,6 +234,9 @@ def pass_bytes(m, suite, name):
     2021 logs, pagebench before those lines) the 2021 rule applies: clear
     nr/2 pages, copy nr/4 pages, where nr is the cache size in 4 KiB pages
     (MEM: 2 x L3, or 2 x L2 without an L3); copy-hot/cold copy one page."""
+    p = m.passes.get((suite, name))
+    if p is not None and p.bytes is not None:
+        return p.bytes
     sizes = m.facts.get("sizes")
     if sizes is not None:
         ids = [i for i, n in PASS_IDS.items() if n == name]
@@ -496,6 +516,25 @@ class Reader:
         elif kind == "fault":
             cur.failures.append((lineno, m.group(0)))
             cur.verify_failed.add((g[0], canon_pass(g[1]), g[2]))
+        elif kind == "scrub":
+            p = cur.get_pass("scrub", scrub_pass_name(int(g[1]), g[2]), lineno)
+            it = p.iters[g[0]] = p.iters.get(g[0], 0) + 1
+            # The step's time is the wall time; it has no probes.
+            p.samples.append(Sample(g[0], it, None, int(g[5]), None, lineno))
+            p.bytes = int(g[4])
+            p.add_variant(g[0])
+            cur.scrub.append({"variant": g[0], "cpus": int(g[1]), "node": g[2],
+                              "rep": int(g[3]), "bytes": int(g[4]),
+                              "wall": int(g[5]), "slowest": int(g[6]),
+                              "fastest": int(g[7]), "late": int(g[8])})
+            cur.cur_pass = None
+        elif kind == "scrub_plan":
+            f["scrub"] = {"counts": [int(x) for x in g[0].split(",")],
+                          "nodes": int(g[1]), "region": int(g[2])}
+        elif kind == "sizes_scrub":
+            f["scrub_bytes"] = int(g[0])
+        elif kind == "skipped_scrub":
+            cur.skipped_passes.append(("scrub", g[0]))
         elif kind == "sizes":
             f.setdefault("sizes", {})[g[0]] = {
                 "fill": int(g[1]), "clear": int(g[2]), "copy": int(g[3])}

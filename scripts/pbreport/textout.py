@@ -1,6 +1,7 @@
 """Plain-text reports: summary, diff and winners tables."""
 from . import analysis as A
 from . import facts as F
+from . import scrub
 from .parse import pass_bytes, pass_label
 
 
@@ -81,6 +82,7 @@ def summary(machines, alpha):
         for p in m.ordered_passes():
             out.append("")
             out.append(pass_table(m, p, alpha))
+        out.extend(scrub.summary_lines(m))
         out.append("")
     return "\n".join(out)
 

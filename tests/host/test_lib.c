@@ -853,6 +853,53 @@ static void test_options_hosts(void)
 	       o.reps);
 }
 
+/* suite=scrub's options: cpus= and scrub=, and the plan's region. */
+static void test_scrub_options(void)
+{
+	struct cpu_desc d = skylake;
+	struct buffer_sizes bs;
+	struct plan p;
+
+	parse("suite=scrub cpus=2 scrub=64M");
+	result(!o.nerrors && o.cpus == 2 && o.scrub_bytes == 64 * MIB,
+	       "scrub.options", "nerrors=%u cpus=%u bytes=%llu \"%s\"", o.nerrors,
+	       o.cpus, (unsigned long long)o.scrub_bytes, o.nerrors ? o.errors[0] : "");
+	parse("suite=scrub scrub=1g");
+	expect_u("scrub.size_g", o.scrub_bytes, 1024 * MIB);
+	parse("suite=scrub scrub=4096K");
+	expect_u("scrub.size_k", o.scrub_bytes, 4 * MIB);
+	expect_error("scrub.size_small", "suite=scrub scrub=4K", "scrub=", "1M");
+	expect_error("scrub.size_not_pages", "suite=scrub scrub=1000000", "scrub=", "4 KiB");
+	expect_error("scrub.size_junk", "suite=scrub scrub=12Q", "scrub=", "12Q");
+	expect_error("scrub.size_overflow", "suite=scrub scrub=99999999999999T", "scrub=", NULL);
+	expect_error("scrub.other_suite", "suite=clear scrub=64M", "scrub=", "suite=scrub");
+	expect_u("scrub.other_suite_default", o.scrub_bytes, 0);
+	expect_error("scrub.cpus_zero", "cpus=0", "cpus=", "1 to");
+	expect_error("scrub.cpus_many", "cpus=257", "cpus=", NULL);
+	parse_linux("suite=scrub cpus=3");
+	expect_u("scrub.cpus_linux", o.cpus, 3);
+
+	/* The region: the MEM pass's size by default, scrub= when given, memory permitting. */
+	build(&p, "suite=scrub", &d, 1024 * MIB);
+	result(p.scrub_bytes == 64 * MIB && !p.passes && !p.scrub_skip &&
+	       (p.runs & BIT(clear_index("stosb"))) && !(p.runs & BIT(copy_index("movsb"))),
+	       "scrub.plan_default", "bytes=%llu passes=0x%x skip=%s",
+	       (unsigned long long)p.scrub_bytes, p.passes, p.scrub_skip);
+	plan_buffer_sizes(&p, &bs);
+	result(bs.scrub == 64 * MIB + 2 * 4096 && !bs.fill && !bs.work && !bs.cold,
+	       "scrub.buffers", "scrub=%zu fill=%zu work=%zu cold=%zu", bs.scrub,
+	       bs.fill, bs.work, bs.cold);
+	build(&p, "suite=scrub scrub=16M cpus=2", &d, 1024 * MIB);
+	result(p.scrub_bytes == 16 * MIB && p.cpus == 2, "scrub.plan_given",
+	       "bytes=%llu cpus=%u", (unsigned long long)p.scrub_bytes, p.cpus);
+	build(&p, "suite=scrub scrub=2G", &d, 1024 * MIB);
+	result(!p.scrub_bytes && p.scrub_skip && strstr(p.scrub_skip, "memory"),
+	       "scrub.plan_too_big", "bytes=%llu skip=%s",
+	       (unsigned long long)p.scrub_bytes, p.scrub_skip);
+	build(&p, "suite=clear", &d, 1024 * MIB);
+	expect_u("scrub.none_in_other_suites", p.scrub_bytes, 0);
+}
+
 int main(void)
 {
 	/* Every line out before a crash, should a check crash. */
@@ -866,5 +913,6 @@ int main(void)
 	test_plan_choices();
 	test_skip_reasons();
 	test_disable_force();
+	test_scrub_options();
 	return failures ? 1 : 0;
 }
