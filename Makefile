@@ -59,6 +59,8 @@ HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/pagebench-linux \
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
 .PHONY: all run test bench deps clean FORCE
+# Keep the objects pattern rules make on the way: no rebuild on the next make.
+.SECONDARY:
 all: $(B)/pagebench.elf $(B)/pagebench.iso $(HOST_BIN)
 
 # Rewritten only when git describe changes, so what prints the version
