@@ -47,6 +47,11 @@ class HostUnitTests(unittest.TestCase):
         """ACPI discovery and the FADT/HPET/MADT/SRAT parsers on synthetic tables."""
         self.run_binary("test_acpi")
 
+    def test_smp(self):
+        """Which MADT CPUs start, the trampoline page, NUMA nodes from the
+        SRAT, the APIC id lists of the cpus lines."""
+        self.run_binary("test_smp")
+
     def test_tsc(self):
         """The TSC rate from AMD P-state 0, on recorded MSR values."""
         self.run_binary("test_tsc")
