@@ -12,6 +12,7 @@
 #include "mem.h"
 #include "paging.h"
 #include "screen.h"
+#include "smp.h"
 #include "harness/out.h"
 #include "harness/plan.h"
 #include "harness/run.h"
@@ -104,6 +105,10 @@ void kmain(uint32_t info)
 	tsc_print_report();
 	screen_report();	/* after the description: the Xen header stays first */
 	run_print_option_errors(&o);
+	/* Before the CPUs come up: their stacks come from it. */
+	mem_init(&mem, &bi, (uint64_t)boot_mapped_gib * GIB,
+		 (uintptr_t)kernel_end);
+	smp_init(&o, &bi, &mem, live.tsc_khz);
 
 	if (o.selftest == SELFTEST_UD) {
 		run_step("selftest=ud: a deliberate invalid opcode");
@@ -112,9 +117,8 @@ void kmain(uint32_t info)
 
 	if (o.selftest == SELFTEST_MAP)
 		map_selftest();
+	smp_selftest(o.selftest);
 
-	mem_init(&mem, &bi, (uint64_t)boot_mapped_gib * GIB,
-		 (uintptr_t)kernel_end);
 	plan_build(&plan, &o, &d, mem_largest(&mem));
 	plan_print(&plan);
 	if (alloc_buffers(&bufs, &plan, &mem))
