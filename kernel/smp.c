@@ -40,6 +40,8 @@
 #define WATCH_PERIOD_MS	100
 #define MADT_CPUS_MAX	1024
 #define CACHE_PAIR	128		/* a line and the one prefetched with it */
+#define CPUID_POWER	6
+#define CPUID6_EAX_ARAT	(1u << 2)
 
 enum cpu_state { CPU_IDLE, CPU_BUSY, CPU_WAITING, CPU_PARKED };
 
@@ -75,6 +77,11 @@ static bool gs_set;			/* the BSP's GS base points at cpus[0] */
 static volatile uint32_t stopping;	/* the run is ending */
 static unsigned int watcher;		/* the AP that watches the BSP, 0: none */
 static uint32_t watch_ticks;		/* its APIC timer period */
+/*
+ * CPUID.6:EAX.ARAT: the APIC timer runs in every C-state. Without it
+ * (older CPUs; AMD's C1E stops it) the watcher stays awake instead.
+ */
+static bool timer_runs_in_halt;
 
 /* The BSP's state that every AP copies before it runs anything else. */
 static struct {
@@ -149,6 +156,17 @@ static enum apic_mode choose_mode(const struct apic_facts *af,
 	return APIC_XAPIC;
 }
 
+static bool arat(void)
+{
+	uint32_t r[4];
+
+	cpuid_count(0, 0, r);
+	if (r[0] < CPUID_POWER)
+		return false;
+	cpuid_count(CPUID_POWER, 0, r);
+	return r[0] & CPUID6_EAX_ARAT;
+}
+
 static void snapshot_bsp(void)
 {
 	bsp.cr0 = read_cr0();
@@ -213,7 +231,6 @@ static bool start_ap(struct trampoline_params *tp, uint64_t page,
 
 /* APIC ids left out for one reason, printed as one line. */
 struct left_out {
-	const char *why;
 	unsigned int n;
 	uint32_t ids[HOST_CPUS_MAX];
 };
@@ -254,6 +271,7 @@ static void bring_up(const struct acpi_cpu *c, const enum smp_fate *fate,
 	snapshot_bsp();
 	tp = install_trampoline(page);
 	watch_ticks = apic_timer_per_ms() * WATCH_PERIOD_MS;
+	timer_runs_in_halt = arat();
 	while (rdtsc_ordered() < end)
 		cpu_relax();
 
@@ -343,12 +361,14 @@ static void start_watching(void)
 		out_line("watchdog off (only one CPU is online)");
 		return;
 	}
-	if (!watch_ticks) {
+	if (!watch_ticks && timer_runs_in_halt) {
 		out_line("watchdog off (the local APIC timer does not count)");
 		return;
 	}
 	out_line("watchdog on deadline_s=%u watcher_apic=%u",
 		 watchdog_seconds(), cpus[ncpus - 1].apic_id);
+	if (!timer_runs_in_halt)
+		out_line("note: watchdog: the APIC timer may stop in HLT (no ARAT); the watcher stays awake");
 	__atomic_store_n(&watcher, ncpus - 1, __ATOMIC_RELEASE);
 	apic_send(cpus[watcher].apic_id, ICR_FIXED | ICR_ASSERT | VEC_WAKE);
 }
@@ -471,6 +491,16 @@ static void watch_bsp(struct watch *w)
 	run_end();
 }
 
+/* A watcher whose APIC timer may stop in HLT looks every period awake. */
+static void watch_period_awake(struct cpu *self)
+{
+	uint64_t end = rdtsc_ordered() + delay_ticks_ms(WATCH_PERIOD_MS);
+
+	while (rdtsc_ordered() < end &&
+	       __atomic_load_n(&self->job_seq, __ATOMIC_ACQUIRE) == self->done_seq)
+		cpu_relax();
+}
+
 /*
  * Halted with interrupts on, so an idle AP takes no issue slots from a
  * sibling that measures. A call's IPI or the watcher's timer (VEC_WAKE)
@@ -488,11 +518,16 @@ static void __attribute__((noreturn)) idle(struct cpu *self)
 		}
 		if (self->index == __atomic_load_n(&watcher, __ATOMIC_ACQUIRE)) {
 			if (!watching) {
-				apic_timer_periodic(VEC_WAKE, watch_ticks);
+				if (timer_runs_in_halt)
+					apic_timer_periodic(VEC_WAKE, watch_ticks);
 				watch_reset(&w, 0);
 				watching = true;
 			}
 			watch_bsp(&w);
+			if (!timer_runs_in_halt) {
+				watch_period_awake(self);
+				continue;
+			}
 		}
 		asm volatile("sti; hlt; cli" : : : "memory");
 		apic_eoi_if_in_service(VEC_WAKE);

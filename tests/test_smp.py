@@ -176,6 +176,17 @@ class Watchdog(SmpChecks):
                              "selftest=hang: a deliberate hang with interrupts off")
         self.assertIsNone(b.first("plan "))     # the run ended there
 
+    def test_hang_caught_without_arat(self):
+        """qemu64 has no ARAT (the APIC timer may stop in HLT): the watcher
+        says it stays awake, and still catches the hang."""
+        b = boot(*smp(2, "--cpu", "qemu64", "--append", TINY + " selftest=hang watchdog=2"),
+                 timeout=HANG_TIMEOUT)
+        self.assert_failed_run(b, 1)
+        self.assertIn("note: watchdog: the APIC timer may stop in HLT (no ARAT); "
+                      "the watcher stays awake", b.lines)
+        self.assert_watchdog(b, self.online(b)[2][0],
+                             "selftest=hang: a deliberate hang with interrupts off")
+
     def test_hang_on_an_ap(self):
         """selftest=hang-ap: cpu 1 hangs inside a call of every CPU; the
         BSP's wait names it and its step, and the run goes on without it."""
