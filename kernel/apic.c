@@ -20,7 +20,9 @@
 #define APIC_ID			0x020
 #define APIC_EOI		0x0b0
 #define APIC_SVR		0x0f0
-#define APIC_ISR		0x100		/* 8 words, 16 bytes apart */
+#define APIC_ISR		0x100		/* 8 words of 32 vectors, 16 bytes apart */
+#define ISR_VECTORS		32
+#define ISR_STRIDE		0x10
 #define APIC_ICR_LO		0x300
 #define APIC_ICR_HI		0x310
 #define APIC_LVT_TIMER		0x320
@@ -137,9 +139,9 @@ bool apic_send(uint32_t dest, uint32_t icr)
 
 void apic_eoi_if_in_service(uint8_t vector)
 {
-	uint32_t isr = rd(APIC_ISR + (vector / 32) * 0x10);
+	uint32_t isr = rd(APIC_ISR + (vector / ISR_VECTORS) * ISR_STRIDE);
 
-	if (isr & (1u << (vector % 32)))
+	if (isr & (1u << (vector % ISR_VECTORS)))
 		wr(APIC_EOI, 0);
 }
 
