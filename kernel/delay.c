@@ -35,3 +35,15 @@ void delay_us(uint64_t us)
 	while (rdtsc_ordered() < end)
 		cpu_relax();
 }
+
+bool delay_wait_flag(volatile uint32_t *flag, uint64_t ms)
+{
+	uint64_t end = rdtsc_ordered() + delay_ticks_ms(ms);
+
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+		if (rdtsc_ordered() > end)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}

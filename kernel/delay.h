@@ -6,6 +6,7 @@
 #ifndef PB_DELAY_H
 #define PB_DELAY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -21,5 +22,7 @@ uint64_t delay_ticks_ms(uint64_t ms);
 uint64_t delay_ms_of(uint64_t ticks);
 
 void delay_us(uint64_t us);
+/* Waits up to ms for another CPU to set *flag; false when it did not. */
+bool delay_wait_flag(volatile uint32_t *flag, uint64_t ms);
 
 #endif

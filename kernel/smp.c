@@ -1,20 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Every CPU up: the MADT says which exist, smp_plan() which to start,
- * INIT-SIPI-SIPI through boot/trampoline.asm starts them, one at a time.
- * A started AP waits in idle(), halted, for a call of host_run_on_cpus();
- * the last one also watches the BSP for the watchdog (docs/method.md).
+ * INIT-SIPI-SIPI through boot/trampoline.asm starts them, one at a time,
+ * and each goes on to smp_idle() (kernel/smp_call.c). docs/method.md.
  */
 #include "acpi_live.h"
 #include "apic.h"
 #include "delay.h"
-#include "end.h"
 #include "harness/fmt.h"
 #include "harness/out.h"
 #include "harness/run.h"
 #include "lib.h"
 #include "paging.h"
 #include "smp.h"
+#include "smp_cpu.h"
 #include "smp_plan.h"
 #include "trap.h"
 #include "watchdog.h"
@@ -34,32 +33,9 @@
 #define SIPI_WAIT_US	200
 /* Microseconds on hardware, a few ms under TCG: then it did not answer. */
 #define ALIVE_WAIT_MS	1000
-/* An NMI is taken at the next instruction boundary. */
-#define PARK_WAIT_MS	100
-#define VEC_WAKE	0xf0		/* a call, or the watcher's timer */
-#define WATCH_PERIOD_MS	100
 #define MADT_CPUS_MAX	1024
-#define CACHE_PAIR	128		/* a line and the one prefetched with it */
 #define CPUID_POWER	6
 #define CPUID6_EAX_ARAT	(1u << 2)
-
-enum cpu_state { CPU_IDLE, CPU_BUSY, CPU_WAITING, CPU_PARKED };
-
-struct cpu {
-	unsigned int index;		/* at %gs:0: host_cpus() order */
-	uint32_t apic_id;
-	volatile uint32_t alive;	/* the AP runs C on its own stack */
-	volatile uint32_t state;	/* enum cpu_state */
-	/* A call: written by the BSP, then job_seq moves and the AP wakes. */
-	void (*fn)(void *ctx, unsigned int i);
-	void *ctx;
-	uint64_t start_tsc;
-	uint64_t arrived;		/* TSC as it began to wait for start_tsc */
-	uint32_t job_seq, done_seq;
-	/* Stopping: park is asked, then an NMI; parked is the answer. */
-	volatile uint32_t park, parked;
-	uint64_t parked_rip;
-} __attribute__((aligned(CACHE_PAIR)));
 
 /* What the AP takes over from the BSP (boot/trampoline.asm TP_*). */
 struct trampoline_params {
@@ -70,24 +46,22 @@ extern const char trampoline[], trampoline_end[], trampoline_params[];
 void ap_entry(void);
 void ap_main(struct cpu *self);
 
-static struct cpu cpus[HOST_CPUS_MAX];
-static unsigned int ncpus = 1;
+struct cpu smp_cpu[HOST_CPUS_MAX];
+unsigned int smp_ncpus = 1;
+unsigned int smp_watcher;
+uint32_t smp_watch_ticks;
+bool smp_timer_runs_in_halt;
 static unsigned int node_of[HOST_CPUS_MAX], nodes = 1;
-static bool gs_set;			/* the BSP's GS base points at cpus[0] */
-static volatile uint32_t stopping;	/* the run is ending */
-static unsigned int watcher;		/* the AP that watches the BSP, 0: none */
-static uint32_t watch_ticks;		/* its APIC timer period */
-/*
- * CPUID.6:EAX.ARAT: the APIC timer runs in every C-state. Without it
- * (older CPUs; AMD's C1E stops it) the watcher stays awake instead.
- */
-static bool timer_runs_in_halt;
+static bool gs_set;			/* the BSP's GS base points at smp_cpu[0] */
 
 /* The BSP's state that every AP copies before it runs anything else. */
 static struct {
 	uint64_t cr0, cr4, xcr0, pat;
 	bool pat_ok;
 } bsp;
+
+/* %gs:0 is the calling CPU's index: its struct cpu begins with it. */
+_Static_assert(__builtin_offsetof(struct cpu, index) == 0, "index first");
 
 unsigned int smp_cpu_index(void)
 {
@@ -99,24 +73,19 @@ unsigned int smp_cpu_index(void)
 	return i;
 }
 
-static struct cpu *this_cpu(void)
-{
-	return &cpus[smp_cpu_index()];
-}
-
 unsigned int smp_online(void)
 {
-	return ncpus;
+	return smp_ncpus;
 }
 
 uint32_t smp_apic_id(unsigned int cpu)
 {
-	return cpus[cpu < ncpus ? cpu : 0].apic_id;
+	return smp_cpu[cpu < smp_ncpus ? cpu : 0].apic_id;
 }
 
 bool smp_bsp_watched(void)
 {
-	return watcher != 0;
+	return smp_watcher != 0;
 }
 
 /* ---- bring-up ---- */
@@ -188,18 +157,6 @@ static struct trampoline_params *install_trampoline(uint64_t page)
 	return tp;
 }
 
-static bool wait_flag(volatile uint32_t *flag, uint64_t ms)
-{
-	uint64_t end = rdtsc_ordered() + delay_ticks_ms(ms);
-
-	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
-		if (rdtsc_ordered() > end)
-			return false;
-		cpu_relax();
-	}
-	return true;
-}
-
 /*
  * SIPI, 200 us, SIPI; true when c answered in time. INIT was sent before.
  * selftest=nosipi leaves the SIPIs out: a CPU that cannot answer.
@@ -218,7 +175,7 @@ static bool start_ap(struct trampoline_params *tp, uint64_t page,
 		/* Ignored by a CPU the first one started. */
 		apic_send(c->apic_id, sipi);
 	}
-	if (wait_flag(&c->alive, ALIVE_WAIT_MS))
+	if (delay_wait_flag(&c->alive, ALIVE_WAIT_MS))
 		return true;
 	/*
 	 * Late is as bad as never: INIT puts it back to waiting for a SIPI,
@@ -270,13 +227,13 @@ static void bring_up(const struct acpi_cpu *c, const enum smp_fate *fate,
 	end = rdtsc_ordered() + delay_ticks_us(INIT_WAIT_US);
 	snapshot_bsp();
 	tp = install_trampoline(page);
-	watch_ticks = apic_timer_per_ms() * WATCH_PERIOD_MS;
-	timer_runs_in_halt = arat();
+	smp_watch_ticks = apic_timer_per_ms() * WATCH_PERIOD_MS;
+	smp_timer_runs_in_halt = arat();
 	while (rdtsc_ordered() < end)
 		cpu_relax();
 
 	for (i = 0; i < n; i++) {
-		struct cpu *ap = &cpus[ncpus];
+		struct cpu *ap = &smp_cpu[smp_ncpus];
 		void *stack;
 
 		if (fate[i] != SMP_START && fate[i] != SMP_NOSIPI)
@@ -286,10 +243,10 @@ static void bring_up(const struct acpi_cpu *c, const enum smp_fate *fate,
 			leave_out(&out[OUT_NO_STACK], c[i].apic_id);
 			continue;
 		}
-		*ap = (struct cpu){ .index = ncpus, .apic_id = c[i].apic_id };
-		run_step("starting cpu %u (apic=%u)", ncpus, c[i].apic_id);
+		*ap = (struct cpu){ .index = smp_ncpus, .apic_id = c[i].apic_id };
+		run_step("starting cpu %u (apic=%u)", smp_ncpus, c[i].apic_id);
 		if (start_ap(tp, page, ap, stack, fate[i] == SMP_START))
-			ncpus++;
+			smp_ncpus++;
 		else
 			leave_out(&out[OUT_NO_ANSWER], c[i].apic_id);
 	}
@@ -314,9 +271,9 @@ static void find_nodes(void)
 		out_line("note: cpus: SRAT not used: %s", why);
 		return;
 	}
-	for (i = 0; i < ncpus; i++)
-		ids[i] = cpus[i].apic_id;
-	nodes = smp_numa(ids, ncpus, srat_cpus,
+	for (i = 0; i < smp_ncpus; i++)
+		ids[i] = smp_cpu[i].apic_id;
+	nodes = smp_numa(ids, smp_ncpus, srat_cpus,
 			 srat.ncpus < MADT_CPUS_MAX ? srat.ncpus : MADT_CPUS_MAX,
 			 node_of, dom);
 	if (!nodes) {
@@ -327,9 +284,9 @@ static void find_nodes(void)
 	if (nodes < 2)
 		return;
 	for (k = 0; k < nodes; k++) {
-		for (i = n = 0; i < ncpus; i++)
+		for (i = n = 0; i < smp_ncpus; i++)
 			if (node_of[i] == k)
-				ids[n++] = cpus[i].apic_id;
+				ids[n++] = smp_cpu[i].apic_id;
 		smp_format_ids(list, sizeof(list), ids, n);
 		out_line("numa node=%u domain=%u apic=%s", k, dom[k], list);
 	}
@@ -342,10 +299,10 @@ static void report(unsigned int enabled, struct left_out *out,
 	char list[OUT_LINE_MAX / 2];
 	unsigned int i;
 
-	for (i = 0; i < ncpus; i++)
-		ids[i] = cpus[i].apic_id;
-	smp_format_ids(list, sizeof(list), ids, ncpus);
-	out_line("cpus online=%u of %u apic=%s mode=%s", ncpus, enabled, list,
+	for (i = 0; i < smp_ncpus; i++)
+		ids[i] = smp_cpu[i].apic_id;
+	smp_format_ids(list, sizeof(list), ids, smp_ncpus);
+	out_line("cpus online=%u of %u apic=%s mode=%s", smp_ncpus, enabled, list,
 		 apic_mode_name(apic_mode()));
 	for (i = 0; i < OUT_COUNT; i++) {
 		if (!out[i].n)
@@ -357,20 +314,20 @@ static void report(unsigned int enabled, struct left_out *out,
 
 static void start_watching(void)
 {
-	if (ncpus < 2) {
+	if (smp_ncpus < 2) {
 		out_line("watchdog off (only one CPU is online)");
 		return;
 	}
-	if (!watch_ticks && timer_runs_in_halt) {
+	if (!smp_watch_ticks && smp_timer_runs_in_halt) {
 		out_line("watchdog off (the local APIC timer does not count)");
 		return;
 	}
 	out_line("watchdog on deadline_s=%u watcher_apic=%u",
-		 watchdog_seconds(), cpus[ncpus - 1].apic_id);
-	if (!timer_runs_in_halt)
+		 watchdog_seconds(), smp_cpu[smp_ncpus - 1].apic_id);
+	if (!smp_timer_runs_in_halt)
 		out_line("note: watchdog: the APIC timer may stop in HLT (no ARAT); the watcher stays awake");
-	__atomic_store_n(&watcher, ncpus - 1, __ATOMIC_RELEASE);
-	apic_send(cpus[watcher].apic_id, ICR_FIXED | ICR_ASSERT | VEC_WAKE);
+	__atomic_store_n(&smp_watcher, smp_ncpus - 1, __ATOMIC_RELEASE);
+	apic_send(smp_cpu[smp_watcher].apic_id, ICR_FIXED | ICR_ASSERT | VEC_WAKE);
 }
 
 void smp_init(const struct options *o, const struct boot_info *bi,
@@ -398,8 +355,8 @@ void smp_init(const struct options *o, const struct boot_info *bi,
 
 	delay_init(tsc_khz);
 	watchdog_init(o->watchdog_s);
-	cpus[0] = (struct cpu){ .index = 0, .alive = 1, .state = CPU_BUSY };
-	wrmsr(MSR_GS_BASE, (uintptr_t)&cpus[0]);
+	smp_cpu[0] = (struct cpu){ .index = 0, .alive = 1, .state = CPU_BUSY };
+	wrmsr(MSR_GS_BASE, (uintptr_t)&smp_cpu[0]);
 	gs_set = true;
 	run_set_cpu_index(smp_cpu_index);
 	fmt_snprintf(cpus_why, sizeof(cpus_why), "not started: cpus=%u", o->cpus);
@@ -423,7 +380,7 @@ void smp_init(const struct options *o, const struct boot_info *bi,
 		start_watching();
 		return;
 	}
-	cpus[0].apic_id = apic_id();
+	smp_cpu[0].apic_id = apic_id();
 	why = read_madt(&madt, c);
 	if (why) {
 		out_line("note: cpus: no usable MADT (%s); this CPU only", why);
@@ -435,13 +392,13 @@ void smp_init(const struct options *o, const struct boot_info *bi,
 		out_line("note: cpus: the MADT lists %u CPUs; the first %u are read",
 			 madt.ncpus, MADT_CPUS_MAX);
 	in.n = madt.ncpus < MADT_CPUS_MAX ? madt.ncpus : MADT_CPUS_MAX;
-	in.bsp_id = cpus[0].apic_id;
+	in.bsp_id = smp_cpu[0].apic_id;
 	apic_use(choose_mode(&af, c, in.n), af.base);
 	in.x2apic = apic_mode() == APIC_X2APIC;
 	smp_plan(&in, fate, &plan);
 	if (!plan.bsp_listed)
 		out_line("note: cpus: this CPU (apic=%u) is not in the MADT",
-			 cpus[0].apic_id);
+			 smp_cpu[0].apic_id);
 
 	if (plan.start || in.nosipi)
 		bring_up(c, fate, in.n, bi, mem, out);
@@ -457,81 +414,6 @@ void smp_init(const struct options *o, const struct boot_info *bi,
 	report(plan.enabled, out, reasons);
 	find_nodes();
 	start_watching();
-}
-
-/* ---- an AP's life ---- */
-
-static void run_call(struct cpu *self)
-{
-	uint32_t seq = __atomic_load_n(&self->job_seq, __ATOMIC_ACQUIRE);
-
-	self->state = CPU_BUSY;
-	/* What the BSP is doing names this CPU's part until fn says more. */
-	run_step("%s (cpu %u)", run_step_of(0), self->index);
-	self->arrived = rdtsc_ordered();
-	while (rdtsc_ordered() < self->start_tsc)
-		cpu_relax();
-	self->fn(self->ctx, self->index);
-	self->state = CPU_IDLE;
-	__atomic_store_n(&self->done_seq, seq, __ATOMIC_RELEASE);
-}
-
-/* The watcher: a BSP whose step is too old is stopped and the run ends. */
-static void watch_bsp(struct watch *w)
-{
-	uint64_t ticks;
-
-	if (cpus[0].state != CPU_BUSY) {
-		watch_reset(w, 0);	/* waiting for the APs: it watches them */
-		return;
-	}
-	if (!watch_stuck(w, 0, &ticks))
-		return;
-	watchdog_fire(0, ticks);
-	run_end();
-}
-
-/* A watcher whose APIC timer may stop in HLT looks every period awake. */
-static void watch_period_awake(struct cpu *self)
-{
-	uint64_t end = rdtsc_ordered() + delay_ticks_ms(WATCH_PERIOD_MS);
-
-	while (rdtsc_ordered() < end &&
-	       __atomic_load_n(&self->job_seq, __ATOMIC_ACQUIRE) == self->done_seq)
-		cpu_relax();
-}
-
-/*
- * Halted with interrupts on, so an idle AP takes no issue slots from a
- * sibling that measures. A call's IPI or the watcher's timer (VEC_WAKE)
- * wakes it; it sends the EOI itself once interrupts are off again.
- */
-static void __attribute__((noreturn)) idle(struct cpu *self)
-{
-	struct watch w;
-	bool watching = false;
-
-	for (;;) {
-		if (__atomic_load_n(&self->job_seq, __ATOMIC_ACQUIRE) != self->done_seq) {
-			run_call(self);
-			watching = false;	/* it did not look meanwhile */
-		}
-		if (self->index == __atomic_load_n(&watcher, __ATOMIC_ACQUIRE)) {
-			if (!watching) {
-				if (timer_runs_in_halt)
-					apic_timer_periodic(VEC_WAKE, watch_ticks);
-				watch_reset(&w, 0);
-				watching = true;
-			}
-			watch_bsp(&w);
-			if (!timer_runs_in_halt) {
-				watch_period_awake(self);
-				continue;
-			}
-		}
-		asm volatile("sti; hlt; cli" : : : "memory");
-		apic_eoi_if_in_service(VEC_WAKE);
-	}
 }
 
 /* Called by ap_entry (boot/trampoline.asm) on the AP's own stack. */
@@ -553,7 +435,7 @@ void ap_main(struct cpu *self)
 	run_step("cpu %u (apic=%u): idle", self->index, self->apic_id);
 	self->state = CPU_IDLE;
 	__atomic_store_n(&self->alive, 1, __ATOMIC_RELEASE);
-	idle(self);
+	smp_idle(self);
 }
 
 /* ---- the harness's interface ---- */
@@ -562,144 +444,10 @@ void smp_cpus(struct host_cpus *hc)
 {
 	unsigned int i;
 
-	hc->n = ncpus;
+	hc->n = smp_ncpus;
 	hc->nodes = nodes;
-	for (i = 0; i < ncpus; i++) {
-		hc->id[i] = cpus[i].apic_id;
+	for (i = 0; i < smp_ncpus; i++) {
+		hc->id[i] = smp_cpu[i].apic_id;
 		hc->node[i] = node_of[i];
 	}
-}
-
-static bool call_done(const struct cpu *c)
-{
-	return __atomic_load_n(&c->done_seq, __ATOMIC_ACQUIRE) == c->job_seq;
-}
-
-/* The BSP's wait: every AP finishes, or the watchdog stops it. */
-static bool wait_calls(unsigned int n, char *why, size_t whylen)
-{
-	static struct watch w[HOST_CPUS_MAX];
-	unsigned int i, left;
-	uint64_t ticks;
-	bool ok = true;
-
-	for (i = 1; i < n; i++)
-		watch_reset(&w[i], i);
-	do {
-		left = 0;
-		for (i = 1; i < n; i++) {
-			struct cpu *c = &cpus[i];
-
-			if (call_done(c) || c->state == CPU_PARKED)
-				continue;
-			if (!watch_stuck(&w[i], i, &ticks)) {
-				left++;
-				continue;
-			}
-			watchdog_fire(i, ticks);
-			if (ok)
-				fmt_snprintf(why, whylen, "cpu %u (apic=%u) did not finish: the watchdog stopped it",
-					     i, c->apic_id);
-			ok = false;
-		}
-		cpu_relax();
-	} while (left);
-	return ok;
-}
-
-bool smp_run(unsigned int n, uint64_t start_tsc,
-	     void (*fn)(void *ctx, unsigned int i), void *ctx,
-	     char *why, size_t whylen)
-{
-	unsigned int i;
-	bool ok;
-
-	if (!n || n > ncpus) {
-		fmt_snprintf(why, whylen, "%u CPUs asked for, %u online", n, ncpus);
-		return false;
-	}
-	if (smp_cpu_index()) {
-		fmt_snprintf(why, whylen, "called on cpu %u, not cpu 0", smp_cpu_index());
-		return false;
-	}
-	for (i = 1; i < n; i++) {
-		if (cpus[i].state == CPU_PARKED) {
-			fmt_snprintf(why, whylen, "cpu %u (apic=%u) was stopped by the watchdog",
-				     i, cpus[i].apic_id);
-			return false;
-		}
-	}
-	for (i = 1; i < n; i++) {
-		struct cpu *c = &cpus[i];
-
-		c->fn = fn;
-		c->ctx = ctx;
-		c->start_tsc = start_tsc;
-		__atomic_store_n(&c->job_seq, c->job_seq + 1, __ATOMIC_RELEASE);
-		apic_send(c->apic_id, ICR_FIXED | ICR_ASSERT | VEC_WAKE);
-	}
-	cpus[0].arrived = rdtsc_ordered();
-	while (rdtsc_ordered() < start_tsc)
-		cpu_relax();
-	fn(ctx, 0);
-	cpus[0].state = CPU_WAITING;
-	ok = wait_calls(n, why, whylen);
-	cpus[0].state = CPU_BUSY;
-	return ok;
-}
-
-uint64_t smp_arrival(unsigned int cpu)
-{
-	return cpus[cpu < ncpus ? cpu : 0].arrived;
-}
-
-/* ---- stopping ---- */
-
-bool smp_park(unsigned int cpu, uint64_t *rip)
-{
-	struct cpu *c = &cpus[cpu];
-
-	__atomic_store_n(&c->park, 1, __ATOMIC_RELEASE);
-	apic_send(c->apic_id, ICR_NMI | ICR_ASSERT);
-	if (!wait_flag(&c->parked, PARK_WAIT_MS)) {
-		c->state = CPU_PARKED;	/* never given work again */
-		return false;
-	}
-	*rip = c->parked_rip;
-	return true;
-}
-
-void smp_nmi(uint64_t rip)
-{
-	struct cpu *self = this_cpu();
-
-	if (!__atomic_load_n(&self->park, __ATOMIC_ACQUIRE) &&
-	    !__atomic_load_n(&stopping, __ATOMIC_ACQUIRE))
-		return;		/* not ours: trap_handler() reports it */
-	self->parked_rip = rip;
-	self->state = CPU_PARKED;
-	__atomic_store_n(&self->parked, 1, __ATOMIC_RELEASE);
-	/* NMIs stay blocked: this handler never returns with IRET. */
-	halt_forever();
-}
-
-void smp_stop_others(void)
-{
-	struct cpu *self = this_cpu();
-	uint64_t end;
-	unsigned int i;
-
-	if (ncpus < 2)
-		return;
-	if (__atomic_exchange_n(&stopping, 1, __ATOMIC_ACQ_REL)) {
-		/* Another CPU is ending the run; its NMI will find this one here. */
-		halt_forever();
-	}
-	for (i = 0; i < ncpus; i++)
-		if (&cpus[i] != self && !cpus[i].parked)
-			apic_send(cpus[i].apic_id, ICR_NMI | ICR_ASSERT);
-	end = rdtsc_ordered() + delay_ticks_ms(PARK_WAIT_MS);
-	for (i = 0; i < ncpus; i++)
-		while (&cpus[i] != self && !cpus[i].parked && rdtsc_ordered() < end)
-			cpu_relax();
 }
