@@ -55,7 +55,7 @@ HARNESS_OBJ := $(patsubst %.c,$(B)/h/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/pagebench-linux \
 	    $(B)/host/test_variants $(B)/host/test_lib $(B)/host/test_cpu \
 	    $(B)/host/test_strings $(B)/host/test_acpi $(B)/host/test_tsc \
-	    $(B)/host/test_screen
+	    $(B)/host/test_screen $(B)/host/test_mem $(B)/host/test_smp
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
 .PHONY: all run test bench deps clean FORCE
@@ -110,6 +110,8 @@ $(B)/host/test_%: $(B)/h/tests/host/test_%.o $(B)/h/tests/host/abi.o $(HOST_COMM
 # Kernel code that is pure (no ring 0), tested on the host.
 $(B)/host/test_acpi: $(B)/h/kernel/acpi.o
 $(B)/host/test_tsc: $(B)/h/kernel/amd_pstate.o
+$(B)/host/test_mem: $(B)/h/kernel/mem.o
+$(B)/host/test_smp: $(B)/h/kernel/smp_plan.o
 # The screen's layout, drawing and page-table code, on buffers of the test's own.
 $(B)/host/test_screen: $(B)/h/kernel/screen.o $(B)/h/kernel/screen_log.o \
 	$(B)/h/kernel/fb.o $(B)/h/kernel/paging.o $(B)/h/$(FONT_C:.c=.o)

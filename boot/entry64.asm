@@ -6,7 +6,7 @@
 extern kmain
 extern trap_handler
 extern boot_info, gdt_ptr64
-global long_entry, stack_top, idt_stubs
+global long_entry, stack_top, idt_stubs, irq_ignore
 
 STACK_SIZE equ 64 * 1024
 
@@ -57,6 +57,13 @@ stub_%1:
 	STUB %[v]
 %assign v v + 1
 %endrep
+
+; Vectors 32-255: an idle AP's wake-up (kernel/smp.c halts with interrupts
+; on) and the APIC's spurious vector. Nothing to do but return: the idle
+; loop sends the EOI itself, once interrupts are off again.
+align 16
+irq_ignore:
+	iretq
 
 ; Save every general register and call C with a pointer to the frame. The
 ; handler either ends the run or, for a fault it expected (rdmsr_safe),

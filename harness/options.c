@@ -6,6 +6,7 @@
  * they cannot drift from what the parser accepts.
  */
 #include "fmt.h"
+#include "host.h"
 #include "options.h"
 
 static const char *const tsc_pick_names[TSC_PICK_COUNT] = {
@@ -162,14 +163,30 @@ static void parse_exit(struct options *o, char *val)
 
 static void parse_selftest(struct options *o, char *val)
 {
-	if (streq(val, "ud"))
+	static const struct { const char *name; enum selftest t; } kernel_only[] = {
+		{ "map", SELFTEST_MAP },	/* mapping a far framebuffer */
+		{ "smp", SELFTEST_SMP },	/* every CPU at once */
+		{ "nosipi", SELFTEST_NOSIPI },
+		{ "hang", SELFTEST_HANG },	/* the watchdog */
+		{ "hang-ap", SELFTEST_HANG_AP },
+		{ "ud-ap", SELFTEST_UD_AP },	/* an exception on an AP */
+	};
+	unsigned int i;
+
+	if (streq(val, "ud")) {
 		o->selftest = SELFTEST_UD;
-	else if (streq(val, "map") && o->host == HOST_KERNEL)
-		o->selftest = SELFTEST_MAP;	/* mapping a far framebuffer */
-	else if (o->host == HOST_KERNEL)
-		error(o, "selftest=: unknown '%s'; valid: ud map", val);
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(kernel_only); i++) {
+		if (streq(val, kernel_only[i].name) && o->host == HOST_KERNEL) {
+			o->selftest = kernel_only[i].t;
+			return;
+		}
+	}
+	if (o->host == HOST_KERNEL)
+		error(o, "selftest=: unknown '%s'; valid: ud map smp nosipi hang hang-ap ud-ap", val);
 	else
-		error(o, "selftest=: unknown '%s'; valid: ud (map is the kernel's)", val);
+		error(o, "selftest=: unknown '%s'; valid: ud (map smp nosipi hang hang-ap ud-ap are the kernel's)", val);
 }
 
 /* Calls one(o, name) for each comma-separated name; "" names are errors. */
@@ -327,6 +344,30 @@ static void parse_cpu(struct options *o, char *val)
 		      val);
 }
 
+/* cpus=N: how many CPUs take part, the first (the caller's) included. */
+static void parse_cpus(struct options *o, char *val)
+{
+	uint64_t n;
+
+	if (parse_u64(val, &n) && n >= 1 && n <= HOST_CPUS_MAX)
+		o->cpus = (unsigned int)n;
+	else
+		error(o, "cpus=: bad count '%s'; valid: a number from 1 to %u",
+		      val, HOST_CPUS_MAX);
+}
+
+/* watchdog=S: how long one step may run before its CPU counts as stuck. */
+static void parse_watchdog(struct options *o, char *val)
+{
+	uint64_t n;
+
+	if (parse_u64(val, &n) && n >= 1 && n <= WATCHDOG_S_MAX)
+		o->watchdog_s = (unsigned int)n;
+	else
+		error(o, "watchdog=: bad time '%s'; valid: seconds from 1 to %u",
+		      val, WATCHDOG_S_MAX);
+}
+
 static void parse_tsc(struct options *o, char *val)
 {
 	char valid[80];
@@ -342,17 +383,6 @@ static void parse_tsc(struct options *o, char *val)
 		list_add(valid, sizeof(valid), &n, tsc_pick_names[t]);
 	}
 	error(o, "tsc=: unknown '%s'; valid:%s", val, valid);
-}
-
-static void parse_cpus(struct options *o, char *val)
-{
-	uint64_t n;
-
-	if (parse_u64(val, &n) && n >= 1 && n <= CPUS_MAX)
-		o->cpus = (unsigned int)n;
-	else
-		error(o, "cpus=: bad count '%s'; valid: a number from 1 to %u",
-		      val, CPUS_MAX);
 }
 
 /* A size in bytes, with an optional K, M, G or T (binary) suffix. */
@@ -413,6 +443,7 @@ static const struct option_def {
 	{ "scrub",	parse_scrub,	HOST_KERNEL | HOST_LINUX },
 	{ "tsc",	parse_tsc,	HOST_KERNEL },
 	{ "cpu",	parse_cpu,	HOST_LINUX },
+	{ "watchdog",	parse_watchdog,	HOST_KERNEL },
 };
 
 static const char *host_name(enum host h)
@@ -441,6 +472,7 @@ void options_init(struct options *o, enum host host)
 		.console_port = 0x3f8,
 		.baud = 115200,
 		.cpu = CPU_DEFAULT,
+		.watchdog_s = WATCHDOG_S_DEFAULT,
 	};
 }
 

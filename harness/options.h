@@ -21,7 +21,10 @@ enum host {
 };
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
-enum selftest { SELFTEST_NONE, SELFTEST_UD, SELFTEST_MAP };
+enum selftest { SELFTEST_NONE, SELFTEST_UD, SELFTEST_MAP,
+		/* every CPU at once (kernel/smp_selftest.c) */
+		SELFTEST_SMP, SELFTEST_NOSIPI, SELFTEST_HANG, SELFTEST_HANG_AP,
+		SELFTEST_UD_AP };
 /* tsc=: where the kernel takes the TSC rate from (kernel/tsc.c); auto tries in order. */
 enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 		TSC_PICK_PMTIMER, TSC_PICK_PIT, TSC_PICK_COUNT };
@@ -31,9 +34,10 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 #define OPT_WORD_MAX 256
 #define REPS_MAX 1000
 #define CPU_DEFAULT (-1)	/* cpu=: the last online CPU */
-#define CPUS_MAX 256		/* cpus=: as many as harness/host.h can name */
 #define SCRUB_MIN (1ull << 20)	/* scrub=: from 1 MiB */
 #define SCRUB_MAX (1ull << 40)	/* to 1 TiB (memory permitting) */
+#define WATCHDOG_S_DEFAULT 120	/* watchdog=: see docs/method.md */
+#define WATCHDOG_S_MAX 3600
 
 struct options {
 	enum host host;
@@ -52,8 +56,9 @@ struct options {
 	char variants_arg[OPT_WORD_MAX];
 	variant_set variants;		/* resolved once the suite is known */
 	int cpu;			/* pagebench-linux: CPU to pin to */
-	unsigned int cpus;		/* suite=scrub: at most this many CPUs; 0: all */
+	unsigned int cpus;		/* CPUs to use, the first included; 0: all */
 	uint64_t scrub_bytes;		/* suite=scrub: the region; 0: the MEM pass's size */
+	unsigned int watchdog_s;	/* kernel: seconds one step may take */
 	unsigned int nerrors;
 	char errors[OPT_MAX_ERRORS][OPT_ERROR_LEN];
 };

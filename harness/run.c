@@ -2,30 +2,64 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include "fmt.h"
+#include "host.h"
 #include "out.h"
 #include "options.h"
 #include "run.h"
 
-static char step[160] = "boot";
+/*
+ * One step per CPU, each on cache lines of its own: the kernel's watchdog
+ * reads another CPU's (kernel/watchdog.c), and seq tells it the step moved.
+ */
+static struct step {
+	char text[160];
+	unsigned long seq;
+} __attribute__((aligned(64))) steps[HOST_CPUS_MAX] = { [0] = { "boot", 0 } };
+static unsigned int (*cpu_index)(void);
 static unsigned int failures;
+
+void run_set_cpu_index(unsigned int (*index)(void))
+{
+	cpu_index = index;
+}
+
+static struct step *my_step(void)
+{
+	unsigned int i = cpu_index ? cpu_index() : 0;
+
+	return &steps[i < HOST_CPUS_MAX ? i : 0];
+}
 
 void run_step(const char *fmt, ...)
 {
+	struct step *s = my_step();
 	va_list ap;
 
 	va_start(ap, fmt);
-	fmt_vsnprintf(step, sizeof(step), fmt, ap);
+	fmt_vsnprintf(s->text, sizeof(s->text), fmt, ap);
 	va_end(ap);
+	__atomic_store_n(&s->seq, s->seq + 1, __ATOMIC_RELEASE);
 }
 
 const char *run_step_now(void)
 {
-	return step;
+	return my_step()->text;
+}
+
+const char *run_step_of(unsigned int cpu)
+{
+	return steps[cpu < HOST_CPUS_MAX ? cpu : 0].text;
+}
+
+unsigned long run_step_seq(unsigned int cpu)
+{
+	return __atomic_load_n(&steps[cpu < HOST_CPUS_MAX ? cpu : 0].seq,
+			       __ATOMIC_ACQUIRE);
 }
 
 void run_fail(void)
 {
-	failures++;
+	__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED);
 }
 
 unsigned int run_failures(void)

@@ -12,6 +12,15 @@
 void run_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *run_step_now(void);
 
+/*
+ * Steps are kept per CPU (index as in host_cpus()); the host says which
+ * CPU is calling. Without this hook every caller is CPU 0.
+ */
+void run_set_cpu_index(unsigned int (*index)(void));
+/* Another CPU's step, and a count that changes with each run_step() there. */
+const char *run_step_of(unsigned int cpu);
+unsigned long run_step_seq(unsigned int cpu);
+
 void run_fail(void);
 unsigned int run_failures(void);
 

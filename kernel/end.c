@@ -3,6 +3,7 @@
 #include "harness/out.h"
 #include "harness/run.h"
 #include "screen_run.h"
+#include "smp.h"
 #include "x86.h"
 
 /*
@@ -25,8 +26,10 @@ void run_set_exit(enum exit_mode mode, bool under_qemu)
 
 void run_end(void)
 {
-	unsigned int failures = run_failures();
+	unsigned int failures;
 
+	smp_stop_others();	/* first: nothing may print after done */
+	failures = run_failures();
 	run_print_done();
 	switch (exit_mode) {
 	case EXIT_QEMU:

@@ -7,6 +7,7 @@
 #include "harness/host.h"
 #include "host_fault.h"
 #include "screen_run.h"
+#include "smp.h"
 #include "x86.h"
 
 #define MSR_PRED_CMD	0x49
@@ -30,33 +31,37 @@ bool host_ibpb(void)
 
 /*
  * A guarded call records where to come back to; trap_handler() jumps
- * there instead of ending the run. One at a time: the harness never nests.
+ * there instead of ending the run. One at a time on each CPU: the harness
+ * never nests.
  */
-static struct {
+static struct guard {
 	void *jmp[5];		/* __builtin_setjmp's buffer */
 	struct fault *fault;
 	bool armed;
-} guard;
+} __attribute__((aligned(64))) guards[HOST_CPUS_MAX];	/* a line each */
 
 bool host_call_guarded(void (*fn)(void *ctx), void *ctx, struct fault *f)
 {
-	if (__builtin_setjmp(guard.jmp)) {
-		guard.armed = false;
+	struct guard *guard = &guards[smp_cpu_index()];
+
+	if (__builtin_setjmp(guard->jmp)) {
+		guard->armed = false;
 		return false;
 	}
-	guard.fault = f;
-	guard.armed = true;
+	guard->fault = f;
+	guard->armed = true;
 	fn(ctx);
-	guard.armed = false;
+	guard->armed = false;
 	return true;
 }
 
 void host_fault_escape(const char *name, const char *desc, uint64_t rip)
 {
-	struct fault *f = guard.fault;
+	struct guard *guard = &guards[smp_cpu_index()];
+	struct fault *f = guard->fault;
 	unsigned int n = 0;
 
-	if (!guard.armed)
+	if (!guard->armed)
 		return;
 	for (; *name && n + 1 < sizeof(f->what); name++)
 		f->what[n++] = *name;
@@ -69,7 +74,7 @@ void host_fault_escape(const char *name, const char *desc, uint64_t rip)
 	f->what[n++] = ')';
 	f->what[n] = '\0';
 	f->rip = rip;
-	__builtin_longjmp(guard.jmp, 1);
+	__builtin_longjmp(guard->jmp, 1);
 }
 
 void host_pass_begin(void)
@@ -87,27 +92,14 @@ void host_progress(const struct progress *p)
 	screen_run_progress(p);
 }
 
-/*
- * Until the APs are brought up, the boot CPU is the only one that runs
- * work, in the one NUMA node.
- */
 void host_cpus(struct host_cpus *c)
 {
-	c->n = 1;
-	c->id[0] = 0;
-	c->node[0] = 0;
-	c->nodes = 1;
+	smp_cpus(c);
 }
 
 bool host_run_on_cpus(unsigned int n, uint64_t start_tsc,
 		      void (*fn)(void *ctx, unsigned int i), void *ctx,
 		      char *why, size_t whylen)
 {
-	(void)start_tsc;
-	if (n != 1) {
-		fmt_snprintf(why, whylen, "only the boot CPU runs work");
-		return false;
-	}
-	fn(ctx, 0);
-	return true;
+	return smp_run(n, start_tsc, fn, ctx, why, whylen);
 }

@@ -15,9 +15,11 @@
 #include "harness/suite.h"
 #include "harness/summary.h"
 #include "mem.h"
+#include "numa_mem.h"
 #include "paging.h"
 #include "screen.h"
 #include "screen_run.h"
+#include "smp.h"
 #include "trap.h"
 #include "tsc.h"
 #include "x86.h"
@@ -79,8 +81,21 @@ static bool alloc_buffers(struct buffers *b, const struct plan *p,
 		return false;
 	if (s.cold && !(b->cold = mem_alloc(m, s.cold)))
 		return false;
-	if (s.scrub && !(b->scrub[0] = mem_alloc(m, s.scrub)))
-		return false;
+	if (s.scrub) {
+		struct host_cpus c;
+		const char *why;
+		unsigned int node;
+
+		host_cpus(&c);
+		for (node = 0; node < c.nodes; node++) {
+			b->scrub[node] = numa_alloc(m, s.scrub, node, &why);
+			if (!b->scrub[node]) {
+				out_line("note: scrub region of node %u: %s", node,
+					 why ? why : "not enough memory");
+				return false;
+			}
+		}
+	}
 	return true;
 }
 
@@ -110,6 +125,10 @@ void kmain(uint32_t info)
 	tsc_print_report();
 	screen_report();	/* after the description: the Xen header stays first */
 	run_print_option_errors(&o);
+	/* Before the CPUs come up: their stacks come from it. */
+	mem_init(&mem, &bi, (uint64_t)boot_mapped_gib * GIB,
+		 (uintptr_t)kernel_end);
+	smp_init(&o, &bi, &mem, live.tsc_khz);
 
 	if (o.selftest == SELFTEST_UD) {
 		run_step("selftest=ud: a deliberate invalid opcode");
@@ -118,9 +137,8 @@ void kmain(uint32_t info)
 
 	if (o.selftest == SELFTEST_MAP)
 		map_selftest();
+	smp_selftest(o.selftest);
 
-	mem_init(&mem, &bi, (uint64_t)boot_mapped_gib * GIB,
-		 (uintptr_t)kernel_end);
 	plan_build(&plan, &o, &d, mem_largest(&mem));
 	plan_print(&plan);
 	if (alloc_buffers(&bufs, &plan, &mem))

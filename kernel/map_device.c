@@ -29,3 +29,19 @@ enum map_result map_device(uint64_t base, uint64_t len)
 	write_cr3(cr3);		/* no stale translations of what changed */
 	return r;
 }
+
+enum map_result map_device_uncached(uint64_t base, uint64_t len)
+{
+	uint64_t cr3 = read_cr3(), addr, *e;
+	enum map_result r = map_device(base, len);
+
+	if (r != MAP_OK)
+		return r;
+	for (addr = base & ~(PAGE_2M - 1); addr < base + len; addr += PAGE_2M) {
+		e = pt_entry_2m((uint64_t *)(uintptr_t)(cr3 & PT_ADDR_MASK), addr);
+		if (e)
+			*e |= PT_PCD | PT_PWT;
+	}
+	write_cr3(cr3);
+	return MAP_OK;
+}

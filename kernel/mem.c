@@ -58,3 +58,35 @@ void *mem_alloc(struct mem *m, uint64_t bytes)
 	best->len -= bytes;
 	return p;
 }
+
+void *mem_alloc_within(struct mem *m, uint64_t bytes, uint64_t lo, uint64_t hi)
+{
+	unsigned int i;
+
+	bytes = (bytes + PAGE - 1) & ~(PAGE - 1);
+	lo = (lo + PAGE - 1) & ~(PAGE - 1);
+	for (i = 0; i < m->n && bytes; i++) {
+		struct ram_region *r = &m->free[i];
+		uint64_t start = r->base > lo ? r->base : lo;
+		uint64_t end = r->base + r->len < hi ? r->base + r->len : hi;
+
+		if (end <= start || end - start < bytes)
+			continue;
+		if (start == r->base) {
+			r->base += bytes;
+			r->len -= bytes;
+			return (void *)(uintptr_t)start;
+		}
+		/* From the middle of a region: what lies past it becomes a region of its own. */
+		if (start + bytes < r->base + r->len) {
+			if (m->n == RAM_MAX_REGIONS)
+				continue;
+			m->free[m->n].base = start + bytes;
+			m->free[m->n].len = r->base + r->len - (start + bytes);
+			m->n++;
+		}
+		r->len = start - r->base;
+		return (void *)(uintptr_t)start;
+	}
+	return NULL;
+}

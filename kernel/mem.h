@@ -17,5 +17,7 @@ void mem_init(struct mem *m, const struct boot_info *bi, uint64_t mapped_top,
 uint64_t mem_largest(const struct mem *m);
 /* Page-aligned; NULL when no region has bytes left. */
 void *mem_alloc(struct mem *m, uint64_t bytes);
+/* The same, from within [lo, hi) only (a NUMA node's memory). */
+void *mem_alloc_within(struct mem *m, uint64_t bytes, uint64_t lo, uint64_t hi);
 
 #endif

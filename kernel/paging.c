@@ -61,6 +61,19 @@ enum map_result pt_map_identity(uint64_t *pml4, struct pt_pool *pool,
 	return MAP_OK;
 }
 
+uint64_t *pt_entry_2m(uint64_t *pml4, uint64_t addr)
+{
+	uint64_t *e = &pml4[INDEX(addr, PML4_SHIFT)];
+
+	if (addr >= IDENTITY_LIMIT || !(*e & PT_PRESENT))
+		return 0;
+	e = &table_at(*e)[INDEX(addr, PDPT_SHIFT)];
+	if ((*e & (PT_PRESENT | PT_LARGE)) != PT_PRESENT)
+		return 0;
+	e = &table_at(*e)[INDEX(addr, PD_SHIFT)];
+	return (*e & (PT_PRESENT | PT_LARGE)) == (PT_PRESENT | PT_LARGE) ? e : 0;
+}
+
 const char *map_result_name(enum map_result r)
 {
 	switch (r) {

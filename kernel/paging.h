@@ -40,8 +40,16 @@ struct pt_pool {
 enum map_result pt_map_identity(uint64_t *pml4, struct pt_pool *pool,
 				uint64_t base, uint64_t len, uint64_t flags);
 
+/* The 2 MiB page entry that maps addr, or NULL (unmapped, or a 1 GiB page). */
+uint64_t *pt_entry_2m(uint64_t *pml4, uint64_t addr);
+
 /* The same in the live tables, uncached (a device), TLB flushed. */
 enum map_result map_device(uint64_t base, uint64_t len);
+/*
+ * Registers that must be uncached whatever the MTRRs say (the local
+ * APIC): as map_device(), and a 2 MiB page already mapped turns uncached.
+ */
+enum map_result map_device_uncached(uint64_t base, uint64_t len);
 const char *map_result_name(enum map_result r);
 
 /* selftest=map: map_device() far above RAM, checked (kernel/map_selftest.c). */

@@ -4,6 +4,7 @@
 #include "harness/out.h"
 #include "harness/run.h"
 #include "host_fault.h"
+#include "smp.h"
 #include "trap.h"
 #include "x86.h"
 
@@ -23,12 +24,16 @@ struct idt_entry {
 
 #define GDT_CODE64	0x08
 #define IDT_INTERRUPT	0x8e	/* present, ring 0, interrupt gate: IF stays 0 */
+#define VEC_NMI		2
 #define VEC_GP		13
+#define VEC_EXCEPTIONS	32
+#define VEC_COUNT	256
 
-extern const uint64_t idt_stubs[32];
+extern const uint64_t idt_stubs[VEC_EXCEPTIONS];
+extern const char irq_ignore[];
 extern const uint64_t msr_fixups[], msr_fixups_end[];
 
-static struct idt_entry idt[32];
+static struct idt_entry idt[VEC_COUNT];
 
 static const char *const names[32][2] = {
 	{ "#DE", "divide error" }, { "#DB", "debug" },
@@ -49,23 +54,34 @@ static const char *const names[32][2] = {
 	{ "#SX", "security" }, { "#RES31", "reserved" },
 };
 
+static void set_gate(unsigned int v, uint64_t off)
+{
+	idt[v] = (struct idt_entry){
+		.off_lo = off & 0xffff, .sel = GDT_CODE64,
+		.type = IDT_INTERRUPT, .off_mid = (off >> 16) & 0xffff,
+		.off_hi = off >> 32,
+	};
+}
+
 void trap_init(void)
+{
+	unsigned int v;
+
+	for (v = 0; v < VEC_EXCEPTIONS; v++)
+		set_gate(v, idt_stubs[v]);
+	for (; v < VEC_COUNT; v++)
+		set_gate(v, (uintptr_t)irq_ignore);
+	trap_load();
+}
+
+/* Every CPU loads the one IDT: the BSP in trap_init(), each AP as it starts. */
+void trap_load(void)
 {
 	struct {
 		uint16_t limit;
 		uint64_t base;
 	} __attribute__((packed)) idtr = { sizeof(idt) - 1, (uintptr_t)idt };
-	unsigned int v;
 
-	for (v = 0; v < 32; v++) {
-		uint64_t off = idt_stubs[v];
-
-		idt[v] = (struct idt_entry){
-			.off_lo = off & 0xffff, .sel = GDT_CODE64,
-			.type = IDT_INTERRUPT, .off_mid = (off >> 16) & 0xffff,
-			.off_hi = off >> 32,
-		};
-	}
 	asm volatile("lidt %0" : : "m"(idtr));
 }
 
@@ -74,6 +90,10 @@ void trap_handler(struct trap_frame *f);
 void trap_handler(struct trap_frame *f)
 {
 	const uint64_t *fix;
+
+	/* The watchdog's, or the end of the run's: this CPU is to stop. */
+	if (f->vector == VEC_NMI)
+		smp_nmi(f->rip);
 
 	/* An MSR that does not exist: rdmsr_safe()/wrmsr_safe() report it. */
 	if (f->vector == VEC_GP) {

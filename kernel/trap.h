@@ -4,5 +4,7 @@
 
 /* Every CPU exception prints what went wrong and where, then ends the run. */
 void trap_init(void);
+/* The same IDT on an AP. */
+void trap_load(void);
 
 #endif

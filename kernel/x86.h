@@ -78,6 +78,38 @@ static inline void xsetbv(uint32_t idx, uint64_t v)
 		     "d"((uint32_t)(v >> 32)));
 }
 
+static inline uint64_t rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+
+	asm volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline void wrmsr(uint32_t msr, uint64_t v)
+{
+	asm volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v),
+		     "d"((uint32_t)(v >> 32)) : "memory");
+}
+
+static inline uint64_t read_cr0(void)
+{
+	uint64_t v;
+
+	asm volatile("mov %%cr0, %0" : "=r"(v));
+	return v;
+}
+
+static inline void write_cr0(uint64_t v)
+{
+	asm volatile("mov %0, %%cr0" : : "r"(v) : "memory");
+}
+
+static inline void cpu_relax(void)
+{
+	asm volatile("pause" : : : "memory");
+}
+
 static inline void __attribute__((noreturn)) halt_forever(void)
 {
 	for (;;)

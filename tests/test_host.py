@@ -47,9 +47,18 @@ class HostUnitTests(unittest.TestCase):
         """ACPI discovery and the FADT/HPET/MADT/SRAT parsers on synthetic tables."""
         self.run_binary("test_acpi")
 
+    def test_smp(self):
+        """Which MADT CPUs start, the trampoline page, NUMA nodes from the
+        SRAT, the APIC id lists of the cpus lines."""
+        self.run_binary("test_smp")
+
     def test_tsc(self):
         """The TSC rate from AMD P-state 0, on recorded MSR values."""
         self.run_binary("test_tsc")
+
+    def test_mem(self):
+        """The kernel's RAM allocator, and placing a block in a NUMA node's range."""
+        self.run_binary("test_mem")
 
     def test_screen(self):
         """Framebuffer drawing in every pixel format, the identity mapper,

@@ -83,6 +83,15 @@ def facts(m):
     if "memory_mb" in f:
         out.append(("memory", "%d MiB usable" % f["memory_mb"]
                     if f["memory_mb"] is not None else "not in dump"))
+    c = f.get("cpus")
+    if c:
+        text = "%d of %d online (apic %s, %s)" % (c["online"], c["of"],
+                                                  c["apic"], c["mode"])
+        if f.get("numa"):
+            text += ", %d NUMA nodes" % len(f["numa"])
+        for ids, why in f.get("cpus_left_out", []):
+            text += "; apic %s %s" % (ids, why)
+        out.append(("cpus", text))
     if "cmdline" in f:
         out.append(("cmdline", f["cmdline"] or "(empty)"))
     p = f.get("plan")

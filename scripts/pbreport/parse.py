@@ -495,6 +495,26 @@ class Reader:
             f["screen"] = m.group(0)[len("screen: "):]
         elif kind == "selftest_map" and g[0] == "FAILED":
             cur.failures.append((lineno, m.group(0)))
+        elif kind == "cpus":
+            f["cpus"] = {"online": int(g[0]), "of": int(g[1]),
+                         "apic": g[2], "mode": g[3]}
+        elif kind == "cpus_out":
+            f.setdefault("cpus_left_out", []).append((g[0], g[1]))
+        elif kind == "numa":
+            f.setdefault("numa", []).append(
+                {"node": int(g[0]), "domain": int(g[1]), "apic": g[2]})
+        elif kind == "watchdog_state":
+            f["watchdog"] = ({"deadline_s": int(g[0]), "watcher_apic": int(g[1])}
+                             if g[0] else {"off": g[2]})
+        elif kind == "selftest_smp":
+            if g[0] == "FAILED":
+                cur.failures.append((lineno, m.group(0)))
+            else:
+                f["selftest_smp"] = {"cpus": int(g[1]), "within": int(g[2]),
+                                     "late": int(g[3])}
+        elif kind == "watchdog":
+            cur.failures.append((lineno, m.group(0)))
+            cur.cur_pass = None
         elif kind == "plan":
             f["plan"] = {"suite": g[0], "reps": int(g[1]), "passes": g[2]}
         elif kind == "flush":
