@@ -13,7 +13,7 @@ GIB_MIN		equ 4			; always map the first 4 GiB (MMIO included)
 extern long_entry
 extern stack_top
 global _start
-global boot_info, boot_mapped_gib
+global boot_info, boot_magic, boot_mapped_gib
 global gdt_ptr64
 
 section .text
@@ -26,6 +26,7 @@ _start:
 
 	cmp eax, MB_BOOT_MAGIC
 	jne .no_multiboot
+	mov [boot_magic], eax
 
 	; CPUID exists when EFLAGS.ID (bit 21) can be toggled.
 	pushfd
@@ -252,6 +253,7 @@ gdt_ptr64:
 
 section .data
 boot_info:	dd 0
+boot_magic:	dd 0			; which multiboot: kernel/multiboot.c reads the info by it
 boot_mapped_gib: dd 0
 
 section .bss

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "efi_log.h"
 #include "end.h"
 #include "harness/out.h"
 #include "harness/run.h"
@@ -27,6 +28,7 @@ void run_end(void)
 	unsigned int failures = run_failures();
 
 	run_print_done();
+	log_save();	/* after done:, so the file has it too */
 	switch (exit_mode) {
 	case EXIT_QEMU:
 		outl(QEMU_DEBUG_EXIT, failures ? 1 : 0);

@@ -21,7 +21,6 @@ struct idt_entry {
 	uint32_t off_hi, zero;
 } __attribute__((packed));
 
-#define GDT_CODE64	0x08
 #define IDT_INTERRUPT	0x8e	/* present, ring 0, interrupt gate: IF stays 0 */
 #define VEC_GP		13
 
@@ -56,12 +55,18 @@ void trap_init(void)
 		uint64_t base;
 	} __attribute__((packed)) idtr = { sizeof(idt) - 1, (uintptr_t)idt };
 	unsigned int v;
+	uint16_t cs;
 
+	/*
+	 * The code selector in use: the kernel's GDT after boot/entry32.asm,
+	 * the firmware's on UEFI (boot/entry_efi.asm keeps it).
+	 */
+	asm volatile("mov %%cs, %0" : "=r"(cs));
 	for (v = 0; v < 32; v++) {
 		uint64_t off = idt_stubs[v];
 
 		idt[v] = (struct idt_entry){
-			.off_lo = off & 0xffff, .sel = GDT_CODE64,
+			.off_lo = off & 0xffff, .sel = cs,
 			.type = IDT_INTERRUPT, .off_mid = (off >> 16) & 0xffff,
 			.off_hi = off >> 32,
 		};

@@ -38,6 +38,19 @@ static inline void wbinvd(void)
 	asm volatile("wbinvd" : : : "memory");
 }
 
+static inline uint64_t read_cr0(void)
+{
+	uint64_t v;
+
+	asm volatile("mov %%cr0, %0" : "=r"(v));
+	return v;
+}
+
+static inline void write_cr0(uint64_t v)
+{
+	asm volatile("mov %0, %%cr0" : : "r"(v) : "memory");
+}
+
 static inline uint64_t read_cr2(void)
 {
 	uint64_t v;
