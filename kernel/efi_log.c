@@ -10,6 +10,7 @@
  */
 #include "efi.h"
 #include "efi_log.h"
+#include "efi_path.h"
 #include "harness/fmt.h"
 #include "harness/out.h"
 #include "log_keep.h"
@@ -22,73 +23,6 @@
 #define INFO_BYTES	512	/* EFI_FILE_SYSTEM_INFO and an 11-letter label */
 
 static struct efi_boot_services *bs;
-
-static size_t node_len(const struct efi_device_path *n)
-{
-	return n->length[0] | (size_t)n->length[1] << 8;
-}
-
-static const struct efi_device_path *next_node(const struct efi_device_path *n)
-{
-	return (const void *)((const uint8_t *)n + node_len(n));
-}
-
-/*
- * The disk part of path p: the bytes before its first media node (a
- * partition, an El Torito image, which may hold partitions of its own);
- * all of p when it has none. *media: that node, or NULL.
- */
-static size_t disk_len(const struct efi_device_path *p,
-		       const struct efi_device_path **media)
-{
-	const struct efi_device_path *n = p;
-
-	*media = NULL;
-	while (n->type != DEVICE_PATH_END && node_len(n) >= sizeof(*n)) {
-		if (n->type == DEVICE_PATH_MEDIA) {
-			*media = n;
-			break;
-		}
-		n = next_node(n);
-	}
-	return (size_t)((const uint8_t *)n - (const uint8_t *)p);
-}
-
-/* Whether path p holds an El Torito node: the firmware read it as a CD. */
-static bool via_el_torito(const struct efi_device_path *p)
-{
-	for (; p->type != DEVICE_PATH_END && node_len(p) >= sizeof(*p); p = next_node(p))
-		if (p->type == DEVICE_PATH_MEDIA && p->subtype == MEDIA_CDROM)
-			return true;
-	return false;
-}
-
-static bool same_bytes(const void *a, const void *b, size_t n)
-{
-	const uint8_t *x = a, *y = b;
-
-	while (n--)
-		if (*x++ != *y++)
-			return false;
-	return true;
-}
-
-/*
- * Whether c is on the disk the boot device is on: the same path up to the
- * boot device's first media node, then a media node. A boot device that
- * is a whole disk (no media node) only matches itself.
- */
-static bool on_boot_disk(const struct efi_device_path *boot,
-			 const struct efi_device_path *c)
-{
-	const struct efi_device_path *media, *cmedia;
-	size_t len = disk_len(boot, &media);
-	size_t clen = disk_len(c, &cmedia);
-
-	if (!media)
-		return !cmedia && clen == len && same_bytes(boot, c, len);
-	return cmedia && clen == len && same_bytes(boot, c, len);
-}
 
 static struct efi_device_path *device_path(efi_handle h)
 {
@@ -114,7 +48,7 @@ static void connect_partitions(const struct efi_device_path *boot)
 	for (i = 0; i < n; i++) {
 		const struct efi_device_path *p = device_path(h[i]);
 
-		if (p && on_boot_disk(boot, p))
+		if (p && efi_path_same_disk(boot, p))
 			EFI_CALL(bs->connect_controller, h[i], NULL, NULL, true);
 	}
 	EFI_CALL(bs->free_pool, h);
@@ -164,7 +98,7 @@ static bool find_results(const struct efi_device_path *boot, struct volume *v)
 		struct efi_file *root = NULL;
 		uint64_t size = sizeof(info);
 
-		if (!p || !on_boot_disk(boot, p))
+		if (!p || !efi_path_same_disk(boot, p))
 			continue;
 		if (EFI_IS_ERROR(EFI_CALL(bs->handle_protocol, h[i],
 					  &EFI_SIMPLE_FILE_SYSTEM_GUID, (void **)&fs)) ||
@@ -302,7 +236,7 @@ static bool save(char *path, char *why)
 	}
 	connect_partitions(boot);
 	if (!find_results(boot, &v)) {
-		if (via_el_torito(boot))
+		if (efi_path_via_el_torito(boot))
 			fmt_snprintf(why, WHY_LEN, "booted from a CD (El Torito), no %s volume there",
 				     RESULTS_LABEL);
 		else

@@ -51,6 +51,11 @@ class HostUnitTests(unittest.TestCase):
         """The TSC rate from AMD P-state 0, on recorded MSR values."""
         self.run_binary("test_tsc")
 
+    def test_logfile(self):
+        """The log kept for the UEFI log file (line ends, its limit and the
+        closing note) and how the boot stick's partitions are found."""
+        self.run_binary("test_logfile")
+
     def test_screen(self):
         """Framebuffer drawing in every pixel format, the identity mapper,
         the screen's layout and which log lines it shows."""
