@@ -5,17 +5,24 @@
  *
  *   start   watchdog off; the free RAM claimed as the kernel's (so the
  *           firmware never hands it out while the buffers are in it);
- *           the ACPI root; the TPL raised to TPL_HIGH_LEVEL.
+ *           the ACPI root; the TPL raised to TPL_HIGH_LEVEL; the kernel's
+ *           own page tables loaded.
  *   run     no firmware call at all, interrupts off, the kernel's IDT.
- *   end     the TPL lowered again, the log written (kernel/efi_log.c).
+ *   end     the firmware's page tables back, the TPL lowered again, the
+ *           log written (kernel/efi_log.c).
  */
 #include "efi.h"
 #include "harness/fmt.h"
 #include "harness/out.h"
+#include "lib.h"
+#include "paging.h"
+#include "x86.h"
 
 #define GIB			(1ull << 30)
 #define MIB			(1ull << 20)
-#define GIB_MIN			4	/* as boot/entry32.asm: the first 4 GiB at least */
+#define GIB_MIN			4	/* as boot/entry32.asm: the first 4 GiB at least, */
+#define GIB_MAX			64	/* and at most 64 */
+#define CR4_LA57		(1ull << 12)
 /*
  * The firmware's share of its free RAM, for what it allocates while the
  * log is written (USB, partition and FAT drivers, their buffers). Taken
@@ -62,6 +69,7 @@ static bool fw_irqs;		/* the firmware's TPL is below TPL_HIGH_LEVEL */
 static efi_tpl start_tpl;
 static bool tpl_raised;
 static uint64_t claimed, left;
+static uint64_t fw_cr3;		/* the firmware's page tables, while the kernel uses its own */
 static char notes[NOTES_MAX][NOTE_LEN];
 static unsigned int nnotes, notes_lost;
 
@@ -190,10 +198,15 @@ static void claim_ram(struct boot_info *bi)
 		    (!largest || d->pages > largest->pages))
 			largest = d;
 	}
-	/* UEFI identity-maps all the memory it describes (2.3.4). */
+	/*
+	 * What the kernel's own page tables will map (kernel_page_tables()),
+	 * as boot/entry32.asm does on a BIOS: all the firmware describes.
+	 */
 	boot_mapped_gib = (top + GIB - 1) / GIB;
 	if (boot_mapped_gib < GIB_MIN)
 		boot_mapped_gib = GIB_MIN;
+	if (boot_mapped_gib > GIB_MAX)
+		boot_mapped_gib = GIB_MAX;
 	if (!largest)
 		return;
 	held = FIRMWARE_LEFT / EFI_PAGE_SIZE;
@@ -232,6 +245,52 @@ static void claim_ram(struct boot_info *bi)
 	}
 }
 
+/*
+ * The run uses page tables like boot/entry32.asm's: [0, boot_mapped_gib
+ * GiB) identity-mapped with 2 MiB pages, write-back (the MTRRs make MMIO
+ * uncached), so a buffer is mapped alike on UEFI and on a BIOS, whatever
+ * page sizes the firmware chose. Its tables come back for the save at the
+ * end (efi_lower_tpl()). The tables' pages come from the firmware.
+ */
+static void kernel_page_tables(void)
+{
+	bool la57 = read_cr4() & CR4_LA57;
+	uint64_t pages = 1 + la57 + boot_mapped_gib + 1, addr, *top;
+	struct pt_pool pool;
+	efi_status s;
+	enum map_result r;
+
+	s = EFI_CALL(st->boot_services->allocate_pages, ALLOCATE_ANY_PAGES,
+		     EFI_LOADER_DATA, pages, &addr);
+	if (EFI_IS_ERROR(s)) {
+		note("uefi: no pages for the kernel's page tables (%s): the firmware's are used",
+		     efi_status_name(s));
+		return;
+	}
+	pool = (struct pt_pool){ (void *)(uintptr_t)addr, pages, 0 };
+	top = pool.pages[pool.used++];
+	memset(top, 0, EFI_PAGE_SIZE);
+	if (la57) {
+		/*
+		 * 5-level paging cannot be left while paging is on: the one
+		 * PML5 entry that identity addresses use points to the PML4.
+		 */
+		uint64_t *pml4 = pool.pages[pool.used++];
+
+		memset(pml4, 0, EFI_PAGE_SIZE);
+		top[0] = (uintptr_t)pml4 | PT_PRESENT | PT_WRITABLE;
+		top = pml4;
+	}
+	r = pt_map_identity(top, &pool, 0, boot_mapped_gib * GIB, PT_WRITABLE);
+	if (r != MAP_OK) {
+		note("uefi: the kernel's page tables: %s: the firmware's are used",
+		     map_result_name(r));
+		return;
+	}
+	fw_cr3 = read_cr3();
+	write_cr3((uintptr_t)pool.pages[0]);
+}
+
 void efi_start(struct boot_info *bi, uint64_t system_table, uint64_t image_handle)
 {
 	efi_status s;
@@ -255,12 +314,16 @@ void efi_start(struct boot_info *bi, uint64_t system_table, uint64_t image_handl
 	start_tpl = EFI_CALL(st->boot_services->raise_tpl, TPL_HIGH_LEVEL);
 	fw_irqs = false;
 	tpl_raised = true;
+	kernel_page_tables();
 }
 
 void efi_lower_tpl(void)
 {
 	if (!st || !tpl_raised)
 		return;
+	if (fw_cr3)
+		write_cr3(fw_cr3);
+	fw_cr3 = 0;
 	efi_enter();
 	st->boot_services->restore_tpl(start_tpl);
 	efi_leave();
