@@ -260,7 +260,9 @@ static void kernel_page_tables(void)
 	efi_status s;
 	enum map_result r;
 
-	s = EFI_CALL(st->boot_services->allocate_pages, ALLOCATE_ANY_PAGES,
+	/* Below 4 GiB: a 32-bit trampoline (another CPU's start) can load it. */
+	addr = (1ull << 32) - 1;
+	s = EFI_CALL(st->boot_services->allocate_pages, ALLOCATE_MAX_ADDRESS,
 		     EFI_LOADER_DATA, pages, &addr);
 	if (EFI_IS_ERROR(s)) {
 		note("uefi: no pages for the kernel's page tables (%s): the firmware's are used",
