@@ -143,6 +143,7 @@ static void time_name(char *out, size_t size)
 /*
  * Opens a new file in dir: base.log, else base-2.log ... base-99.log (a
  * clock that is not set gives every run the same time). name gets it.
+ * Every name taken: success, and *file NULL.
  */
 static efi_status create_new(struct efi_file *dir, const char *base, char *name,
 			     struct efi_file **file)
@@ -151,6 +152,7 @@ static efi_status create_new(struct efi_file *dir, const char *base, char *name,
 	efi_status s;
 	unsigned int i;
 
+	*file = NULL;
 	for (i = 1; i <= NAME_TRIES; i++) {
 		if (i == 1)
 			fmt_snprintf(name, NAME_LEN, "%s.log", base);
@@ -160,6 +162,7 @@ static efi_status create_new(struct efi_file *dir, const char *base, char *name,
 		s = EFI_CALL(dir->open, dir, file, name16, EFI_FILE_MODE_READ, 0);
 		if (!EFI_IS_ERROR(s)) {
 			EFI_CALL((*file)->close, *file);
+			*file = NULL;
 			continue;
 		}
 		if (s != EFI_NOT_FOUND)
@@ -168,7 +171,7 @@ static efi_status create_new(struct efi_file *dir, const char *base, char *name,
 				EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE |
 				EFI_FILE_MODE_CREATE, 0);
 	}
-	return EFI_ERR(20);	/* ALREADY_STARTED: every name is taken */
+	return EFI_SUCCESS;
 }
 
 /* Writes text to \pagebench\<time>.log on v; false with why on a failure. */
@@ -193,9 +196,13 @@ static bool write_log(struct volume *v, const char *text, uint64_t len,
 	time_name(base, sizeof(base));
 	s = create_new(dir, base, name, &file);
 	fmt_snprintf(path, NAME_LEN + sizeof(LOG_DIR) + 2, "\\%s\\%s", LOG_DIR, name);
-	if (EFI_IS_ERROR(s)) {
+	if (EFI_IS_ERROR(s))
 		fmt_snprintf(why, WHY_LEN, "creating %s on %s: %s", path, RESULTS_LABEL,
 			     efi_status_name(s));
+	else if (!file)
+		fmt_snprintf(why, WHY_LEN, "\\%s\\%s.log and -2 to -%u are all taken on %s",
+			     LOG_DIR, base, NAME_TRIES, RESULTS_LABEL);
+	if (!file) {
 		EFI_CALL(dir->close, dir);
 		return false;
 	}
