@@ -55,7 +55,7 @@ HARNESS_OBJ := $(patsubst %.c,$(B)/h/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/pagebench-linux \
 	    $(B)/host/test_variants $(B)/host/test_lib $(B)/host/test_cpu \
 	    $(B)/host/test_strings $(B)/host/test_acpi $(B)/host/test_tsc \
-	    $(B)/host/test_screen $(B)/host/test_mem $(B)/host/test_smp
+	    $(B)/host/test_screen $(B)/host/test_mem $(B)/host/test_smp $(B)/host/test_logfile
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
 .PHONY: all run test bench deps clean FORCE
@@ -103,12 +103,14 @@ $(HARNESS_LIB): $(HARNESS_OBJ)
 
 HOST_COMMON := $(B)/h/host/live_cpuid.o $(B)/h/host/cpuid_dump.o $(HARNESS_LIB)
 
+# The archive last: kernel objects a test adds below may need harness code.
 $(B)/host/test_%: $(B)/h/tests/host/test_%.o $(B)/h/tests/host/abi.o $(HOST_COMMON)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^
+	$(CC) -o $@ $(filter-out $(HARNESS_LIB),$^) $(HARNESS_LIB)
 
 # Kernel code that is pure (no ring 0), tested on the host.
 $(B)/host/test_acpi: $(B)/h/kernel/acpi.o
+$(B)/host/test_logfile: $(B)/h/kernel/log_keep.o $(B)/h/kernel/efi_path.o
 $(B)/host/test_tsc: $(B)/h/kernel/amd_pstate.o
 $(B)/host/test_mem: $(B)/h/kernel/mem.o
 $(B)/host/test_smp: $(B)/h/kernel/smp_plan.o

@@ -13,8 +13,8 @@ GIB_MIN		equ 4			; always map the first 4 GiB (MMIO included)
 extern long_entry
 extern stack_top
 global _start
-global boot_info, boot_mapped_gib
-global gdt_ptr64
+global boot_info, boot_magic, boot_mapped_gib
+global gdt_ptr64, kernel_gdt
 
 section .text
 bits 32
@@ -26,6 +26,7 @@ _start:
 
 	cmp eax, MB_BOOT_MAGIC
 	jne .no_multiboot
+	mov [boot_magic], eax
 
 	; CPUID exists when EFLAGS.ID (bit 21) can be toggled.
 	pushfd
@@ -237,12 +238,7 @@ msg_no_long_mode:
 	db "(PB) boot failed: this CPU has no long mode (not x86-64)", 13, 10, 0
 
 GDT_CODE64 equ 0x08
-align 8
-gdt:
-	dq 0
-	dq 0x00AF9A000000FFFF		; 64-bit code, ring 0
-	dq 0x00CF92000000FFFF		; data
-gdt_end:
+GDT_ENTRIES equ 32		; room for the selector a UEFI firmware's code uses (kernel/gdt.c)
 gdt_ptr:
 	dw gdt_end - gdt - 1
 	dd gdt
@@ -251,7 +247,18 @@ gdt_ptr64:
 	dq gdt
 
 section .data
+align 8
+kernel_gdt:
+gdt:
+	dq 0
+	dq 0x00AF9A000000FFFF		; 64-bit code, ring 0
+	dq 0x00CF92000000FFFF		; data
+	times GDT_ENTRIES - 3 dq 0
+gdt_end:
+
+section .data
 boot_info:	dd 0
+boot_magic:	dd 0			; which multiboot: kernel/multiboot.c reads the info by it
 boot_mapped_gib: dd 0
 
 section .bss

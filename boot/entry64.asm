@@ -6,9 +6,12 @@
 extern kmain
 extern trap_handler
 extern boot_info, gdt_ptr64
-global long_entry, stack_top, idt_stubs, irq_ignore
+global long_entry, sse_enable, stack_top, idt_stubs, irq_ignore
 
-STACK_SIZE equ 64 * 1024
+; The kernel needs a few KiB. On UEFI the firmware's calls (the log save)
+; run on this stack too, and UEFI promises its code 128 KiB (UEFI 2.10,
+; 2.3.4 "x64 Platforms"): that, with room to spare for the kernel's frames.
+STACK_SIZE equ 256 * 1024
 
 section .text
 bits 64
@@ -22,9 +25,19 @@ long_entry:
 	mov fs, ax
 	mov gs, ax
 	mov rsp, stack_top
+	call sse_enable
+	mov edi, [boot_info]		; the magic was checked in entry32.asm
+	call kmain
+.halt:
+	cli
+	hlt
+	jmp .halt
 
-	; SSE for the variants: CR0.EM=0, CR0.MP=1, CR4.OSFXSR|OSXMMEXCPT.
-	; XSAVE and XCR0 are set in C, where CPUID is decoded.
+; SSE for the variants: CR0.EM=0, CR0.MP=1, CR4.OSFXSR|OSXMMEXCPT.
+; XSAVE and XCR0 are set in C, where CPUID is decoded. Also called from
+; efi64_entry: UEFI sets these bits too, but says so only for x64 boot
+; services' own use, so the kernel does not rely on it.
+sse_enable:
 	mov rax, cr0
 	and rax, ~(1 << 2)
 	or rax, 1 << 1
@@ -32,13 +45,7 @@ long_entry:
 	mov rax, cr4
 	or rax, (1 << 9) | (1 << 10)
 	mov cr4, rax
-
-	mov edi, [boot_info]		; the magic was checked in entry32.asm
-	call kmain
-.halt:
-	cli
-	hlt
-	jmp .halt
+	ret
 
 ; Vectors whose exceptions push an error code: 8, 10-14, 17, 21, 29, 30.
 %macro STUB 1

@@ -1,6 +1,7 @@
 ; SPDX-License-Identifier: MIT
-; Multiboot v1 header. linker.ld puts .multiboot first in the image, because
-; GRUB and QEMU only look for the header in the first 8 KiB of the file.
+; The multiboot v1 and multiboot2 headers. linker.ld puts .multiboot first
+; in the image, because GRUB and QEMU only look for a v1 header in the first
+; 8 KiB of the file (v2: 32 KiB). QEMU's -kernel and a BIOS GRUB use v1.
 
 MB_MAGIC	equ 0x1BADB002
 MB_PAGE_ALIGN	equ 1 << 0	; modules page aligned (we load none, but GRUB expects it)
@@ -27,3 +28,44 @@ align 4
 	dd MB_MODE_ANY			; width
 	dd MB_MODE_ANY			; height
 	dd MB_MODE_ANY			; depth
+
+; Multiboot2 header, for GRUB on UEFI (grub.cfg uses "multiboot2" there,
+; "multiboot" on a BIOS). GRUB looks for it in the first 32 KiB, 8-byte
+; aligned. Tags 7 and 9: keep the firmware's boot services and enter at
+; efi64_entry (boot/entry_efi.asm) in 64-bit mode on the firmware's page
+; tables, so the kernel can write its log to the stick at the end.
+MB2_MAGIC		equ 0xE85250D6
+MB2_ARCH_I386		equ 0
+MB2_TAG_OPTIONAL	equ 1 << 0
+MB2_TAG_END		equ 0
+MB2_TAG_FRAMEBUFFER	equ 5
+MB2_TAG_EFI_BS		equ 7
+MB2_TAG_ENTRY_EFI64	equ 9
+
+extern efi64_entry
+
+align 8
+mb2_header:
+	dd MB2_MAGIC
+	dd MB2_ARCH_I386
+	dd mb2_header_end - mb2_header
+	dd 0x100000000 - (MB2_MAGIC + MB2_ARCH_I386 + (mb2_header_end - mb2_header))
+align 8
+	dw MB2_TAG_EFI_BS, 0
+	dd 8
+align 8
+	dw MB2_TAG_ENTRY_EFI64, 0
+	dd 12
+	dd efi64_entry
+align 8
+	; Any mode: UEFI has no text mode, so GRUB passes the framebuffer
+	; it set up with the firmware's GOP.
+	dw MB2_TAG_FRAMEBUFFER, MB2_TAG_OPTIONAL
+	dd 20
+	dd MB_MODE_ANY			; width
+	dd MB_MODE_ANY			; height
+	dd MB_MODE_ANY			; depth
+align 8
+	dw MB2_TAG_END, 0
+	dd 8
+mb2_header_end:

@@ -41,8 +41,24 @@ struct boot_info {
 	unsigned int nram;
 	struct ram_region ram[RAM_MAX_REGIONS];	/* usable RAM (type 1) */
 	uint64_t ram_total;		/* bytes, all usable regions */
+	uint64_t rsdp;			/* the ACPI root the loader or firmware gave; 0: search */
 };
 
+/*
+ * Reads what the loader handed over at info_addr, multiboot v1 or
+ * multiboot2 as the entry code found (boot_magic); on UEFI this also takes
+ * over the firmware (kernel/efi.c).
+ */
 void multiboot_read(struct boot_info *bi, uint32_t info_addr);
+void multiboot2_read(struct boot_info *bi, uint32_t info_addr);
+/* The "boot:" line: how the kernel was started, and by what. */
+void boot_report(const struct boot_info *bi);
+
+/* One usable RAM region more (ignored when empty or the table is full). */
+void boot_info_add_ram(struct boot_info *bi, uint64_t base, uint64_t len);
+
+#define MB1_BOOT_MAGIC	0x2badb002
+#define MB2_BOOT_MAGIC	0x36d76289
+extern uint32_t boot_magic;
 
 #endif

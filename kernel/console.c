@@ -2,6 +2,7 @@
 #include "console.h"
 #include "delay.h"
 #include "harness/out.h"
+#include "log_keep.h"
 #include "screen.h"
 #include "serial.h"
 #include "smp.h"
@@ -34,6 +35,7 @@ static void console_write(const char *s, size_t len)
 		}
 		cpu_relax();
 	}
+	log_keep_sink(s, len);		/* every line, for the file saved at the end */
 	if (serial_on)
 		serial_write(s, len);
 	if (screen_on)
@@ -47,6 +49,5 @@ void console_init(const struct options *o, const struct boot_info *bi)
 	out_set_tag(o->tag);
 	serial_on = serial_init(o->console_port, o->baud);
 	screen_on = screen_init(bi);
-	if (serial_on || screen_on)
-		out_add_sink(console_write);
+	out_add_sink(console_write);
 }

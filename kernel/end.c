@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "efi_log.h"
 #include "end.h"
 #include "harness/out.h"
 #include "harness/run.h"
@@ -31,6 +32,7 @@ void run_end(void)
 	smp_stop_others();	/* first: nothing may print after done */
 	failures = run_failures();
 	run_print_done();
+	log_save();	/* after done:, so the file has it too */
 	switch (exit_mode) {
 	case EXIT_QEMU:
 		outl(QEMU_DEBUG_EXIT, failures ? 1 : 0);

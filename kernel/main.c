@@ -61,7 +61,7 @@ static void live_facts(struct live_facts *live, const struct cpu_desc *d,
 	}
 	live->ucode_readable = rdmsr_safe(MSR_UCODE_REV, &ucode);
 	live->ucode = intel ? ucode >> 32 : (uint32_t)ucode;
-	acpi_live_init(0);	/* multiboot v1 hands over no RSDP */
+	acpi_live_init(bi->rsdp);	/* multiboot2/UEFI give it; v1 does not */
 	live->tsc_khz = tsc_select(d, tsc, &live->tsc_src);
 	live->mem_usable = bi->ram_total;
 	live->cmdline = bi->cmdline;
@@ -122,6 +122,7 @@ void kmain(uint32_t info)
 	live_facts(&live, &d, &bi, o.tsc);
 	describe_cpu(&d, PB_VERSION, &live);
 	acpi_live_print();
+	boot_report(&bi);
 	tsc_print_report();
 	screen_report();	/* after the description: the Xen header stays first */
 	run_print_option_errors(&o);

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-#include "boot_info.h"
+/* Multiboot v1 (QEMU -kernel, GRUB on a BIOS), and what both versions share. */
+#include "efi.h"
+#include "harness/out.h"
+#include "multiboot.h"
 #include "vga.h"
 
 #define MBI_MEM		(1u << 0)
@@ -7,10 +10,6 @@
 #define MBI_MMAP	(1u << 6)
 #define MBI_LOADER	(1u << 9)
 #define MBI_FB		(1u << 12)
-#define MB_FB_INDEXED	0
-#define MB_FB_RGB	1
-#define MB_FB_EGA_TEXT	2
-#define MB_RAM		1
 
 struct mb_info {
 	uint32_t flags, mem_lower, mem_upper, boot_device, cmdline;
@@ -19,15 +18,7 @@ struct mb_info {
 	uint32_t config_table, boot_loader_name, apm_table;
 	uint32_t vbe_control_info, vbe_mode_info;
 	uint16_t vbe_mode, vbe_interface_seg, vbe_interface_off, vbe_interface_len;
-	uint64_t fb_addr;
-	uint32_t fb_pitch, fb_width, fb_height;
-	uint8_t fb_bpp, fb_type;
-	/*
-	 * The spec's table puts the colour fields at offset 110, but its own
-	 * C header (and GRUB, which fills them) align their union to 4: 112.
-	 */
-	uint16_t fb_union_align;
-	uint8_t red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
+	struct mb_fb fb;
 } __attribute__((packed));
 
 /* QEMU's -kernel loader: the BIOS text screen, never described. */
@@ -43,7 +34,7 @@ struct mb_mmap_entry {
 	uint32_t type;
 } __attribute__((packed));
 
-static void copy_str(char *dst, unsigned int size, const char *src)
+void multiboot_copy_str(char *dst, unsigned int size, const char *src)
 {
 	unsigned int i;
 
@@ -52,7 +43,7 @@ static void copy_str(char *dst, unsigned int size, const char *src)
 	dst[i] = '\0';
 }
 
-static void add_ram(struct boot_info *bi, uint64_t base, uint64_t len)
+void boot_info_add_ram(struct boot_info *bi, uint64_t base, uint64_t len)
 {
 	if (!len || bi->nram == RAM_MAX_REGIONS)
 		return;
@@ -68,22 +59,22 @@ static bool is_grub(const char *loader)
 	       loader[3] == 'B';
 }
 
-static void read_fb(struct framebuffer *fb, const struct mb_info *mbi)
+void multiboot_read_fb(struct framebuffer *fb, const struct mb_fb *m)
 {
-	fb->addr = mbi->fb_addr;
-	fb->pitch = mbi->fb_pitch;
-	fb->width = mbi->fb_width;
-	fb->height = mbi->fb_height;
-	fb->bpp = mbi->fb_bpp;
-	switch (mbi->fb_type) {
+	fb->addr = m->addr;
+	fb->pitch = m->pitch;
+	fb->width = m->width;
+	fb->height = m->height;
+	fb->bpp = m->bpp;
+	switch (m->type) {
 	case MB_FB_EGA_TEXT:
 		fb->kind = FB_EGA_TEXT;
 		break;
 	case MB_FB_RGB:
 		fb->kind = FB_RGB;
-		fb->red = (struct fb_channel){ mbi->red_pos, mbi->red_size };
-		fb->green = (struct fb_channel){ mbi->green_pos, mbi->green_size };
-		fb->blue = (struct fb_channel){ mbi->blue_pos, mbi->blue_size };
+		fb->red = (struct fb_channel){ m->red_pos, m->red_size };
+		fb->green = (struct fb_channel){ m->green_pos, m->green_size };
+		fb->blue = (struct fb_channel){ m->blue_pos, m->blue_size };
 		break;
 	case MB_FB_INDEXED:
 		fb->kind = FB_INDEXED;
@@ -98,11 +89,16 @@ void multiboot_read(struct boot_info *bi, uint32_t info_addr)
 {
 	const struct mb_info *mbi = (const void *)(uintptr_t)info_addr;
 
+	if (boot_magic == MB2_BOOT_MAGIC) {
+		multiboot2_read(bi, info_addr);
+		return;
+	}
+
 	if (mbi->flags & MBI_CMDLINE)
-		copy_str(bi->cmdline, sizeof(bi->cmdline),
+		multiboot_copy_str(bi->cmdline, sizeof(bi->cmdline),
 			 (const char *)(uintptr_t)mbi->cmdline);
 	if (mbi->flags & MBI_LOADER)
-		copy_str(bi->loader, sizeof(bi->loader),
+		multiboot_copy_str(bi->loader, sizeof(bi->loader),
 			 (const char *)(uintptr_t)mbi->boot_loader_name);
 
 	if (mbi->flags & MBI_MMAP) {
@@ -113,12 +109,12 @@ void multiboot_read(struct boot_info *bi, uint32_t info_addr)
 			const struct mb_mmap_entry *e = (const void *)p;
 
 			if (e->type == MB_RAM)
-				add_ram(bi, e->base, e->len);
+				boot_info_add_ram(bi, e->base, e->len);
 			p += e->size + sizeof(e->size);
 		}
 	} else if (mbi->flags & MBI_MEM) {
 		/* No map: the contiguous RAM above 1 MiB is all we know of. */
-		add_ram(bi, 0x100000, (uint64_t)mbi->mem_upper * 1024);
+		boot_info_add_ram(bi, 0x100000, (uint64_t)mbi->mem_upper * 1024);
 	}
 
 	/*
@@ -126,7 +122,18 @@ void multiboot_read(struct boot_info *bi, uint32_t info_addr)
 	 * video mode says nothing, and there is no text mode to fall back on.
 	 */
 	if (mbi->flags & MBI_FB)
-		read_fb(&bi->fb, mbi);
+		multiboot_read_fb(&bi->fb, &mbi->fb);
 	else if (!is_grub(bi->loader))
 		bi->fb = bios_text;
+}
+
+void boot_report(const struct boot_info *bi)
+{
+	char uefi[OUT_LINE_MAX / 2];
+
+	efi_describe(uefi, sizeof(uefi));
+	out_line("boot: %s%s loader=%s",
+		 boot_magic == MB2_BOOT_MAGIC ? "multiboot2" : "multiboot", uefi,
+		 bi->loader);
+	efi_print_notes();
 }

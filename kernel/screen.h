@@ -6,7 +6,7 @@
  *   header     facts that do not change (CPU, caches, TSC, options)
  *   progress   rows rewritten in place as the run goes on
  *   body       scrolling messages while running; the summary at the end
- *   footer     the done: line, where the log went
+ *   footer     the done: line, where the log went (or why not), the end
  *
  * with a labelled rule between regions. Regions with no lines take no
  * rows; the body gets what is left. Text is code page 437 bytes (ASCII,
@@ -26,7 +26,7 @@
 #define SCREEN_MAX_ROWS		128
 #define SCREEN_HEADER_MAX	10
 #define SCREEN_PROGRESS_MAX	4
-#define SCREEN_FOOTER_MAX	2
+#define SCREEN_FOOTER_MAX	3
 
 enum screen_tone {
 	TONE_PLAIN,		/* ordinary text */

@@ -9,7 +9,10 @@
 #include "harness/run.h"
 #include "screen.h"
 
-enum region { HEADER, MESSAGE, FOOTER_DONE, FOOTER_END };
+enum region { HEADER, MESSAGE, FOOTER_DONE, FOOTER_LOG, FOOTER_END };
+
+/* The footer's rows, top to bottom. */
+enum { FOOTER_ROW_DONE, FOOTER_ROW_LOG, FOOTER_ROW_END };
 
 static const struct route {
 	const char *prefix;
@@ -36,6 +39,8 @@ static const struct route {
 	{ "skipped pass: ", MESSAGE, TONE_WARN },
 	{ "done: 0 failures", FOOTER_DONE, TONE_GOOD },
 	{ "done: ", FOOTER_DONE, TONE_BAD },
+	{ "log saved: ", FOOTER_LOG, TONE_PLAIN },
+	{ "log not saved: ", FOOTER_LOG, TONE_PLAIN },
 	{ "run complete, ", FOOTER_END, TONE_PLAIN },
 };
 
@@ -145,11 +150,15 @@ static void route(const char *text)
 		break;
 	case FOOTER_DONE:
 		footer_tone = routes[i].tone;
-		copy(footer[0], text);
+		copy(footer[FOOTER_ROW_DONE], text);
+		show_footer();
+		break;
+	case FOOTER_LOG:
+		copy(footer[FOOTER_ROW_LOG], text);
 		show_footer();
 		break;
 	case FOOTER_END:
-		copy(footer[1], text);
+		copy(footer[FOOTER_ROW_END], text);
 		show_footer();
 		break;
 	}

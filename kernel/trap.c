@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdint.h>
 #include "end.h"
+#include "gdt.h"
 #include "harness/out.h"
 #include "harness/run.h"
 #include "host_fault.h"
@@ -22,7 +23,6 @@ struct idt_entry {
 	uint32_t off_hi, zero;
 } __attribute__((packed));
 
-#define GDT_CODE64	0x08
 #define IDT_INTERRUPT	0x8e	/* present, ring 0, interrupt gate: IF stays 0 */
 #define VEC_NMI		2
 #define VEC_GP		13
@@ -54,10 +54,10 @@ static const char *const names[32][2] = {
 	{ "#SX", "security" }, { "#RES31", "reserved" },
 };
 
-static void set_gate(unsigned int v, uint64_t off)
+static void set_gate(unsigned int v, uint64_t off, uint16_t cs)
 {
 	idt[v] = (struct idt_entry){
-		.off_lo = off & 0xffff, .sel = GDT_CODE64,
+		.off_lo = off & 0xffff, .sel = cs,
 		.type = IDT_INTERRUPT, .off_mid = (off >> 16) & 0xffff,
 		.off_hi = off >> 32,
 	};
@@ -66,11 +66,21 @@ static void set_gate(unsigned int v, uint64_t off)
 void trap_init(void)
 {
 	unsigned int v;
+	uint16_t cs;
 
+	/*
+	 * The code selector in use: the kernel's GDT after boot/entry32.asm,
+	 * the firmware's on UEFI (boot/entry_efi.asm keeps it). The other
+	 * CPUs run on the kernel's GDT, which must then name a 64-bit code
+	 * segment by that selector too.
+	 */
+	asm volatile("mov %%cs, %0" : "=r"(cs));
+	if (cs != GDT_CODE64)
+		gdt_alias_code64(cs);
 	for (v = 0; v < VEC_EXCEPTIONS; v++)
-		set_gate(v, idt_stubs[v]);
+		set_gate(v, idt_stubs[v], cs);
 	for (; v < VEC_COUNT; v++)
-		set_gate(v, (uintptr_t)irq_ignore);
+		set_gate(v, (uintptr_t)irq_ignore, cs);
 	trap_load();
 }
 

@@ -38,6 +38,19 @@ static inline void wbinvd(void)
 	asm volatile("wbinvd" : : : "memory");
 }
 
+static inline uint64_t read_cr0(void)
+{
+	uint64_t v;
+
+	asm volatile("mov %%cr0, %0" : "=r"(v));
+	return v;
+}
+
+static inline void write_cr0(uint64_t v)
+{
+	asm volatile("mov %0, %%cr0" : : "r"(v) : "memory");
+}
+
 static inline uint64_t read_cr2(void)
 {
 	uint64_t v;
@@ -90,19 +103,6 @@ static inline void wrmsr(uint32_t msr, uint64_t v)
 {
 	asm volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v),
 		     "d"((uint32_t)(v >> 32)) : "memory");
-}
-
-static inline uint64_t read_cr0(void)
-{
-	uint64_t v;
-
-	asm volatile("mov %%cr0, %0" : "=r"(v));
-	return v;
-}
-
-static inline void write_cr0(uint64_t v)
-{
-	asm volatile("mov %0, %%cr0" : : "r"(v) : "memory");
 }
 
 static inline void cpu_relax(void)

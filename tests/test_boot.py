@@ -20,6 +20,7 @@ PASS_RE, VALUE_RE = grammar.compiled("pass"), grammar.compiled("value")
 CLEAR_HEADERS = [grammar.PASS_HEADERS[p] for p in
                  ("l1", "l1f", "l2", "l2f", "l3", "l3f", "mem")]
 FIXTURES = os.path.join(REPO, "tests", "fixtures", "boot")
+NOT_UEFI = "log not saved: no UEFI boot services (BIOS, QEMU -kernel or multiboot v1)"
 
 
 def kvm_usable():
@@ -36,6 +37,11 @@ class Boot:
             if m:
                 self.tag = self.tag or m.group(1)
                 self.lines.append(m.group(2))
+        # The run's last result line, and what follows it (the log file's
+        # line, "run complete"): docs/log-format.md, "The end of a run".
+        dones = [i for i, l in enumerate(self.lines) if grammar.classify(l) == "done"]
+        self.done_line = self.lines[dones[-1]] if dones else None
+        self.after_done = self.lines[dones[-1] + 1:] if dones else []
 
     def first(self, prefix):
         return next((l for l in self.lines if l.startswith(prefix)), None)
@@ -76,14 +82,63 @@ def boot(*args, timeout=900):
     return Boot(proc.returncode, text, proc.stderr)
 
 
+def gpt_partitions(path):
+    """The used entries of the GPT of a disk image (512-byte sectors)."""
+    with open(path, "rb") as f:
+        head = f.read(1024)
+        if head[512:520] != b"EFI PART":
+            raise ValueError("%s has no GPT" % path)
+        lba, n, size = (int.from_bytes(head[512 + 72:512 + 80], "little"),
+                        int.from_bytes(head[512 + 80:512 + 84], "little"),
+                        int.from_bytes(head[512 + 84:512 + 88], "little"))
+        f.seek(lba * 512)
+        table = f.read(n * size)
+    out = []
+    for i in range(n):
+        e = table[i * size:(i + 1) * size]
+        if e[:16] == bytes(16):
+            continue
+        t = e[:16]
+        guid = "%08x-%04x-%04x-%s-%s" % (int.from_bytes(t[:4], "little"),
+                                         int.from_bytes(t[4:6], "little"),
+                                         int.from_bytes(t[6:8], "little"),
+                                         t[8:10].hex(), t[10:16].hex())
+        out.append({"type": guid, "first": int.from_bytes(e[32:40], "little"),
+                    "last": int.from_bytes(e[40:48], "little"),
+                    "attributes": int.from_bytes(e[48:56], "little"),
+                    "name": e[56:128].decode("utf-16-le").rstrip("\0")})
+    return out
+
+
+def fat_label(path, lba):
+    """The boot sector's volume label of the FAT at lba, or None."""
+    with open(path, "rb") as f:
+        f.seek(lba * 512)
+        bs = f.read(512)
+    if bs[510:512] != b"\x55\xaa":
+        return None
+    # FAT12/16 keep the extended boot record at 36, FAT32 at 64.
+    for ebr in (36, 64):
+        if bs[ebr + 2] == 0x29:
+            return bs[ebr + 7:ebr + 18].decode("ascii", "replace").rstrip()
+    return None
+
+
 class LogChecks(unittest.TestCase):
     def assert_documented(self, b):
         for line in b.lines:
             self.assertIsNotNone(grammar.classify(line), "undocumented line: %r" % line)
 
+    def assert_ending(self, b, done):
+        """done: is the last result line; only the log file's line and
+        "run complete" follow, in that order."""
+        self.assertEqual(b.done_line, done)
+        kinds = [grammar.classify(l) for l in b.after_done]
+        self.assertIn(kinds, (["log"], ["log", "complete"]), b.after_done)
+
     def assert_success(self, b):
         self.assertEqual(b.status, 0, "run-qemu said %d:\n%s\n%s" % (b.status, b.stderr[-3000:], b.text[-3000:]))
-        self.assertEqual(b.lines[-1], "done: 0 failures")
+        self.assert_ending(b, "done: 0 failures")
         self.assertEqual(b.kinds()[0], "xen")
         self.assertFalse([l for l in b.lines if l.startswith("verify FAILED")])
         self.assert_documented(b)
@@ -129,6 +184,8 @@ class KernelBoots(LogChecks):
             self.assertEqual(got, b.variants("copy"), kind)
         self.assertTrue(b.first("runtime ms="))
         self.assertTrue(b.first("flush: wbinvd+clflush"))
+        self.assertEqual(b.first("boot: "), "boot: multiboot loader=qemu")
+        self.assertEqual(b.after_done, [NOT_UEFI])
 
     @unittest.skipUnless(kvm_usable(), "KVM is not usable here (/dev/kvm missing or closed): -kernel under KVM not tested")
     def test_kernel_kvm_xen_suite(self):
@@ -205,7 +262,7 @@ class KernelBoots(LogChecks):
         self.assertEqual(b.status, 1)
         exc = b.first("exception: ")
         self.assertRegex(exc, r"^exception: #UD \(invalid opcode\) vector=6 error=0x0 rip=0x[0-9a-f]+ cr2=0x[0-9a-f]+ during: selftest=ud")
-        self.assertEqual(b.lines[-1], "done: 1 failure")
+        self.assert_ending(b, "done: 1 failure")
 
     def test_malformed_options_reported_run_completes(self):
         b = boot("--kernel", "--accel", "tcg", "--append", "reps=abc frobnicate passes=l1 suite=xen")
@@ -216,7 +273,7 @@ class KernelBoots(LogChecks):
         self.assertIn("valid: a number from 1 to", errors[0])
         self.assertIn("frobnicate", errors[1])
         self.assertEqual([h for h, _ in b.passes()], ["L1 w/o flush"])
-        self.assertEqual(b.lines[-1], "done: 2 failures")
+        self.assert_ending(b, "done: 2 failures")
 
 
 class IsoBoots(LogChecks):
@@ -226,12 +283,24 @@ class IsoBoots(LogChecks):
         self.assertEqual([h for h, _ in b.passes()], ["L1 w/o flush", "L2 w/ flush"])
         # GRUB passes the options alone; QEMU -kernel puts the image path first.
         self.assertEqual(b.first("cmdline: "), "cmdline: suite=xen passes=l1,l2f")
+        self.assertRegex(b.first("boot: "), r"^boot: multiboot loader=GRUB ")
+        self.assertEqual(b.after_done[0], NOT_UEFI)
 
     @unittest.skipUnless(os.path.exists("/usr/share/ovmf/OVMF.fd"), "OVMF is not installed: UEFI boot not tested")
     def test_iso_uefi_tcg(self):
         b = boot("--uefi", "--accel", "tcg", "--append", "suite=xen passes=l1")
         self.assert_success(b)
         self.assertEqual([h for h, _ in b.passes()], ["L1 w/o flush"])
+        # multiboot2 with the firmware kept: its free RAM claimed, some left to it.
+        m = re.match(r"^boot: multiboot2 uefi=2\.\d+ claimed=(\d+)M left=(\d+)M "
+                     r"firmware=.+ rev=0x[0-9a-f]+ loader=GRUB ", b.first("boot: "))
+        self.assertTrue(m, b.first("boot: "))
+        self.assertEqual(b.first("memory "), "memory usable=%sM" % m.group(1))
+        self.assertGreater(int(m.group(2)), 0)
+        # The RSDP from the firmware's configuration table, not a BIOS search.
+        self.assertRegex(b.first("acpi "), r"^acpi rsdp=0x[0-9a-f]+ rev=2 root=xsdt ")
+        self.assertEqual(b.after_done[0], "log not saved: booted from a CD (El Torito), "
+                                          "no PBRESULTS volume there")
 
 
 class Image(unittest.TestCase):
@@ -244,6 +313,51 @@ class Image(unittest.TestCase):
         flags = int.from_bytes(data[off + 4:off + 8], "little")
         check = int.from_bytes(data[off + 8:off + 12], "little")
         self.assertEqual((0x1BADB002 + flags + check) & 0xffffffff, 0)
+
+    def test_multiboot2_header_for_uefi(self):
+        """GRUB on UEFI: a multiboot2 header in the first 32 KiB, 8-byte
+        aligned, asking for boot services (tag 7) and a 64-bit entry (tag 9)
+        that is a symbol of the kernel's, efi64_entry."""
+        data = open(ELF, "rb").read()
+        magic = (0xE85250D6).to_bytes(4, "little")
+        off = data.find(magic)
+        self.assertTrue(0 <= off < 32768 and off % 8 == 0, off)
+        words = [int.from_bytes(data[off + 4 * i:off + 4 * i + 4], "little") for i in range(4)]
+        self.assertEqual(words[1], 0, "architecture: i386")
+        self.assertEqual(sum(words) & 0xffffffff, 0, "checksum")
+        tags, p, end = {}, off + 16, off + words[2]
+        while p < end:
+            typ = int.from_bytes(data[p:p + 2], "little")
+            size = int.from_bytes(data[p + 4:p + 8], "little")
+            tags[typ] = data[p + 8:p + size]
+            if typ == 0:
+                break
+            p += (size + 7) & ~7
+        self.assertIn(0, tags, "no end tag")
+        self.assertIn(7, tags, "no EFI boot services tag")
+        entry = int.from_bytes(tags[9][:4], "little")
+        syms = subprocess.run(["nm", os.path.join(REPO, "build", "pagebench64.elf")],
+                              capture_output=True, text=True, check=True).stdout
+        self.assertIn("%016x T efi64_entry" % entry, syms)
+
+    def test_results_partition(self):
+        """After the ISO, a GPT "basic data" FAT partition labelled
+        PBRESULTS, writable (no read-only attribute), empty."""
+        parts = gpt_partitions(ISO)
+        fat = [p for p in parts if fat_label(ISO, p["first"]) == "PBRESULTS"]
+        self.assertEqual(len(fat), 1, parts)
+        p = fat[0]
+        self.assertEqual(p["type"], "ebd0a0a2-b9e5-4433-87c0-68b6b72699c7")
+        self.assertEqual(p["attributes"] & (1 << 60), 0, "read-only attribute set")
+        # A partition of its own: no other one (ISO 9660 gaps, the EFI
+        # system partition, HFS+) shares a sector with it.
+        for q in parts:
+            if q is not p:
+                self.assertTrue(q["last"] < p["first"] or q["first"] > p["last"], q)
+        out = subprocess.run(["mdir", "-i", "%s@@%d" % (ISO, p["first"] * 512), "::"],
+                             capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("No files", out.stdout)
 
     def test_iso_is_hybrid_bios_and_uefi(self):
         out = subprocess.run(["xorriso", "-indev", ISO, "-report_el_torito", "plain"],

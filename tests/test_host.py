@@ -60,6 +60,11 @@ class HostUnitTests(unittest.TestCase):
         """The kernel's RAM allocator, and placing a block in a NUMA node's range."""
         self.run_binary("test_mem")
 
+    def test_logfile(self):
+        """The log kept for the UEFI log file (line ends, its limit and the
+        closing note) and how the boot stick's partitions are found."""
+        self.run_binary("test_logfile")
+
     def test_screen(self):
         """Framebuffer drawing in every pixel format, the identity mapper,
         the screen's layout and which log lines it shows."""

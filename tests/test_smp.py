@@ -300,3 +300,27 @@ class ScrubSuite(SmpChecks):
         self.assertEqual(sorted(s for s in steps if s[2] == "remote"),
                          [("orig", 4, "remote"), ("stosb", 4, "remote")])
         self.assertEqual(len([s for s in steps if s[2] == "local"]), 6)
+
+
+@unittest.skipUnless(os.path.exists("/usr/share/ovmf/OVMF.fd"), "OVMF is not installed")
+class UefiSmp(SmpChecks):
+    """On UEFI the boot CPU keeps the firmware's GDT: the other CPUs start
+    from a page the kernel claimed below 1 MiB, and an exception or NMI on
+    them lands through the firmware's code selector, aliased in the
+    kernel's GDT (kernel/gdt.c)."""
+
+    def test_uefi_all_cpus_and_scrub(self):
+        b = boot("--uefi", "--accel", "tcg", "--smp", "2", "--append",
+                 "suite=scrub scrub=4M reps=1 variants=stosb selftest=smp", timeout=600)
+        self.assert_success(b)
+        self.assertEqual(self.online(b)[:2], (2, 2))
+        self.assertTrue(self.one(b, SMP_RE).group(0).startswith("selftest smp: ok cpus=2"))
+        self.assertEqual(self.one(b, SCRUB_PLAN_RE).group(1), "1,2")
+
+    def test_uefi_exception_on_another_cpu(self):
+        b = boot("--uefi", "--accel", "tcg", "--smp", "2", "--append",
+                 "suite=xen passes=l1 reps=1 selftest=ud-ap", timeout=600)
+        self.assertEqual(b.status, 1, b.text[-2000:])
+        exc = self.one(b, EXCEPTION_RE)
+        self.assertEqual(exc.group(1), "#UD")
+        self.assertIn("on cpu 1", exc.group(0))

@@ -157,7 +157,7 @@ class TimerSources(LogChecks):
         self.assertEqual(b.status, 1)
         self.assertIn("option error: tsc=: unknown 'tsc'; valid: auto cpuid amd hpet "
                       "pmtimer pit", b.lines)
-        self.assertEqual(b.lines[-1], "done: 1 failure")
+        self.assert_ending(b, "done: 1 failure")
         self.assert_documented(b)
         r = Report(b)
         self.assertEqual(r.notes, [])

@@ -94,6 +94,8 @@ def facts(m):
         out.append(("cpus", text))
     if "cmdline" in f:
         out.append(("cmdline", f["cmdline"] or "(empty)"))
+    if "boot" in f:
+        out.append(("boot", f["boot"]))
     p = f.get("plan")
     if p:
         out.append(("plan", "suite=%s reps=%d passes=%s" % (
@@ -111,6 +113,8 @@ def facts(m):
     if "runtime" in f:
         out.append(("runtime", "%d ms" % f["runtime"]["ms"]))
     out.append(("result", result(m)))
+    if "log" in f:
+        out.append(("log file", f["log"]))
     return out
 
 

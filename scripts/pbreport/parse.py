@@ -412,7 +412,7 @@ class Reader:
         if self.pending_title is not None or self.pending_attach is not None:
             return True
         if cur.done is not None:
-            return kind != "complete"
+            return kind not in ("log", "complete")
         if cur.complete is not None:
             return True
         if kind == "xen":
@@ -493,6 +493,10 @@ class Reader:
             f["cmdline"] = g[0] or ""
         elif kind == "screen":
             f["screen"] = m.group(0)[len("screen: "):]
+        elif kind == "boot":
+            f["boot"] = m.group(0)[len("boot: "):]
+        elif kind == "log":
+            f["log"] = m.group(0)[len("log "):]
         elif kind == "selftest_map" and g[0] == "FAILED":
             cur.failures.append((lineno, m.group(0)))
         elif kind == "cpus":

@@ -1,0 +1,219 @@
+"""The log saved on the stick (UEFI): the built image, written to a
+"stick" (a copy of the ISO, attached writable to an XHCI controller),
+boots under OVMF; the kernel writes its log to the stick's PBRESULTS
+partition, which is read back here with mtools and compared with the
+serial log. The same image as a CD, and on a BIOS, says why it saved
+nothing. The screen's footer shows the same line."""
+import importlib.machinery
+import importlib.util
+import os
+import re
+import subprocess
+import tempfile
+import unittest
+
+from test_boot import Boot, LogChecks, fat_label, gpt_partitions
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RUN_QEMU = os.path.join(REPO, "scripts", "run-qemu")
+ELF = os.path.join(REPO, "build", "pagebench.elf")
+OVMF = "/usr/share/ovmf/OVMF.fd"
+OPTIONS = "suite=xen passes=l1 reps=1"
+SAVED = re.compile(r"^log saved: \\pagebench\\(\d{8}-\d{6}(?:-\d+)?\.log) bytes=(\d+) "
+                   r"volume=PBRESULTS$")
+# A line of ours in the raw serial text, from its tag (GRUB may leave a
+# "\r" or an escape sequence before the first) to its "\r".
+RAW_TAGGED = re.compile(r"\([A-Za-z0-9_]{1,15}\) .*")
+
+
+def load(name, path):
+    loader = importlib.machinery.SourceFileLoader(name, path)
+    mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader))
+    loader.exec_module(mod)
+    return mod
+
+
+screen = load("screen", os.path.join(REPO, "tests", "screen.py"))
+
+
+def run(tmp, *args, timeout=600):
+    """run-qemu with args; (Boot of the serial log, raw serial text)."""
+    log = os.path.join(tmp, "serial.log")
+    proc = subprocess.run([RUN_QEMU, "-q", "-o", log, "--timeout", str(timeout)] + list(args),
+                          capture_output=True, text=True, timeout=timeout + 300)
+    with open(log, "rb") as f:
+        raw = f.read().decode("utf-8", "replace")
+    return Boot(proc.returncode, raw, proc.stderr), raw
+
+
+def results_offset(stick):
+    """Byte offset of the stick's PBRESULTS partition, for mtools' -i FILE@@OFFSET."""
+    for p in gpt_partitions(stick):
+        if fat_label(stick, p["first"]) == "PBRESULTS":
+            return p["first"] * 512
+    raise AssertionError("no PBRESULTS partition on %s" % stick)
+
+
+def mtools(cmd, stick, path):
+    out = subprocess.run([cmd, "-i", "%s@@%d" % (stick, results_offset(stick)), path],
+                         capture_output=True, timeout=60)
+    return out.returncode, out.stdout, out.stderr.decode("utf-8", "replace")
+
+
+def stick_from_iso(tmp):
+    """A stick (raw image) of an ISO whose one GRUB entry passes OPTIONS."""
+    stick = os.path.join(tmp, "stick.img")
+    subprocess.run([os.path.join(REPO, "scripts", "mkiso"), ELF, stick, OPTIONS], check=True)
+    return stick
+
+
+def boot_stick(stick, readonly=False, extra=(), timeout=600):
+    """OVMF boots stick as it is (run-qemu --usb would copy the ISO over it)."""
+    drive = "if=none,id=stick,format=raw,file=%s%s" % (stick, ",readonly=on" if readonly else "")
+    cmd = ["qemu-system-x86_64", "-display", "none", "-serial", "stdio", "-no-reboot",
+           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-m", "1G",
+           "-accel", "tcg", "-cpu", "max", "-bios", OVMF, "-drive", drive,
+           "-device", "qemu-xhci", "-device", "usb-storage,drive=stick"] + list(extra)
+    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
+    # isa-debug-exit: 1 is success (value 0).
+    return Boot(0 if proc.returncode == 1 else proc.returncode,
+                proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
+
+
+@unittest.skipUnless(os.path.exists(OVMF), "OVMF is not installed: the UEFI log file is not tested")
+class SavedLog(LogChecks):
+    def test_uefi_stick_saves_the_serial_log(self):
+        """OVMF, the image as a USB stick: the file on PBRESULTS holds the
+        serial log's lines from the first to done:, byte for byte."""
+        with tempfile.TemporaryDirectory() as tmp:
+            stick = os.path.join(tmp, "stick.img")
+            b, raw = run(tmp, "--uefi", "--accel", "tcg", "--usb", stick, "--append", OPTIONS)
+            self.assert_success(b)
+            m = SAVED.match(b.after_done[0])
+            self.assertTrue(m, b.after_done)
+            name, size = m.group(1), int(m.group(2))
+
+            rc, listing, err = mtools("mdir", stick, "::/pagebench")
+            self.assertEqual(rc, 0, err)
+            listing = listing.decode("ascii", "replace")
+            self.assertRegex(listing, r"\s%d\s.*\s%s\n" % (size, re.escape(name)))
+            rc, saved, err = mtools("mtype", stick, "::/pagebench/" + name)
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(len(saved), size)
+
+            # Serial's own bytes for our lines, up to and with done:.
+            serial = [m.group(0) + "\n" for m in map(RAW_TAGGED.search, raw.split("\n")) if m]
+            done = max(i for i, l in enumerate(serial) if " done: " in l)
+            self.assertEqual(saved.decode("ascii"), "".join(serial[:done + 1]))
+            self.assertTrue(saved.endswith(b") done: 0 failures\r\n"))
+            # And the report tool reads the file as it reads the serial log.
+            rep = subprocess.run([os.path.join(REPO, "scripts", "pagebench-report"), "summary",
+                                  "-"], input=saved, capture_output=True, timeout=60)
+            self.assertEqual(rep.returncode, 0, rep.stderr)
+
+    def test_uefi_cd_says_why_not(self):
+        """The same image as a CD: no log saved, and the line says why."""
+        with tempfile.TemporaryDirectory() as tmp:
+            b, _ = run(tmp, "--uefi", "--accel", "tcg", "--append", OPTIONS)
+            self.assert_success(b)
+            self.assertEqual(b.after_done, ["log not saved: booted from a CD (El Torito), "
+                                            "no PBRESULTS volume there"])
+
+    def test_bios_stick_says_why_not(self):
+        """SeaBIOS boots the stick (multiboot v1): nothing written to it."""
+        with tempfile.TemporaryDirectory() as tmp:
+            stick = os.path.join(tmp, "stick.img")
+            b, _ = run(tmp, "--accel", "tcg", "--usb", stick, "--append", OPTIONS)
+            self.assert_success(b)
+            self.assertEqual(b.after_done, ["log not saved: no UEFI boot services "
+                                            "(BIOS, QEMU -kernel or multiboot v1)"])
+            rc, listing, err = mtools("mdir", stick, "::")
+            self.assertEqual(rc, 0, err)
+            self.assertIn(b"No files", listing)
+
+    def test_exception_still_saved(self):
+        """A run ended by an exception saves its log too, the exception in it."""
+        with tempfile.TemporaryDirectory() as tmp:
+            stick = os.path.join(tmp, "stick.img")
+            b, _ = run(tmp, "--uefi", "--accel", "tcg", "--usb", stick, "--append",
+                       "selftest=ud " + OPTIONS)
+            self.assertEqual(b.status, 1)
+            self.assert_ending(b, "done: 1 failure")
+            name = SAVED.match(b.after_done[0]).group(1)
+            rc, saved, err = mtools("mtype", stick, "::/pagebench/" + name)
+            self.assertEqual(rc, 0, err)
+            self.assertIn(b"(PB) exception: #UD (invalid opcode) ", saved)
+            self.assertTrue(saved.endswith(b"(PB) done: 1 failure\r\n"))
+
+    def test_read_only_stick_says_why_not(self):
+        """A write-protected stick: nothing written, and the line says so."""
+        with tempfile.TemporaryDirectory() as tmp:
+            stick = stick_from_iso(tmp)
+            b = boot_stick(stick, readonly=True)
+            self.assert_success(b)
+            self.assertEqual(b.after_done, ["log not saved: volume PBRESULTS is read-only"])
+
+    def test_full_stick_says_why_not(self):
+        """PBRESULTS filled up beforehand: the line says how full, and no
+        half-written file is left."""
+        with tempfile.TemporaryDirectory() as tmp:
+            stick = stick_from_iso(tmp)
+            rc, listing, err = mtools("mdir", stick, "::")
+            free = int(re.search(rb"([\d ]+) bytes free", listing).group(1).replace(b" ", b""))
+            filler = os.path.join(tmp, "filler")
+            with open(filler, "wb") as f:
+                f.truncate(free)
+            out = subprocess.run(["mcopy", "-i", "%s@@%d" % (stick, results_offset(stick)),
+                                  filler, "::/filler"], capture_output=True, text=True)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            b = boot_stick(stick)
+            self.assert_success(b)
+            self.assertRegex(b.after_done[0], r"^log not saved: volume PBRESULTS is full: "
+                                              r"0 bytes free, the log has \d+$")
+            rc, listing, err = mtools("mdir", stick, "::")
+            self.assertNotIn(b"pagebench", listing.lower())
+
+    def test_name_taken_gets_a_suffix(self):
+        """A clock that says what it said before (never set, say): every
+        name of that minute is taken, so the run writes NAME-2.log and
+        leaves the older logs as they were."""
+        with tempfile.TemporaryDirectory() as tmp:
+            stick = stick_from_iso(tmp)
+            target = "%s@@%d" % (stick, results_offset(stick))
+            old = os.path.join(tmp, "old.log")
+            with open(old, "wb") as f:
+                f.write(b"(PB) an older run\r\n")
+            subprocess.run(["mmd", "-i", target, "::/pagebench"], check=True)
+            taken = ["20260101-0000%02d.log" % sec for sec in range(60)]
+            for name in taken:
+                subprocess.run(["mcopy", "-i", target, old, "::/pagebench/" + name], check=True)
+            # The VM's clock starts at this minute and runs with the VM.
+            b = boot_stick(stick, extra=["-rtc", "base=2026-01-01T00:00:00,clock=vm"])
+            self.assert_success(b)
+            m = SAVED.match(b.after_done[0])
+            self.assertTrue(m, b.after_done)
+            self.assertRegex(m.group(1), r"^20260101-0000\d\d-2\.log$")
+            for name in taken:
+                rc, text, err = mtools("mtype", stick, "::/pagebench/" + name)
+                self.assertEqual(text, b"(PB) an older run\r\n", name)
+            rc, saved, err = mtools("mtype", stick, "::/pagebench/" + m.group(1))
+            self.assertTrue(saved.endswith(b"(PB) done: 0 failures\r\n"))
+
+    def test_screen_footer_says_where(self):
+        """The screen's footer shows the log line under done:."""
+        with tempfile.TemporaryDirectory() as tmp:
+            stick, dump = os.path.join(tmp, "stick.img"), os.path.join(tmp, "screen.ppm")
+            b, raw = run(tmp, "--uefi", "--accel", "tcg", "--usb", stick, "--append", OPTIONS,
+                         "--screendump", dump)
+            self.assertEqual(b.status, 0, b.stderr[-2000:])
+            geo = screen.geometry_from_log(raw)
+            self.assertIsNotNone(geo, raw[-2000:])
+            rows = screen.read_screen(dump, *geo)
+            log = b.after_done[0]
+            self.assertTrue(SAVED.match(log), log)
+            self.assertEqual(rows[-3:], ["done: 0 failures", log[:geo[0]].rstrip(),
+                                         "run complete, halting."])
+
+
+if __name__ == "__main__":
+    unittest.main()
