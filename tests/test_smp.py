@@ -56,7 +56,7 @@ class SmpChecks(LogChecks):
     def assert_failed_run(self, b, failures):
         self.assertEqual(b.status, 1, "run-qemu said %d (want 1, the kernel "
                          "reported failures):\n%s\n%s" % (b.status, b.stderr[-2000:], b.text[-3000:]))
-        self.assertEqual(b.lines[-1], "done: %d failure%s" % (failures, "" if failures == 1 else "s"))
+        self.assert_ending(b, "done: %d failure%s" % (failures, "" if failures == 1 else "s"))
         self.assert_documented(b)
 
 
