@@ -12,6 +12,7 @@
 #include "harness/cpu.h"
 #include "harness/options.h"
 #include "harness/passes.h"
+#include "variants/strings.h"
 #include "variants/variants.h"
 
 struct plan {
@@ -25,6 +26,11 @@ struct plan {
 	const char *variant_skip[VARIANTS_MAX];	/* selected, cannot run */
 	uint64_t forced;		/* force= features this CPU lacks */
 	size_t max_nr;			/* largest nr of any pass that runs */
+	/* suite=strings: the same choice over string_variants[], and the sizes */
+	variant_set str_selected, str_runs;
+	const char *str_skip[STRING_VARIANTS_MAX];
+	uint16_t sizes[STRINGS_SIZES_MAX];
+	unsigned int nsizes;
 };
 
 /*
@@ -51,6 +57,7 @@ struct buffer_sizes {
 	size_t fill;	/* the largest pass's fill */
 	size_t work;	/* dst (and src) of the largest pass between guard pages */
 	size_t cold;	/* copy-cold's other data, read and written */
+	size_t strings;	/* suite=strings: its windows and guards; 0 for other suites */
 };
 void plan_buffer_sizes(const struct plan *p, struct buffer_sizes *s);
 

@@ -10,6 +10,7 @@
 #include "insn.h"
 #include "out.h"
 #include "run.h"
+#include "strings_run.h"
 #include "suite.h"
 
 #define PAGE PAGE_SIZE
@@ -273,6 +274,10 @@ void suite_run(const struct plan *p, const struct cpu_desc *d,
 	};
 	unsigned int id, op;
 
+	if (suites[p->suite].ops & OPS_STRINGS) {	/* harness/strings_run.c */
+		strings_run(p, d, b, tsc_khz);
+		return;
+	}
 	bench_env_init(&s.env, d);
 	out_line("flush: %s", flush_method_name(&s.env));
 	for (id = 0; id < PASS_COUNT; id++)

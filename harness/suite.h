@@ -19,6 +19,7 @@ struct buffers {
 	uint8_t *fill;	/* probed before and after each timed call */
 	uint8_t *work;	/* dst (and src) between guard pages */
 	uint8_t *cold;	/* copy-cold's other data */
+	uint8_t *strings; /* suite=strings: its windows and guards */
 };
 
 /* tsc_khz may be 0 (unknown): progress then gives no times. */

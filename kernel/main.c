@@ -70,9 +70,11 @@ static bool alloc_buffers(struct buffers *b, const struct plan *p,
 	struct buffer_sizes s;
 
 	*b = (struct buffers){ 0 };
+	plan_buffer_sizes(p, &s);
+	if (s.strings)		/* suite=strings: its buffer, and no passes */
+		return (b->strings = mem_alloc(m, s.strings)) != NULL;
 	if (!p->passes)
 		return true;
-	plan_buffer_sizes(p, &s);
 	b->fill = mem_alloc(m, s.fill);
 	b->work = mem_alloc(m, s.work);
 	b->cold = mem_alloc(m, s.cold);

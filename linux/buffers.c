@@ -126,12 +126,17 @@ bool linux_buffers(struct buffers *b, const struct plan *p)
 	uint8_t *base;
 
 	*b = (struct buffers){ 0 };
-	if (!p->passes)
-		return true;
 	plan_buffer_sizes(p, &s);
-	fill = round_up(s.fill ? s.fill : 1, HUGE_PAGE);
-	work = round_up(s.work, HUGE_PAGE);
-	len = fill + work + round_up(s.cold, HUGE_PAGE);
+	if (!p->passes && !s.strings)
+		return true;
+	if (p->passes) {
+		fill = round_up(s.fill ? s.fill : 1, HUGE_PAGE);
+		work = round_up(s.work, HUGE_PAGE);
+		len = fill + work + round_up(s.cold, HUGE_PAGE);
+	} else {		/* suite=strings: its buffer alone */
+		fill = work = len = 0;
+	}
+	len += round_up(s.strings, HUGE_PAGE);
 	base = map_buffers(len, &hugetlb);
 	if (!base) {
 		out_line("note: cannot map %zuM for the buffers of this plan: %s",
@@ -141,6 +146,7 @@ bool linux_buffers(struct buffers *b, const struct plan *p)
 	b->fill = base;
 	b->work = base + fill;
 	b->cold = base + fill + work;
+	b->strings = s.strings ? base + len - round_up(s.strings, HUGE_PAGE) : NULL;
 
 	huge = hugetlb ? len : thp_bytes(base, len);
 	if (hugetlb) {
