@@ -214,9 +214,11 @@ static void verify(const struct block *k, unsigned int slot, size_t written,
 	size_t i;
 
 	for (i = 0; i < GUARD && !what; i++) {
-		if (k->dst[-1 - (ptrdiff_t)i] != GUARD_BYTE) {
+		got = k->dst[-1 - (ptrdiff_t)i];
+		want = GUARD_BYTE;
+		if (got != want) {
 			off = -1 - (ptrdiff_t)i;
-			what = "guard byte before dst written";
+			what = "guard byte before dst written (offset counts back)";
 		}
 	}
 	for (i = 0; i < n + GUARD && !what; i++) {
@@ -231,10 +233,9 @@ static void verify(const struct block *k, unsigned int slot, size_t written,
 	}
 	if (!what)
 		return;
-	out_line("verify FAILED: suite=%s pass=strings %s %s variant=%s offset=%s0x%lx %s: 0x%x, want 0x%x",
+	out_line("verify FAILED: suite=%s pass=strings %s %s variant=%s offset=0x%lx %s: 0x%x, want 0x%x",
 		 string_op_name(k->op), k->name, batch, slot_name(k, slot),
-		 off < 0 ? "-" : "", (unsigned long)(off < 0 ? -off : off), what,
-		 got, want);
+		 (unsigned long)(off < 0 ? -off : off), what, got, want);
 	run_fail();
 }
 

@@ -5,6 +5,7 @@ import math
 
 from . import analysis as A
 from . import facts as F
+from . import strings as S
 from . import textout as T
 from .parse import pass_bytes, pass_label
 
@@ -263,6 +264,7 @@ def report(machines, alpha, relative=False, diags=(), title=None):
             out.append('<p class="note warn">%s</p>' % e(note))
         out.append('</figure>')
     out.append('</section>')
+    out.append(S.html_section(machines, alpha, PALETTE))
     if diags:
         out.append('<section id="skipped"><h2>Skipped input</h2><ul>')
         for d in diags:
