@@ -56,7 +56,7 @@ HARNESS_OBJ := $(patsubst %.c,$(B)/h/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 
 HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/pagebench-linux \
 	    $(B)/host/test_variants $(B)/host/test_lib $(B)/host/test_cpu \
-	    $(B)/host/test_strings $(B)/host/test_acpi $(B)/host/test_tsc \
+	    $(B)/host/test_strings $(B)/host/test_strings_run $(B)/host/test_acpi $(B)/host/test_tsc \
 	    $(B)/host/test_screen
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
