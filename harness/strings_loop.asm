@@ -78,16 +78,18 @@ align 16
 
 ; void strings_loop_lat(const struct strings_batch *b)
 ;
-; Latency: the next call's dst is the returned pointer plus zero, where the
-; zero is computed from the first and the last byte this call wrote. AND
-; with 0 is no zero idiom (XOR and SUB of a register with itself are), so
-; the sum waits for both loads, and each load for the store it reads, which
-; it gets by forwarding or from the cache. The next call can therefore not
-; form an address before this call's first and last bytes are written: a
-; consumer's view of memset and memcpy. Stores in between (a vector loop's)
-; may still drain as the next call starts. For n = 0 the two loads read the
-; guard bytes either side of dst, which no call writes, and the chain goes
-; through the returned pointer alone.
+; Latency: the next call's dst is this call's dst plus a zero computed from
+; the pointer it returned and the first and last byte it wrote. AND with 0
+; is no zero idiom (XOR and SUB of a register with itself are), so the sum
+; waits for the return value and both loads, and each load for the store
+; it reads, which it gets by forwarding or from the cache. The next call
+; can therefore not form an address before this call has returned and
+; written its first and last bytes: a consumer's view of memset and
+; memcpy. Stores in between (a vector loop's) may still drain as the next
+; call starts. The loads go to the dst that was passed, not the pointer
+; returned, so a routine returning a wrong pointer cannot steer the next
+; call elsewhere. For n = 0 the loads read the guard bytes either side of
+; dst, which no call writes, and the chain goes through the return value.
 global strings_loop_lat:function (strings_loop_lat.end - strings_loop_lat)
 align 16
 strings_loop_lat:
@@ -99,11 +101,13 @@ align 16
 	mov	r15, [r13]
 	mov	rdx, r15
 	call	rbx
-	movzx	ecx, byte [rax]
-	movzx	edx, byte [rax + r15 - 1]
+	movzx	ecx, byte [rbp]
+	movzx	edx, byte [rbp + r15 - 1]
 	add	ecx, edx
-	and	ecx, 0
-	lea	rbp, [rax + rcx]
+	sub	rax, rbp		; 0 from a routine that returns dst
+	add	rcx, rax
+	and	ecx, 0			; also clears rcx's upper half
+	add	rbp, rcx
 	add	r13, 8
 	cmp	r13, r14
 	jb	.call

@@ -52,7 +52,7 @@ struct strings_batch {
 
 /* Independent calls, all on dst: throughput. */
 void strings_loop_tput(const struct strings_batch *b);
-/* Each call's dst waits for the first and last byte the previous one wrote. */
+/* Each call's dst waits for the previous one's return value and first and last byte. */
 void strings_loop_lat(const struct strings_batch *b);
 /* The empty routine: the call shape of memset and memcpy, returning dst. */
 void *strings_empty(void *dst, uintptr_t arg2, size_t n);
