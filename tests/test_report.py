@@ -877,11 +877,29 @@ class StringsReportTest(unittest.TestCase):
         self.assertFalse(ws[1].cmp.significant)
         # rep keeps the lead at 16 (not significantly slower) and loses it
         # at 256, where vec is significantly faster: one crossover.
-        self.assertEqual(S.segments(ws, 0.05), [(0, 16, "rep"), (256, 4096, "vec")])
-        self.assertEqual(S.crossovers(ws, 0.05), [(256, "rep", "vec")])
-        self.assertEqual(S.fastest_from(ws, 0.05), ("vec", 256))
+        self.assertEqual(S.segments(ws), [(0, 16, "rep"), (256, 4096, "vec")])
+        self.assertEqual(S.crossovers(ws), [(256, "rep", "vec")])
+        self.assertEqual(S.fastest_from(ws), ("vec", 256))
         # vec is within noise of the best from 16 up; rep nowhere at the top.
-        self.assertEqual(S.tied_from(m, b, ws, 0.05), {"vec": 16})
+        self.assertEqual(S.tied_from(m, b, ws), {"vec": 16})
+        # Without the tie only significance counts: the same here, since rep
+        # at 16 (3.40 against 3.30, 3 % slower) is not significantly slower.
+        ws0 = S.winners(m, b, 0.05, tie=0)
+        self.assertEqual(S.crossovers(ws0), [(256, "rep", "vec")])
+
+    def test_tie_keeps_near_equal_leads(self):
+        # At 4096 every figure of rep lies above every one of vec (p = 2/252)
+        # but its median only 2 % above vec's: 20.42 against 20.02.
+        m, _ = strings_machine(vec_4096=(20.00, 20.01, 20.02, 20.03, 20.04))
+        b = m.strings.blocks[("memset", "tput", 0, None)]
+        b.figures[("rep", 4096)].values = [20.40, 20.41, 20.42, 20.43, 20.44]
+        ws = S.winners(m, b, 0.05, tie=0.05)
+        self.assertEqual(ws[-1].variant, "vec")
+        self.assertTrue(ws[-1].tied("rep"))
+        self.assertEqual(S.tied_from(m, b, ws), {"vec": 16, "rep": 4096})
+        ws = S.winners(m, b, 0.05, tie=0.01)
+        self.assertFalse(ws[-1].tied("rep"))       # 2 % > 1 %, and p < alpha
+        self.assertEqual(S.tied_from(m, b, ws), {"vec": 16})
 
     def test_zero_length_by_hand(self):
         m, _ = strings_machine()

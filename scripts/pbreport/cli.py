@@ -8,6 +8,7 @@ import sys
 from . import analysis as A
 from . import export as X
 from . import htmlreport as H
+from . import strings as S
 from . import textout as T
 from .parse import load
 
@@ -40,6 +41,16 @@ def alpha_type(s):
     return a
 
 
+def tie_type(s):
+    try:
+        t = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a number: %r" % s)
+    if not 0 <= t < 100:
+        raise argparse.ArgumentTypeError("a percentage from 0 to below 100")
+    return t / 100
+
+
 def metrics_type(s):
     ms = [x.strip() for x in s.split(",") if x.strip()]
     for x in ms:
@@ -61,6 +72,12 @@ def build_parser():
     stat = argparse.ArgumentParser(add_help=False)
     stat.add_argument("--alpha", type=alpha_type, default=A.DEFAULT_ALPHA,
                       help="significance level (default %(default)s)")
+    tie = argparse.ArgumentParser(add_help=False)
+    tie.add_argument("--tie", type=tie_type, default=S.DEFAULT_TIE,
+                     metavar="PCT",
+                     help="suite=strings: a lead moves only to a variant "
+                          "faster by more than PCT %% (and significantly); "
+                          "default %g" % (100 * S.DEFAULT_TIE))
 
     ap = argparse.ArgumentParser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -74,7 +91,7 @@ def build_parser():
     sub.required = True
     fmt = argparse.RawDescriptionHelpFormatter
 
-    p = sub.add_parser("summary", parents=[common, stat], formatter_class=fmt,
+    p = sub.add_parser("summary", parents=[common, stat, tie], formatter_class=fmt,
                        help="per machine: facts, a table per pass, winners",
                        description="For each machine: its header facts, and "
                        "for each pass a table of the variants by rank: n, the "
@@ -133,7 +150,7 @@ def build_parser():
     p.add_argument("-o", "--output", default="-",
                    help="output file (default: stdout)")
 
-    p = sub.add_parser("html", parents=[common, stat], formatter_class=fmt,
+    p = sub.add_parser("html", parents=[common, stat, tie], formatter_class=fmt,
                        help="a self-contained offline HTML report",
                        description="Write one HTML page with inline SVG and "
                        "no scripts: the machines' facts, the winners table, "
@@ -197,7 +214,7 @@ def run(argv):
         return EXIT_NO_DATA
 
     if args.cmd == "summary":
-        write_out("-", T.summary(machines, args.alpha))
+        write_out("-", T.summary(machines, args.alpha, args.tie))
     elif args.cmd == "winners":
         def unit_for(m):
             return A.NS if m.tsc_khz else A.TICKS
@@ -224,7 +241,7 @@ def run(argv):
     elif args.cmd == "html":
         shown = diags if not args.quiet else ()
         write_out(args.output, H.report(machines, args.alpha, args.relative,
-                                        shown, args.title))
+                                        shown, args.title, args.tie))
     return EXIT_OK
 
 

@@ -218,7 +218,8 @@ def winners_table(machines, alpha):
     return "\n".join(out)
 
 
-def report(machines, alpha, relative=False, diags=(), title=None):
+def report(machines, alpha, relative=False, diags=(), title=None,
+           tie=S.DEFAULT_TIE):
     colors = {m.name: PALETTE[i % len(PALETTE)]
               for i, m in enumerate(machines)}
 
@@ -264,7 +265,7 @@ def report(machines, alpha, relative=False, diags=(), title=None):
             out.append('<p class="note warn">%s</p>' % e(note))
         out.append('</figure>')
     out.append('</section>')
-    out.append(S.html_section(machines, alpha, PALETTE))
+    out.append(S.html_section(machines, alpha, PALETTE, tie))
     if diags:
         out.append('<section id="skipped"><h2>Skipped input</h2><ul>')
         for d in diags:

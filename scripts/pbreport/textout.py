@@ -70,7 +70,7 @@ def sig_text(cmp, alpha):
 
 # -- summary ---------------------------------------------------------------
 
-def summary(machines, alpha):
+def summary(machines, alpha, tie=S.DEFAULT_TIE):
     out = []
     for m in machines:
         out.append("== %s" % m.name)
@@ -82,7 +82,7 @@ def summary(machines, alpha):
         for p in m.ordered_passes():
             out.append("")
             out.append(pass_table(m, p, alpha))
-        strings = S.summary(m, alpha)
+        strings = S.summary(m, alpha, tie)
         if strings:
             out += ["", strings]
         out.append("")
