@@ -4,7 +4,7 @@
  * variants/strings.def over sizes, alignments and two modes, and the cost
  * of a zero-length call against a branch around it.
  *
- * A call lasts tens of ticks, less than the resolution of one timed region,
+ * A call lasts a few to tens of ticks, less than one timed region resolves,
  * so each figure is a batch of calls between two LFENCE;RDTSC, less the same
  * batch of an empty routine, divided by the calls. Per block (op, mode,
  * alignment), for each size, each rep runs the empty routine and every
@@ -48,7 +48,9 @@ enum {
 #define FILL_KINDS	16
 #define CENTI		100	/* figures are printed in hundredths of a tick */
 #define TSC_READS	1000	/* for the TSC's granularity */
+#define TSC_SPIN_MAX	1000000	/* reads that may return one value */
 #define FIGURE_MAX	24	/* "-9223372036854775808.00" and a NUL */
+/* Any nonzero start for xorshift64; this one is 2^64 over the golden ratio. */
 #define SHUFFLE_SEED	0x9e3779b97f4a7c15ull
 
 enum mode { MODE_TPUT, MODE_LAT, MODE_COUNT };
@@ -112,8 +114,10 @@ static void print_tsc(void)
 
 	for (i = 0; i < TSC_READS; i++) {
 		uint64_t a = rdtsc_plain(), b = rdtsc_plain();
+		unsigned int spins = 0;
 
-		while (b == a)
+		/* A counter that stands still gives up, and a step of 0. */
+		while (b == a && ++spins < TSC_SPIN_MAX)
 			b = rdtsc_plain();
 		steps[i] = b - a;
 		a = rdtsc_ordered();
@@ -363,7 +367,7 @@ static void block_init(struct strings_state *s, struct block *k,
 		fmt_snprintf(k->name, sizeof(k->name), "%s dst=%u",
 			     mode_names[mode], dmis);
 	k->variant[k->nslots++] = -1;
-	for (i = 0; i < string_variant_count; i++)
+	for (i = 0; i < string_variant_count && k->nslots < SLOTS_MAX; i++)
 		if (string_variants[i].op == op && ((s->runs >> i) & 1))
 			k->variant[k->nslots++] = (int)i;
 	for (i = 0; i < k->nslots; i++)
