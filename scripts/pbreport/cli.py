@@ -69,6 +69,10 @@ def build_parser():
     common.add_argument("--machine", action="append", metavar="REGEX",
                         help="only machines whose name matches REGEX "
                              "(repeatable; a search, case-insensitive)")
+    common.add_argument("--strings-variants", metavar="NAMES",
+                        help="suite=strings: only these variants "
+                             "(comma-separated), e.g. the ones without "
+                             "vector registers")
     stat = argparse.ArgumentParser(add_help=False)
     stat.add_argument("--alpha", type=alpha_type, default=A.DEFAULT_ALPHA,
                       help="significance level (default %(default)s)")
@@ -209,6 +213,9 @@ def run(argv):
             say("%s: no usable data (no value lines); left out" % m.name)
     machines = [m for m in machines if m.has_data]
     machines = select(machines, args.machine)
+    if args.strings_variants:
+        S.restrict(machines, set(v.strip() for v in
+                                 args.strings_variants.split(",")))
     if not machines:
         say("no usable data found")
         return EXIT_NO_DATA

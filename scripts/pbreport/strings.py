@@ -20,6 +20,15 @@ PATTERN_TEXT = {"zero": "every call n=0 (branch predicted)",
                 "random": "0 and n shuffled (branch mispredicted)"}
 
 
+def restrict(machines, names):
+    """Keeps only the strings figures of the named variants (--strings-variants),
+    e.g. the routines a kernel can use without vector registers."""
+    for m in machines:
+        for b in blocks(m):
+            b.figures = {k: f for k, f in b.figures.items() if k[0] in names}
+            b.variants = [v for v in b.variants if v in names]
+
+
 def blocks(m):
     """The machine's blocks with figures, in log order ([] without any)."""
     return m.strings.ordered_blocks() if m.strings is not None else []
