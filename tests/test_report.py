@@ -940,6 +940,19 @@ class StringsReportTest(unittest.TestCase):
         self.assertIn("zero length, random: rep (REP, rcx=0) costs less than "
                       "rep_br (branch) by 14.00 ticks per call; significant", out)
 
+    def test_strings_variants_option(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "s.log")
+            with open(path, "w") as f:
+                f.write(strings_log())
+            code, out, err = run_tool("summary", "--strings-variants", "rep,rep_br",
+                                      path)
+        self.assertEqual(code, 0, err)
+        head = [l for l in out.splitlines() if l.split()[:2] == ["n", "rep"]]
+        self.assertEqual(head[0].split(), ["n", "rep", "winner", "margin", "p"])
+        self.assertIn("winner: rep 0-4096 bytes", out)
+        self.assertIn("rep_br (branch)", out)
+
     def test_failed_variant_marked(self):
         m, _ = strings_machine(extra="(PB) verify FAILED: suite=memset "
                                "pass=strings tput dst=0 n=16 variant=vec "
