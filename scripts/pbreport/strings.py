@@ -79,11 +79,12 @@ def sizes(b):
     return sorted(k for k in b.keys if isinstance(k, int))
 
 
-# A lead moves only to a variant faster by more than this share (--tie):
-# between two back-to-back runs on this project's VM, with the reps of
-# each run telling "significant" apart, the medians of one variant at one
-# size differed by 1.1 % (median), 2.7 % (3rd quartile), 6 % (9th decile):
-# run-level state (clock, predictor) that a run's own reps cannot show.
+# A lead moves only to a variant faster by more than this share (--tie).
+# Runs differ by more than their own reps show: between the two
+# back-to-back runs in results/ (epyc-linux-cpu-strings-2026-11-30*.log)
+# the reps called 3098 of 4182 differences significant, while one
+# variant's median at one size moved by 1.4 % (median), 3.1 % (third
+# quartile), 10 % (ninth decile) between the runs (docs/method.md).
 DEFAULT_TIE = 0.05
 
 
