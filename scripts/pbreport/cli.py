@@ -80,8 +80,8 @@ def build_parser():
     tie.add_argument("--tie", type=tie_type, default=S.DEFAULT_TIE,
                      metavar="PCT",
                      help="suite=strings: a lead moves only to a variant "
-                          "faster by more than PCT %% (and significantly); "
-                          "default %g" % (100 * S.DEFAULT_TIE))
+                          "faster by more than PCT per cent, and "
+                          "significantly; default %g" % (100 * S.DEFAULT_TIE))
 
     ap = argparse.ArgumentParser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -102,7 +102,10 @@ def build_parser():
                        "medians of pre, variant time and post (ticks; ns and "
                        "GB/s when the TSC frequency is known), min-max, IQR, "
                        "bytes per tick; then the winner, its margin over the "
-                       "runner-up and whether that is significant.",
+                       "runner-up and whether that is significant. For "
+                       "suite=strings: per block the figures by size, the "
+                       "winner at each size, the crossovers and the cost of "
+                       "zero-length calls.",
                        epilog=EPILOG)
     p.add_argument("logs", nargs="*", metavar="LOG")
 
@@ -160,7 +163,9 @@ def build_parser():
                        "no scripts: the machines' facts, the winners table, "
                        "and for each pass a grouped bar chart of the "
                        "variants' median times per machine, with min-max "
-                       "whiskers and quartile boxes.",
+                       "whiskers and quartile boxes; for suite=strings a "
+                       "line chart per block of ticks per call against "
+                       "size.",
                        epilog=EPILOG)
     p.add_argument("logs", nargs="*", metavar="LOG")
     p.add_argument("-o", "--output", default="-",

@@ -592,7 +592,7 @@ def html_section(machines, alpha, palette, tie=DEFAULT_TIE):
             text = []
             if xs:
                 text.append("crossovers: " + ", ".join(
-                    "%s to %s at %d bytes" % (a, c, n) for n, a, c in xs))
+                    "%s to %s at %s" % (a, c, size_text(n)) for n, a, c in xs))
             if ff:
                 text.append("%s is fastest from %s" % (ff[0], size_text(ff[1])))
             if text:
