@@ -40,12 +40,14 @@ FONT_C      := $(B)/gen/font.c
 KERNEL_C    := $(wildcard kernel/*.c) $(HARNESS_C) $(FONT_C)
 BOOT_ASM    := $(wildcard boot/*.asm)
 VARIANT_ASM := $(wildcard variants/*.asm)
+# The harness's own assembly: suite=strings' timed loops.
+HARNESS_ASM := $(wildcard harness/*.asm)
 
 # Kernel objects live under build/k/, host objects of the same sources
 # under build/h/: the flags differ (freestanding, no SSE in C).
 KOBJ := $(patsubst %.c,$(B)/k/%.o,$(KERNEL_C)) \
-	$(patsubst %.asm,$(B)/k/%.o,$(BOOT_ASM) $(VARIANT_ASM))
-VARIANT_OBJ := $(patsubst %.asm,$(B)/k/%.o,$(VARIANT_ASM))
+	$(patsubst %.asm,$(B)/k/%.o,$(BOOT_ASM) $(VARIANT_ASM) $(HARNESS_ASM))
+VARIANT_OBJ := $(patsubst %.asm,$(B)/k/%.o,$(VARIANT_ASM) $(HARNESS_ASM))
 
 # User-space programs link the harness from an archive, so each takes only
 # the pieces it calls (pagebench-cpuid needs no suite, hence no host_*()).
@@ -54,7 +56,7 @@ HARNESS_OBJ := $(patsubst %.c,$(B)/h/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 
 HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/pagebench-linux \
 	    $(B)/host/test_variants $(B)/host/test_lib $(B)/host/test_cpu \
-	    $(B)/host/test_strings $(B)/host/test_acpi $(B)/host/test_tsc \
+	    $(B)/host/test_strings $(B)/host/test_strings_run $(B)/host/test_acpi $(B)/host/test_tsc \
 	    $(B)/host/test_screen $(B)/host/test_mem $(B)/host/test_smp $(B)/host/test_logfile
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 

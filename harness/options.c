@@ -8,6 +8,7 @@
 #include "fmt.h"
 #include "host.h"
 #include "options.h"
+#include "variants/strings.h"
 
 static const char *const tsc_pick_names[TSC_PICK_COUNT] = {
 	[TSC_PICK_AUTO] = "auto", [TSC_PICK_CPUID] = "cpuid",
@@ -424,6 +425,43 @@ static void parse_scrub(struct options *o, char *val)
 		      given);
 }
 
+/* --- suite=strings (issue 12): sizes= --- */
+
+/* One size into o->sizes, kept ascending; false (and the default) on error. */
+static bool add_size(struct options *o, const char *word)
+{
+	uint64_t n;
+	unsigned int i, j;
+
+	if (!parse_u64(word, &n) || n > STRINGS_SIZE_LIMIT) {
+		error(o, "sizes=: bad size '%s'; valid: byte counts from 0 to %u, comma-separated",
+		      word, STRINGS_SIZE_LIMIT);
+		o->nsizes = 0;
+		return false;
+	}
+	for (i = 0; i < o->nsizes && o->sizes[i] < n; i++)
+		;
+	if (i < o->nsizes && o->sizes[i] == n) {
+		error(o, "sizes=: %s given twice", word);
+	} else if (o->nsizes == STRINGS_SIZES_MAX) {
+		error(o, "sizes=: more than %u sizes", STRINGS_SIZES_MAX);
+	} else {
+		for (j = o->nsizes; j > i; j--)
+			o->sizes[j] = o->sizes[j - 1];
+		o->sizes[i] = (uint16_t)n;
+		o->nsizes++;
+		return true;
+	}
+	o->nsizes = 0;
+	return false;
+}
+
+static void parse_sizes(struct options *o, char *val)
+{
+	o->nsizes = 0;
+	each_name(o, "sizes", val, add_size);
+}
+
 static const struct option_def {
 	const char *key;
 	void (*parse)(struct options *o, char *val);
@@ -441,6 +479,7 @@ static const struct option_def {
 	{ "variants",	parse_variants,	HOST_KERNEL | HOST_LINUX },
 	{ "cpus",	parse_cpus,	HOST_KERNEL | HOST_LINUX },
 	{ "scrub",	parse_scrub,	HOST_KERNEL | HOST_LINUX },
+	{ "sizes",	parse_sizes,	HOST_KERNEL | HOST_LINUX },
 	{ "tsc",	parse_tsc,	HOST_KERNEL },
 	{ "cpu",	parse_cpu,	HOST_LINUX },
 	{ "watchdog",	parse_watchdog,	HOST_KERNEL },
@@ -541,6 +580,14 @@ static void list_variant_names(enum suite s, char *buf, size_t size)
 		if (j == i)
 			list_add(buf, size, &n, variants[i].name);
 	}
+	/* suite=strings: memset and memcpy share orig, avx and avx512 too. */
+	for (i = 0; (suites[s].ops & OPS_STRINGS) && i < string_variant_count; i++) {
+		for (j = 0; j < i; j++)
+			if (streq(string_variants[j].name, string_variants[i].name))
+				break;
+		if (j == i)
+			list_add(buf, size, &n, string_variants[i].name);
+	}
 }
 
 /*
@@ -560,12 +607,19 @@ static bool add_variant(struct options *o, const char *name)
 			found = true;
 		}
 	}
+	for (i = 0; (suites[o->suite].ops & OPS_STRINGS) && i < string_variant_count; i++) {
+		if (streq(name, string_variants[i].name)) {
+			o->str_variants |= 1ull << i;
+			found = true;
+		}
+	}
 	if (!found) {
 		list_variant_names(o->suite, valid, sizeof(valid));
 		error(o, "variants=: no variant '%s' in suite %s; valid:%s",
 		      name, suite_name(o->suite), valid);
 		/* Fall back to the suite's own variants, as for any bad option. */
 		o->variants = 0;
+		o->str_variants = 0;
 		o->variants_arg[0] = '\0';
 	}
 	return found;
@@ -582,6 +636,7 @@ void options_finish(struct options *o)
 	for (i = 0; i < sizeof(list); i++)
 		list[i] = o->variants_arg[i];
 	o->variants = 0;
+	o->str_variants = 0;
 	if (list[0])
 		each_name(o, "variants", list, add_variant);
 
@@ -590,6 +645,21 @@ void options_finish(struct options *o)
 		      suite_name(o->suite));
 		o->scrub_bytes = 0;
 	}
+	/* suite=strings: no passes, sizes instead, reps bounded by the line. */
+	if (o->passes && !allowed) {
+		error(o, "passes=: suite %s has no passes", suite_name(o->suite));
+		o->passes = 0;
+	}
+	if (o->nsizes && !(suites[o->suite].ops & OPS_STRINGS)) {
+		error(o, "sizes=: only suite=strings measures sizes");
+		o->nsizes = 0;
+	}
+	if ((suites[o->suite].ops & OPS_STRINGS) && o->reps > STRINGS_REPS_MAX) {
+		error(o, "reps=: suite strings takes 1 to %u (each rep's figure goes on its line)",
+		      STRINGS_REPS_MAX);
+		o->reps = 0;
+	}
+
 	if (o->passes & ~allowed) {
 		valid[0] = '\0';
 		for (i = 0; i < PASS_COUNT; i++)
@@ -626,6 +696,15 @@ void options_parse(struct options *o, enum host host, const char *cmdline)
 		parse_one(o, start, (size_t)(p - start));
 	}
 	options_finish(o);
+}
+
+bool option_selects_string(const struct options *o, unsigned int i)
+{
+	if (!(suites[o->suite].ops & OPS_STRINGS))
+		return false;
+	if (o->variants_arg[0])
+		return (o->str_variants >> i) & 1;
+	return true;
 }
 
 bool option_selects(const struct options *o, unsigned int i)

@@ -38,6 +38,11 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 #define SCRUB_MAX (1ull << 40)	/* to 1 TiB (memory permitting) */
 #define WATCHDOG_S_DEFAULT 120	/* watchdog=: see docs/method.md */
 #define WATCHDOG_S_MAX 3600
+/* suite=strings: sizes= takes at most this many sizes, each at most the limit. */
+#define STRINGS_SIZES_MAX 32
+#define STRINGS_SIZE_LIMIT 4096
+/* Each rep's figure goes on its value line, so the line bounds the reps. */
+#define STRINGS_REPS_MAX 31
 
 struct options {
 	enum host host;
@@ -55,6 +60,10 @@ struct options {
 	/* variants= as given; when empty, each suite runs all its variants */
 	char variants_arg[OPT_WORD_MAX];
 	variant_set variants;		/* resolved once the suite is known */
+	variant_set str_variants;	/* the same over string_variants[] */
+	/* sizes= for suite=strings, ascending; nsizes 0: the default list */
+	uint16_t sizes[STRINGS_SIZES_MAX];
+	unsigned int nsizes;
 	int cpu;			/* pagebench-linux: CPU to pin to */
 	unsigned int cpus;		/* CPUs to use, the first included; 0: all */
 	uint64_t scrub_bytes;		/* suite=scrub: the region; 0: the MEM pass's size */
@@ -77,6 +86,8 @@ void options_finish(struct options *o);
 
 /* Whether variant i of the table was selected (it may still be skipped). */
 bool option_selects(const struct options *o, unsigned int i);
+/* The same for string_variants[i] (suite=strings). */
+bool option_selects_string(const struct options *o, unsigned int i);
 
 const char *suite_name(enum suite s);
 const char *tsc_pick_name(enum tsc_pick p);	/* "auto", "cpuid", ... */

@@ -13,6 +13,8 @@
 #define OPS_CLEAR	(1u << OP_CLEAR)
 #define OPS_COPY	(1u << OP_COPY)
 #define OPS_PAGE	(OPS_CLEAR | OPS_COPY)
+/* Not a page op: the short-string table, variants/strings.def (suite=strings). */
+#define OPS_STRINGS	(1u << OP_COUNT)
 
 enum pass_id {
 #define PASS(id, opt, header, size, flush, kind, ops, xen) PASS_##id,
@@ -43,7 +45,7 @@ enum suite {
 	SUITE_COUNT
 };
 
-enum suite_how { HOW_PASSES, HOW_SCRUB };
+enum suite_how { HOW_PASSES, HOW_SCRUB, HOW_STRINGS };
 
 struct suite_def {
 	const char *name;

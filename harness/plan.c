@@ -2,6 +2,7 @@
 #include "fmt.h"
 #include "out.h"
 #include "plan.h"
+#include "strings_run.h"
 
 #define PAGE		PAGE_SIZE
 #define KIB_PER_PAGE	(PAGE / 1024)
@@ -153,6 +154,35 @@ static void size_scrub(struct plan *p, const struct options *o,
 		p->scrub_bytes = 0;
 }
 
+/* suite=strings (issue 12): the sizes measured when sizes= does not say. */
+static const uint16_t strings_default_sizes[] = {
+	0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256,
+	511, 512, 1023, 1024, 2048, 4095, 4096,
+};
+_Static_assert(sizeof(strings_default_sizes) / sizeof(strings_default_sizes[0])
+	       <= STRINGS_SIZES_MAX, "the default sizes fit the plan");
+
+/* The string variants and sizes, chosen and gated as the page tables are. */
+static void plan_strings(struct plan *p, const struct options *o,
+			 const struct cpu_desc *d)
+{
+	const uint16_t *sizes = o->nsizes ? o->sizes : strings_default_sizes;
+	unsigned int i;
+
+	p->nsizes = o->nsizes ? o->nsizes : sizeof(strings_default_sizes) /
+					    sizeof(strings_default_sizes[0]);
+	for (i = 0; i < p->nsizes; i++)
+		p->sizes[i] = sizes[i];
+	for (i = 0; i < string_variant_count; i++) {
+		if (!option_selects_string(o, i))
+			continue;
+		p->str_selected |= 1ull << i;
+		p->str_skip[i] = why_not(d, o, string_variants[i].need);
+		if (!p->str_skip[i])
+			p->str_runs |= 1ull << i;
+	}
+}
+
 void plan_build(struct plan *p, const struct options *o,
 		const struct cpu_desc *d, uint64_t mem_bytes)
 {
@@ -170,6 +200,8 @@ void plan_build(struct plan *p, const struct options *o,
 		if (!p->variant_skip[i])
 			p->runs |= 1ull << i;
 	}
+	if (suites[o->suite].ops & OPS_STRINGS)
+		plan_strings(p, o, d);
 	/* A pass whose tables have nothing to run is not run at all. */
 	for (i = 0; i < PASS_COUNT; i++) {
 		unsigned int op;
@@ -208,6 +240,7 @@ void plan_buffer_sizes(const struct plan *p, struct buffer_sizes *s)
 	s->work = p->passes ? WORK_PAGES(p->max_nr) * PAGE : 0;
 	s->cold = p->passes ? 2 * COPY_COLD_BYTES : 0;
 	s->scrub = p->scrub_bytes ? p->scrub_bytes + 2 * PAGE : 0;
+	s->strings = p->str_runs ? STRINGS_BUFFER_BYTES : 0;
 }
 
 static void print_variants(const struct plan *p, enum op op)
@@ -226,6 +259,40 @@ static void print_variants(const struct plan *p, enum op op)
 		if (variants[i].op == op && p->variant_skip[i])
 			out_line("skipped: %s (%s): %s", variants[i].name,
 				 op_name(op), p->variant_skip[i]);
+}
+
+/* suite=strings: the sizes and method, then the variants as for the page tables. */
+static void print_strings(const struct plan *p)
+{
+	static const unsigned int misaligns[] = STRINGS_MISALIGNS;
+	char sizes[OUT_LINE_MAX], align[32];
+	size_t n = 0, a = 0;
+	enum string_op op;
+	unsigned int i;
+
+	sizes[0] = align[0] = '\0';
+	for (i = 0; i < p->nsizes; i++)
+		n += fmt_snprintf(sizes + n, n < sizeof(sizes) ? sizeof(sizes) - n : 0,
+				  "%s%u", i ? "," : "", p->sizes[i]);
+	for (i = 0; i < STRINGS_NMISALIGN; i++)
+		a += fmt_snprintf(align + a, a < sizeof(align) ? sizeof(align) - a : 0,
+				  "%s%u", i ? "," : "", misaligns[i]);
+	out_line("strings sizes=%s calls=%u align=%s modes=tput,lat zero_calls=%u zero_n=%u",
+		 sizes, STRINGS_CALLS, align, STRINGS_ZERO_CALLS,
+		 STRINGS_ZERO_MIX_N);
+	for (op = STRING_MEMSET; op <= STRING_MEMCPY; op++) {
+		n = 0;
+		sizes[0] = '\0';
+		for (i = 0; i < string_variant_count; i++)
+			if (string_variants[i].op == op && ((p->str_runs >> i) & 1))
+				n += fmt_snprintf(sizes + n, n < sizeof(sizes) ? sizeof(sizes) - n : 0,
+						  " %s", string_variants[i].name);
+		out_line("variants %s:%s", string_op_name(op), sizes);
+		for (i = 0; i < string_variant_count; i++)
+			if (string_variants[i].op == op && p->str_skip[i])
+				out_line("skipped: %s (%s): %s", string_variants[i].name,
+					 string_op_name(op), p->str_skip[i]);
+	}
 }
 
 void plan_print(const struct plan *p)
@@ -259,6 +326,8 @@ void plan_print(const struct plan *p)
 	for (op = 0; op < OP_COUNT; op++)
 		if (suites[p->suite].ops & (1u << op))
 			print_variants(p, op);
+	if (suites[p->suite].ops & OPS_STRINGS)
+		print_strings(p);
 	for (op = FEAT_NONE + 1; op < FEAT_COUNT; op++)
 		if ((p->forced >> op) & 1)
 			out_line("note: force=%s: running its variants although this CPU does not report it",

@@ -12,6 +12,7 @@
 #include "harness/cpu.h"
 #include "harness/options.h"
 #include "harness/passes.h"
+#include "variants/strings.h"
 #include "variants/variants.h"
 
 struct plan {
@@ -28,6 +29,11 @@ struct plan {
 	uint64_t scrub_bytes;		/* suite=scrub: the region each step clears */
 	unsigned int cpus;		/* suite=scrub: at most this many CPUs (0: all) */
 	const char *scrub_skip;		/* suite=scrub: why it cannot run */
+	/* suite=strings: the same choice over string_variants[], and the sizes */
+	variant_set str_selected, str_runs;
+	const char *str_skip[STRING_VARIANTS_MAX];
+	uint16_t sizes[STRINGS_SIZES_MAX];
+	unsigned int nsizes;
 };
 
 /*
@@ -55,6 +61,7 @@ struct buffer_sizes {
 	size_t work;	/* dst (and src) of the largest pass between guard pages */
 	size_t cold;	/* copy-cold's other data, read and written */
 	size_t scrub;	/* suite=scrub: a region between guard pages, per NUMA node */
+	size_t strings;	/* suite=strings: its windows and guards; 0 for other suites */
 };
 void plan_buffer_sizes(const struct plan *p, struct buffer_sizes *s);
 

@@ -11,6 +11,7 @@
 #include "out.h"
 #include "run.h"
 #include "scrub.h"
+#include "strings_run.h"
 #include "suite.h"
 #include "summary.h"
 
@@ -304,6 +305,10 @@ void suite_run(const struct plan *p, const struct cpu_desc *d,
 	};
 	unsigned int id, op;
 
+	if (suites[p->suite].how == HOW_STRINGS) {	/* harness/strings_run.c */
+		strings_run(p, d, b, tsc_khz);
+		return;
+	}
 	if (suites[p->suite].how == HOW_SCRUB) {
 		scrub_run(p, d, b, tsc_khz, sum);
 		return;

@@ -22,6 +22,7 @@ struct buffers {
 	uint8_t *cold;	/* copy-cold's other data */
 	/* suite=scrub: per NUMA node, a guard page, the region, a guard page */
 	uint8_t *scrub[HOST_NODES_MAX];
+	uint8_t *strings; /* suite=strings: its windows and guards */
 };
 
 struct summary;

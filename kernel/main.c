@@ -81,6 +81,8 @@ static bool alloc_buffers(struct buffers *b, const struct plan *p,
 		return false;
 	if (s.cold && !(b->cold = mem_alloc(m, s.cold)))
 		return false;
+	if (s.strings && !(b->strings = mem_alloc(m, s.strings)))
+		return false;
 	if (s.scrub) {
 		struct host_cpus c;
 		const char *why;

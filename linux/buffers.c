@@ -168,7 +168,7 @@ static void lock_all(const struct mapping *map, unsigned int n, size_t total)
 bool linux_buffers(struct buffers *b, const struct plan *p)
 {
 	struct mapping map[1 + HOST_NODES_MAX];
-	size_t fill, work, len = 0, huge = 0;
+	size_t fill, work, cold, len = 0, huge = 0;
 	unsigned int n = 0, i, nodes = 1;
 	struct buffer_sizes s;
 	struct host_cpus c;
@@ -176,16 +176,18 @@ bool linux_buffers(struct buffers *b, const struct plan *p)
 
 	*b = (struct buffers){ 0 };
 	plan_buffer_sizes(p, &s);
-	if (s.fill || s.work || s.cold) {
+	if (s.fill || s.work || s.cold || s.strings) {
 		fill = round_up(s.fill, HUGE_PAGE);
 		work = round_up(s.work, HUGE_PAGE);
-		map[n].len = fill + work + round_up(s.cold, HUGE_PAGE);
+		cold = round_up(s.cold, HUGE_PAGE);
+		map[n].len = fill + work + cold + round_up(s.strings, HUGE_PAGE);
 		map[n].base = map_buffers(map[n].len, -1, &map[n].hugetlb);
 		if (!map[n].base)
 			goto no_memory;
 		b->fill = s.fill ? map[n].base : NULL;
 		b->work = s.work ? (uint8_t *)map[n].base + fill : NULL;
 		b->cold = s.cold ? (uint8_t *)map[n].base + fill + work : NULL;
+		b->strings = s.strings ? (uint8_t *)map[n].base + fill + work + cold : NULL;
 		n++;
 	}
 	if (s.scrub) {

@@ -23,11 +23,12 @@
 static void usage(FILE *f)
 {
 	fputs("Usage: pagebench-linux [OPTION=VALUE]...\n"
-	      "Run pagebench's clear and copy suites in user space, on one CPU,\n"
-	      "and print the kernel's log lines on standard output.\n"
+	      "Run pagebench's clear and copy suites (or suite=strings) in user\n"
+	      "space, on one CPU, and print the kernel's log lines on standard\n"
+	      "output.\n"
 	      "\n"
-	      "OPTIONs are the kernel's (suite= reps= passes= variants= disable=\n"
-	      "force= tag= selftest=, see README.md), plus cpu=N: the CPU to run\n"
+	      "OPTIONs are the kernel's (suite= reps= passes= variants= sizes=\n"
+	      "disable= force= tag= selftest=, see README.md), plus cpu=N: the CPU to run\n"
 	      "on (default: the last one this process may use).\n"
 	      "\n"
 	      "Exit status: 0 no failures; 1 failures (an option error, a\n"

@@ -15,3 +15,13 @@ def variant_needs():
                                  r"\s*(?:PAGE|RANGE)\s*,\s*FEAT_(\w+)", f.read(), re.M):
                 needs[(op, m.group(1))] = m.group(2).lower()
     return needs
+
+
+def string_variant_needs():
+    """{(op, name): feature} from variants/strings.def (op memset or memcpy)."""
+    needs = {}
+    with open(os.path.join(REPO, "variants", "strings.def")) as f:
+        for m in re.finditer(r"^STRING_VARIANT\(\s*(\w+)\s*,\s*(\w+)\s*,"
+                             r"\s*\w+\s*,\s*FEAT_(\w+)", f.read(), re.M):
+            needs[(m.group(1), m.group(2))] = m.group(3).lower()
+    return needs

@@ -11,6 +11,8 @@ import unittest
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 from pbreport import grammar  # noqa: E402  (the log grammar, from docs/log-format.md)
+from pbreport import parse as P  # noqa: E402
+import strings_log  # noqa: E402
 
 RUN_QEMU = os.path.join(REPO, "scripts", "run-qemu")
 ELF = os.path.join(REPO, "build", "pagebench.elf")
@@ -274,6 +276,36 @@ class KernelBoots(LogChecks):
         self.assertIn("frobnicate", errors[1])
         self.assertEqual([h for h, _ in b.passes()], ["L1 w/o flush"])
         self.assert_ending(b, "done: 2 failures")
+
+    def test_strings_suite_tcg(self):
+        """suite=strings in the kernel: the lines of pagebench-linux less its
+        own, every variant QEMU's CPU has (no AVX-512: skipped, with the
+        reason), read by the report."""
+        b = boot("--kernel", "--accel", "tcg", "--append",
+                 "suite=strings sizes=0,1,8,64 reps=2")
+        self.assert_success(b)
+        flags = b.flags()
+        self.assertEqual(flags["avx512bw"], "0")
+        strings_log.check(self, b.lines, [0, 1, 8, 64], 2, flags)
+        self.assertEqual(b.passes(), [])
+        self.assertIsNone(b.first("disturbance"))
+        (m,), diags = P.read_bytes(b.text.encode(), "kernel.log")
+        self.assertEqual([str(d) for d in diags if d.kind == "skip"], [])
+        self.assertEqual(len(m.strings.blocks), 6 + 18 + 2)
+
+    def test_strings_option_error_tcg(self):
+        """A bad sizes= in the kernel: the error line of pagebench-linux, and
+        the run goes on with the default sizes."""
+        b = boot("--kernel", "--accel", "tcg", "--append",
+                 "suite=strings variants=stosb reps=1 sizes=4097")
+        self.assertEqual(b.status, 1)
+        self.assertEqual([l for l in b.lines if l.startswith("option error: ")],
+                         ["option error: sizes=: bad size '4097'; valid: byte "
+                          "counts from 0 to 4096, comma-separated"])
+        sizes = [int(x) for x in grammar.compiled("strings_plan").match(
+            b.first("strings sizes=")).group(1).split(",")]
+        self.assertEqual(len(sizes), 24)
+        self.assert_ending(b, "done: 1 failure")
 
 
 class IsoBoots(LogChecks):

@@ -80,6 +80,11 @@ class HostUnitTests(unittest.TestCase):
         outside the range, VZEROUPPER."""
         self.run_binary("test_strings")
 
+    def test_strings_run(self):
+        """The strings suite's driver on routines of its own: the wrong ones
+        give verify FAILED or fault lines, the right ones value lines."""
+        self.run_binary("test_strings_run")
+
     def test_strings_missing_feature_skipped(self):
         """With its feature treated as missing, a string variant is not run:
         each of its checks is a skip line naming the feature."""

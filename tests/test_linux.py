@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.join(REPO, "scripts"))
 from pbreport import grammar  # noqa: E402
 from tables import variant_needs  # noqa: E402
 from pbreport import parse as P  # noqa: E402
+import strings_log  # noqa: E402
 
 TOOL = os.path.join(REPO, "build", "host", "pagebench-linux")
 CPUID_TOOL = os.path.join(REPO, "build", "host", "pagebench-cpuid")
@@ -303,6 +304,126 @@ class LinuxRunner(unittest.TestCase):
         self.assertRegex(shown, r"\[\s*\d+%\] clear L2 w/o flush rep \d+/30 \w+")
         for line in proc.stdout.splitlines():
             self.assertTrue(TAG.match(line), line)
+
+
+class StringsSuite(unittest.TestCase):
+    """suite=strings under pagebench-linux (issue 12): the documented lines
+    in their order, every variant the CPU offers, gating, option errors,
+    and the report reading it all."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.access(TOOL, os.X_OK):
+            raise AssertionError("%s is not built: run make" % TOOL)
+
+    def test_strings_small(self):
+        sizes = [0, 1, 8, 64]
+        r = run("suite=strings", "sizes=64,1,0,8", "reps=3")
+        LinuxRunner.assert_clean(self, r)
+        self.assertEqual(r.first("plan"), "plan suite=strings reps=3 passes=none")
+        strings_log.check(self, r.lines, sizes, 3, r.flags())
+        # pagebench-linux says what disturbed each block, like each pass.
+        self.assertEqual(len(r.all("disturbance")), 6 + 18 + 2)
+        self.assertEqual(r.all("value"), [])
+        m = LinuxRunner.assert_report_reads(self, r)
+        self.assertEqual(len(m.strings.blocks), 6 + 18 + 2)
+        out = subprocess.run([REPORT, "summary", "-"], input=r.stdout,
+                             capture_output=True, text=True, timeout=120)
+        self.assertIn("-- strings memcpy lat dst=7 src=1", out.stdout)
+        self.assertRegex(out.stdout, r"\n\w+ is fastest from \d+ bytes?\n")
+        self.assertRegex(out.stdout, r"zero length, random: movsb \(REP, rcx=0\) ")
+
+    def test_strings_disable_gates(self):
+        r = run("suite=strings", "sizes=8", "reps=1", "disable=avx512bw")
+        LinuxRunner.assert_clean(self, r)
+        for op in ("memset", "memcpy"):
+            self.assertIn("skipped: avx512 (%s): needs avx512bw (turned off by "
+                          "disable=avx512bw)" % op, r.lines)
+        strings_log.check(self, r.lines, [8], 1, r.flags(), disabled=("avx512bw",))
+        self.assertFalse([l for l in r.all("strings_value") if l.startswith(" avx512 ")])
+
+    @unittest.skipUnless(shutil.which("qemu-x86_64"),
+                         "qemu-x86_64 (Debian qemu-user) is not installed")
+    def test_strings_gated_and_forced_without_avx512(self):
+        """QEMU's user-mode emulator has no AVX-512: the avx512 routines
+        are skipped with the reason; forced, each faults once and the run
+        goes on."""
+        def qemu(*args):
+            return Run(args, subprocess.run(
+                ["qemu-x86_64", "-cpu", "max", TOOL] + list(args),
+                capture_output=True, text=True, timeout=600))
+        r = qemu("suite=strings", "sizes=0,8", "reps=2")
+        self.assertEqual(r.flags()["avx512bw"], "0")
+        LinuxRunner.assert_clean(self, r)
+        strings_log.check(self, r.lines, [0, 8], 2, r.flags())
+        for op in ("memset", "memcpy"):
+            self.assertIn("skipped: avx512 (%s): needs avx512bw" % op, r.lines)
+        r = qemu("suite=strings", "sizes=8", "reps=1", "force=avx512bw,avx512f",
+                 "variants=avx512,stosb,movsb")
+        self.assertEqual(r.status, 1, r.stderr)
+        faults = r.all("fault")
+        self.assertEqual(len(faults), 2, r.lines)
+        for op, fault in zip(("memset", "memcpy"), faults):
+            self.assertRegex(fault, r"^fault: suite=%s pass=strings tput dst=0( src=0)? "
+                             r"n=8 variant=avx512 SIGILL \(illegal instruction\) "
+                             r"rip=0x[0-9a-f]+$" % op)
+        values = [grammar.compiled("strings_value").match(l).group(1)
+                  for l in r.all("strings_value")]
+        self.assertEqual(sorted(set(values)), ["movsb", "stosb"])
+        self.assertEqual(values.count("stosb"), 2 * 3)
+        self.assertEqual(r.lines[-1], "done: 2 failures")
+
+    def test_strings_option_errors(self):
+        cases = {
+            "sizes=4097": r"^option error: sizes=: bad size '4097'; valid: byte "
+                          r"counts from 0 to 4096, comma-separated$",
+            "sizes=8,x": r"^option error: sizes=: bad size 'x'; valid: byte counts",
+            "sizes=8,8": r"^option error: sizes=: 8 given twice$",
+            "reps=32": r"^option error: reps=: suite strings takes 1 to 31",
+            "passes=l1": r"^option error: passes=: suite strings has no passes$",
+        }
+        for arg, rx in cases.items():
+            with self.subTest(arg=arg):
+                r = run("suite=strings", arg)
+                self.assertEqual(r.status, 1)
+                errors = r.all("option_error")
+                self.assertEqual(len(errors), 1, r.lines)
+                self.assertRegex(errors[0], rx)
+                self.assertEqual(r.all("strings_value"), [])
+                self.assertEqual(r.lines[-1], "done: 1 failure")
+        r = run("sizes=8")
+        self.assertEqual(r.all("option_error"),
+                         ["option error: sizes=: only suite=strings measures sizes"])
+
+    def test_strings_report_diff_two_runs(self):
+        """Two runs of the same machine: diff compares every figure with the
+        Mann-Whitney test, and the HTML draws a chart per block."""
+        logs = []
+        with tempfile.TemporaryDirectory() as d:
+            for i in (1, 2):
+                r = run("suite=strings", "sizes=1,64", "reps=5", "variants=stosb,movsb,avx")
+                LinuxRunner.assert_clean(self, r)
+                path = os.path.join(d, "run%d.log" % i)
+                with open(path, "w") as f:
+                    f.write(r.stdout)
+                logs.append(path)
+            out = subprocess.run([REPORT, "diff", "--unit", "ticks"] + logs,
+                                 capture_output=True, text=True, timeout=120)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            rows = [l for l in out.stdout.splitlines()
+                    if re.match(r"^mem(set|cpy)\s", l)]
+            # memset: 6 blocks x 2 sizes x 2 variants (stosb, avx) + zero 2 x 3
+            # memcpy: 18 x 2 x 2 + 2 x 3
+            self.assertEqual(len(rows), 6 * 2 * 2 + 6 + 18 * 2 * 2 + 6)
+            for row in rows:
+                self.assertRegex(row, r"\(p=[0-9.e-]+ n=5\+5\)$")
+            page = os.path.join(d, "r.html")
+            out = subprocess.run([REPORT, "html", "-o", page] + logs,
+                                 capture_output=True, text=True, timeout=120)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            with open(page) as f:
+                text = f.read()
+        self.assertEqual(text.count('<figure class="strings-chart"'), 2 * (6 + 18))
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from pbreport import analysis, grammar, stats  # noqa: E402
 from pbreport import parse as P  # noqa: E402
 from pbreport import export, htmlreport, textout  # noqa: E402
+from pbreport import strings as S  # noqa: E402
 
 
 def fx(name):
@@ -65,6 +66,7 @@ EXPECTED_EXIT = {
     "nodata-option-error.log": 1, "pb-failures.log": 0,
     "pb-skylake-all.log": 0, "pb-skylake-clear-a.log": 0,
     "pb-skylake-clear-b.log": 0, "pb-two-runs.log": 0, "pb-zen2-clear.log": 0,
+    "pb-strings-epyc-linux.log": 0,
     "xen-aorus.log": 0, "xen-bootlog.log": 0, "xen-collection.log": 0,
 }
 
@@ -729,6 +731,8 @@ class Dom(HTMLParser):
         self.tables = []
         self.scaling = []
         self.curves = []
+        self.strings_charts = []
+        self.series = self.polylines = self.zero_tables = 0
         self._chart = None
         self.feed(text)
 
@@ -758,6 +762,269 @@ class Dom(HTMLParser):
             self.scaling.append(a.get("data-machine"))
         if tag == "g" and "curve" in cls:
             self.curves.append(a.get("data-variant"))
+        if tag == "figure" and "strings-chart" in cls:
+            self.strings_charts.append((a.get("data-machine"), a.get("data-op"),
+                                        a.get("data-block")))
+        if tag == "g" and "series" in cls:
+            self.series += 1
+        if tag == "polyline":
+            self.polylines += 1
+        if tag == "table" and "strings-zero" in cls:
+            self.zero_tables += 1
+
+
+# ---------------------------------------------------------------------------
+# suite=strings, on logs written here with figures chosen by hand.
+
+def strings_log(vec_4096=(40.0, 40.5, 41.0, 41.5, 42.0), tag="PB",
+                extra=""):
+    """A strings run: memset over four sizes, variants rep and vec, and a
+    zero block of rep and rep_br. At 0 rep is clearly faster; at 16 vec has
+    the lower median but within noise; from 256 vec is clearly faster."""
+    figs = {
+        (0, "rep"): (1.0, 1.1, 1.2, 1.3, 1.4),
+        (0, "vec"): (2.0, 2.1, 2.2, 2.3, 2.4),
+        (16, "rep"): (3.0, 3.2, 3.4, 3.6, 3.8),
+        (16, "vec"): (3.1, 3.1, 3.3, 3.5, 3.7),
+        (256, "rep"): (20.0, 20.1, 20.2, 20.3, 20.4),
+        (256, "vec"): (5.0, 5.1, 5.2, 5.3, 5.4),
+        (4096, "rep"): (70.0, 70.5, 71.0, 71.5, 72.0),
+        (4096, "vec"): vec_4096,
+    }
+    zero = {
+        ("rep", "zero"): (1.0, 1.1, 1.2, 1.3, 1.4),
+        ("rep", "alt"): (1.5, 1.6, 1.7, 1.8, 1.9),
+        ("rep", "random"): (1.0, 1.1, 1.2, 1.3, 1.4),
+        ("rep_br", "zero"): (0.5, 0.6, 0.7, 0.8, 0.9),
+        ("rep_br", "alt"): (0.4, 0.5, 0.6, 0.7, 0.8),
+        ("rep_br", "random"): (15.0, 15.1, 15.2, 15.3, 15.4),
+    }
+
+    def line(name, key, vs):
+        return "(%s)  %s %s min=%.2f median=%.2f all=%s\n" % (
+            tag, name, key, min(vs), sorted(vs)[2],
+            ",".join("%.2f" % v for v in vs))
+
+    out = ["(%s) pagebench version=test\n" % tag,
+           "(%s) tsc khz=2000000 source=cpuid-0x15\n" % tag,
+           "(%s) plan suite=strings reps=5 passes=none\n" % tag,
+           "(%s) strings sizes=0,16,256,4096 calls=256 align=0,1,7 "
+           "modes=tput,lat zero_calls=1024 zero_n=64\n" % tag,
+           "(%s) variants memset: rep rep_br vec\n" % tag,
+           "(%s) strings tsc step=26 region=26 reads=1000\n" % tag,
+           "(%s) strings memset tput dst=0:\n" % tag,
+           "(%s) strings overhead calls=256 min=900 median=910 n=20\n" % tag]
+    for n in (0, 16, 256, 4096):
+        for v in ("rep", "vec"):
+            out.append(line(v, "n=%d" % n, figs[(n, v)]))
+    out += ["(%s) strings zero memset calls=1024 n=64:\n" % tag,
+            "(%s) strings overhead calls=1024 min=3600 median=3610 n=5\n" % tag,
+            "(%s) strings overhead calls=512 min=1800 median=1805 n=5\n" % tag]
+    for v in ("rep", "rep_br"):
+        for p in ("zero", "alt", "random"):
+            out.append(line(v, "pattern=%s" % p, zero[(v, p)]))
+    out.append(extra)
+    out.append("(%s) done: 0 failures\n" % tag)
+    return "".join(out)
+
+
+def strings_machine(*args, **kw):
+    (m,), diags = P.read_bytes(strings_log(*args, **kw).encode(), "s.log")
+    return m, diags
+
+
+class StringsReportTest(unittest.TestCase):
+    def test_parse(self):
+        m, diags = strings_machine()
+        self.assertEqual([str(d) for d in diags], [])
+        self.assertTrue(m.has_data)
+        self.assertEqual(m.strings.plan["sizes"], [0, 16, 256, 4096])
+        self.assertEqual(m.strings.tsc, {"step": 26, "region": 26, "reads": 1000})
+        b = m.strings.blocks[("memset", "tput", 0, None)]
+        self.assertEqual(b.label, "tput dst=0")
+        self.assertEqual(b.overhead[256], {"min": 900, "median": 910, "n": 20})
+        self.assertEqual(b.variants, ["rep", "vec"])
+        self.assertEqual(b.keys, [0, 16, 256, 4096])
+        f = b.figures[("vec", 16)]
+        self.assertEqual((f.min, f.median, f.values),
+                         (3.1, 3.3, [3.1, 3.1, 3.3, 3.5, 3.7]))
+        z = m.strings.blocks[("memset", "zero", None, None)]
+        self.assertTrue(z.zero)
+        self.assertEqual((z.zero_calls, z.zero_n), (1024, 64))
+        self.assertEqual(z.overhead[512]["min"], 1800)
+        self.assertEqual(z.keys, ["zero", "alt", "random"])
+
+    def test_parse_misplaced_lines(self):
+        text = ("(PB) pagebench version=t\n"
+                "(PB)  rep n=1 min=1.00 median=1.00 all=1.00\n"
+                "(PB) strings memset lat dst=7:\n"
+                "(PB)  rep pattern=zero min=1.00 median=1.00 all=1.00\n"
+                "(PB)  rep n=1 min=-1.50 median=-1.50 all=-1.50\n"
+                "(PB) plan suite=strings reps=2 passes=none\n"
+                "(PB) done: 0 failures\n")
+        (m,), diags = P.read_bytes(text.encode(), "x.log")
+        got = [str(d) for d in diags]
+        self.assertIn("x.log:2: skipped: strings line outside a block", got)
+        self.assertIn("x.log:4: skipped: strings zero line in a size block", got)
+        self.assertTrue(any("has 1 of 2 figures" in d for d in got), got)
+        b = m.strings.blocks[("memset", "lat", 7, None)]
+        self.assertEqual(b.figures[("rep", 1)].values, [-1.5])
+
+    def test_winners_and_crossovers_by_hand(self):
+        m, _ = strings_machine()
+        b = m.strings.blocks[("memset", "tput", 0, None)]
+        ws = S.winners(m, b, 0.05)
+        self.assertEqual([(w.n, w.variant) for w in ws],
+                         [(0, "rep"), (16, "vec"), (256, "vec"), (4096, "vec")])
+        # 5 against 5 values, all of one above all of the other: the exact
+        # two-sided p is 2 / C(10, 5) = 2/252.
+        self.assertAlmostEqual(ws[0].cmp.p, 2 / 252)
+        self.assertTrue(ws[0].cmp.significant)
+        self.assertFalse(ws[1].cmp.significant)
+        # rep keeps the lead at 16 (not significantly slower) and loses it
+        # at 256, where vec is significantly faster: one crossover.
+        self.assertEqual(S.segments(ws), [(0, 16, "rep"), (256, 4096, "vec")])
+        self.assertEqual(S.crossovers(ws), [(256, "rep", "vec")])
+        self.assertEqual(S.fastest_from(ws), ("vec", 256))
+        # vec is within noise of the best from 16 up; rep nowhere at the top.
+        self.assertEqual(S.tied_from(m, b, ws), {"vec": 16})
+        # Without the tie only significance counts: the same here, since rep
+        # at 16 (3.40 against 3.30, 3 % slower) is not significantly slower.
+        ws0 = S.winners(m, b, 0.05, tie=0)
+        self.assertEqual(S.crossovers(ws0), [(256, "rep", "vec")])
+
+    def test_tie_keeps_near_equal_leads(self):
+        # At 4096 every figure of rep lies above every one of vec (p = 2/252)
+        # but its median only 2 % above vec's: 20.42 against 20.02.
+        m, _ = strings_machine(vec_4096=(20.00, 20.01, 20.02, 20.03, 20.04))
+        b = m.strings.blocks[("memset", "tput", 0, None)]
+        b.figures[("rep", 4096)].values = [20.40, 20.41, 20.42, 20.43, 20.44]
+        ws = S.winners(m, b, 0.05, tie=0.05)
+        self.assertEqual(ws[-1].variant, "vec")
+        self.assertTrue(ws[-1].tied("rep"))
+        self.assertEqual(S.tied_from(m, b, ws), {"vec": 16, "rep": 4096})
+        ws = S.winners(m, b, 0.05, tie=0.01)
+        self.assertFalse(ws[-1].tied("rep"))       # 2 % > 1 %, and p < alpha
+        self.assertEqual(S.tied_from(m, b, ws), {"vec": 16})
+
+    def test_zero_length_by_hand(self):
+        m, _ = strings_machine()
+        z = m.strings.blocks[("memset", "zero", None, None)]
+        self.assertEqual(S.zero_pairs(z), [("rep", "rep_br")])
+        d, cmp = S.zero_comparison(m, z, "rep", "rep_br", "zero", 0.05)
+        self.assertAlmostEqual(d, 1.2 - 0.7)
+        self.assertAlmostEqual(cmp.p, 2 / 252)
+        d, cmp = S.zero_comparison(m, z, "rep", "rep_br", "random", 0.05)
+        self.assertAlmostEqual(d, 1.2 - 15.2)
+        self.assertTrue(cmp.significant)
+
+    def test_summary(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "s.log")
+            with open(path, "w") as f:
+                f.write(strings_log())
+            code, out, err = run_tool("summary", path)
+        self.assertEqual(code, 0, err)
+        self.assertIn("-- strings memset tput dst=0  [overhead 900 ticks per "
+                      "batch (median 910, 20 batches)]", out)
+        self.assertIn("winner: rep 0-16; vec 256-4096 bytes", out)
+        self.assertIn("crossovers: rep -> vec at 256\n", out)
+        self.assertIn("vec is fastest from 256 bytes\n", out)
+        self.assertIn("a batch resolves a call to about 0.10 ticks", out)
+        row16 = [l.split() for l in out.splitlines() if l.split()[:1] == ["16"]][0]
+        # p by enumeration of the 252 ways to split the mid-ranks of the ten
+        # pooled values, independent of stats.mann_whitney.
+        vec, rep = [3.1, 3.1, 3.3, 3.5, 3.7], [3.0, 3.2, 3.4, 3.6, 3.8]
+        ranks = stats.midranks(vec + rep)
+        obs = abs(sum(ranks[:5]) - 27.5)
+        splits = list(itertools.combinations(ranks, 5))
+        p = sum(abs(sum(c) - 27.5) >= obs - 1e-9 for c in splits) / len(splits)
+        self.assertEqual(row16, ["16", "3.40", "3.30", "vec~", "+3.03%", "%.3f" % p])
+        self.assertGreater(p, 0.05)
+        self.assertIn("zero length, zero: rep (REP, rcx=0) costs more than "
+                      "rep_br (branch) by 0.50 ticks per call; significant", out)
+        self.assertIn("zero length, random: rep (REP, rcx=0) costs less than "
+                      "rep_br (branch) by 14.00 ticks per call; significant", out)
+
+    def test_strings_variants_option(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "s.log")
+            with open(path, "w") as f:
+                f.write(strings_log())
+            code, out, err = run_tool("summary", "--strings-variants", "rep,rep_br",
+                                      path)
+        self.assertEqual(code, 0, err)
+        head = [l for l in out.splitlines() if l.split()[:2] == ["n", "rep"]]
+        self.assertEqual(head[0].split(), ["n", "rep", "winner", "margin", "p"])
+        self.assertIn("winner: rep 0-4096 bytes", out)
+        self.assertIn("rep_br (branch)", out)
+
+    def test_failed_variant_marked(self):
+        m, _ = strings_machine(extra="(PB) verify FAILED: suite=memset "
+                               "pass=strings tput dst=0 n=16 variant=vec "
+                               "offset=0x3 wrong byte: 0x1, want 0xa0\n")
+        b = m.strings.blocks[("memset", "tput", 0, None)]
+        self.assertTrue(S.raw_cell(m, b, "vec", 256).failed)
+        self.assertFalse(S.raw_cell(m, b, "rep", 256).failed)
+        self.assertIn("5.20!", S.summary(m, 0.05))
+
+    def test_diff_winners_export(self):
+        with tempfile.TemporaryDirectory() as d:
+            a, b = os.path.join(d, "a.log"), os.path.join(d, "b.log")
+            with open(a, "w") as f:
+                f.write(strings_log())
+            with open(b, "w") as f:      # vec twice as fast at 4096
+                f.write(strings_log(vec_4096=(20.0, 20.5, 21.0, 21.5, 22.0)))
+            code, out, err = run_tool("diff", a, b)
+            self.assertEqual(code, 0, err)
+            rows = [l for l in out.splitlines() if l.startswith("memset ")]
+            # 4 sizes x 2 variants, and 2 x 3 zero-length figures
+            self.assertEqual(len(rows), 8 + 6)
+            vec = [l for l in rows if re.match(r"memset\s+tput dst=0\s+4096\s+vec ", l)]
+            rep = [l for l in rows if re.match(r"memset\s+tput dst=0\s+4096\s+rep ", l)]
+            # 41 -> 21 ns/2: all five of b below all five of a, p = 2/252
+            self.assertRegex(vec[0], r"-48\.78%   \(p=0\.008 n=5\+5\)$")
+            self.assertRegex(rep[0], r"\+0\.00% ~ \(p=1\.000 n=5\+5\)$")
+            self.assertEqual(len([l for l in rows if re.match(r"memset\s+zero\s", l)]), 6)
+            self.assertIn("strings: per call (ns)", out)
+
+            code, out, err = run_tool("winners", a)
+            self.assertEqual(code, 0, err)
+            w = [l.split() for l in out.splitlines() if l.startswith("memset")]
+            self.assertEqual([r[4] for r in w], ["n=0", "n=16", "n=256", "n=4096"])
+            self.assertEqual([r[6] for r in w], ["rep", "vec", "vec", "vec"])
+
+            code, out, err = run_tool("export", "--format", "csv", a)
+            rows = [r for r in csv.DictReader(io.StringIO(out))
+                    if r["kind"] == "strings"]
+            self.assertEqual(len(rows), (8 + 6) * 5)
+            r = [r for r in rows if r["variant"] == "vec" and r["bytes"] == "256"]
+            self.assertEqual([x["ticks"] for x in r],
+                             ["5.000", "5.100", "5.200", "5.300", "5.400"])
+            self.assertEqual(r[0]["pass"], "strings tput dst=0")
+            self.assertEqual(r[0]["ns"], "2.500")
+            code, out, err = run_tool("export", "--format", "json", a)
+            doc = json.loads(out)
+            blocks = doc["machines"][0]["strings"]["blocks"]
+            self.assertEqual([b["label"] for b in blocks], ["tput dst=0", "zero"])
+            code, out, err = run_tool("export", "--format", "benchfmt", a)
+            self.assertIn("BenchmarkMemset/mode=tput/dst=0/n=256/variant=vec "
+                          "256 5.00 ticks/op 2.500 ns/op", out)
+            self.assertIn("BenchmarkMemset/zero/pattern=random/variant=rep_br "
+                          "1024 15.00 ticks/op", out)
+
+    def test_html(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "s.log")
+            with open(path, "w") as f:
+                f.write(strings_log())
+            code, page, err = run_tool("html", path)
+        self.assertEqual(code, 0, err)
+        dom = Dom(page)
+        self.assertEqual(dom.strings_charts, [("s.log", "memset", "tput dst=0")])
+        self.assertEqual((dom.series, dom.polylines, dom.zero_tables), (2, 2, 1))
+        self.assertEqual(dom.count("script"), 0)
+        self.assertIn("crossovers: rep to vec at 256 bytes", page)
 
 
 # ---------------------------------------------------------------------------
@@ -792,7 +1059,9 @@ class FixturesTest(unittest.TestCase):
                     code, _, _ = self.check(path, ["html", "-o", h, path])
                     if code == 0:
                         with open(h, encoding="utf-8") as fh:
-                            self.assertGreater(len(Dom(fh.read()).charts), 0)
+                            dom = Dom(fh.read())
+                        self.assertGreater(len(dom.charts) +
+                                           len(dom.strings_charts), 0)
                     # diff against a known log: exit 0 when this has data
                     code, out, err = run_tool("diff", path, fx("xen-aorus.log"))
                     self.assertNotIn("Traceback", err)
@@ -922,6 +1191,23 @@ class FuzzTest(unittest.TestCase):
             ms, _ = P.read_bytes(bytes(data), "m.log")
             self.render_all(ms)
 
+    def test_strings_mutations(self):
+        """Strings logs cut and mangled anywhere: skipped lines, no crash."""
+        rng = random.Random(12)
+        with open(fx("pb-strings-epyc-linux.log"), "rb") as fh:
+            base = fh.read()
+        for i in range(0, len(base), max(1, len(base) // 23)):
+            self.render_all(P.read_bytes(base[:i], "t.log")[0])
+        for i in range(20):
+            data = bytearray(base)
+            for _ in range(rng.randrange(1, 30)):
+                pos = rng.randrange(len(data))
+                if rng.randrange(2):
+                    data[pos] = rng.choice(b"-.,0123456789 =\nabn")
+                else:
+                    del data[pos:pos + rng.randrange(1, 60)]
+            self.render_all(P.read_bytes(bytes(data), "m.log")[0])
+
     def test_cli_on_garbage(self):
         rng = random.Random(9)
         data = bytes(rng.randrange(256) for _ in range(5000))
@@ -1027,6 +1313,23 @@ class HtmlChromiumTest(unittest.TestCase):
                 png = fh.read()
         self.assertEqual(png[:8], b"\x89PNG\r\n\x1a\n")
         self.assertGreater(len(png), 10000)
+
+    def test_strings_charts(self):
+        logs = [fx("pb-strings-epyc-linux.log"),
+                fx("qemu-tcg-strings-epyc-2026-11-30.log")]
+        with tempfile.TemporaryDirectory() as d:
+            page = self.make(d, *logs)
+            r = self.browse(page, "--dump-dom")
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        dom = Dom(r.stdout.decode("utf-8"))
+        ms = [m for m in P.load(logs)[0] if m.has_data]
+        want = [(m.name, b.op, b.label) for m in ms
+                for b in m.strings.ordered_blocks() if not b.zero]
+        self.assertEqual(dom.strings_charts, want)
+        series = sum(len(b.variants) for m in ms
+                     for b in m.strings.ordered_blocks() if not b.zero)
+        self.assertEqual((dom.series, dom.polylines), (series, series))
+        self.assertEqual(dom.zero_tables, 4)
 
     def test_every_fixture_loads(self):
         logs = [p for p in all_logs() if expected_exit(p) != 1]

@@ -17,6 +17,9 @@ const struct string_variant string_variants[] = {
 const unsigned int string_variant_count =
 	sizeof(string_variants) / sizeof(string_variants[0]);
 
+_Static_assert(sizeof(string_variants) / sizeof(string_variants[0]) <=
+	       STRING_VARIANTS_MAX, "a set has one bit per variant");
+
 const char *string_op_name(enum string_op op)
 {
 	switch (op) {

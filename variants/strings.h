@@ -41,6 +41,9 @@ struct string_variant {
 #undef STRING_DECL_memset
 #undef STRING_DECL_memcpy
 
+/* Sets of them are bitmaps over the table's indices, as variant_set. */
+#define STRING_VARIANTS_MAX 64
+
 extern const struct string_variant string_variants[];
 extern const unsigned int string_variant_count;
 

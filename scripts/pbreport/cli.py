@@ -8,6 +8,7 @@ import sys
 from . import analysis as A
 from . import export as X
 from . import htmlreport as H
+from . import strings as S
 from . import textout as T
 from .parse import load
 
@@ -40,6 +41,16 @@ def alpha_type(s):
     return a
 
 
+def tie_type(s):
+    try:
+        t = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a number: %r" % s)
+    if not 0 <= t < 100:
+        raise argparse.ArgumentTypeError("a percentage from 0 to below 100")
+    return t / 100
+
+
 def metrics_type(s):
     ms = [x.strip() for x in s.split(",") if x.strip()]
     for x in ms:
@@ -58,9 +69,19 @@ def build_parser():
     common.add_argument("--machine", action="append", metavar="REGEX",
                         help="only machines whose name matches REGEX "
                              "(repeatable; a search, case-insensitive)")
+    common.add_argument("--strings-variants", metavar="NAMES",
+                        help="suite=strings: only these variants "
+                             "(comma-separated), e.g. the ones without "
+                             "vector registers")
     stat = argparse.ArgumentParser(add_help=False)
     stat.add_argument("--alpha", type=alpha_type, default=A.DEFAULT_ALPHA,
                       help="significance level (default %(default)s)")
+    tie = argparse.ArgumentParser(add_help=False)
+    tie.add_argument("--tie", type=tie_type, default=S.DEFAULT_TIE,
+                     metavar="PCT",
+                     help="suite=strings: a lead moves only to a variant "
+                          "faster by more than PCT per cent, and "
+                          "significantly; default %g" % (100 * S.DEFAULT_TIE))
 
     ap = argparse.ArgumentParser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -74,14 +95,17 @@ def build_parser():
     sub.required = True
     fmt = argparse.RawDescriptionHelpFormatter
 
-    p = sub.add_parser("summary", parents=[common, stat], formatter_class=fmt,
+    p = sub.add_parser("summary", parents=[common, stat, tie], formatter_class=fmt,
                        help="per machine: facts, a table per pass, winners",
                        description="For each machine: its header facts, and "
                        "for each pass a table of the variants by rank: n, the "
                        "medians of pre, variant time and post (ticks; ns and "
                        "GB/s when the TSC frequency is known), min-max, IQR, "
                        "bytes per tick; then the winner, its margin over the "
-                       "runner-up and whether that is significant.",
+                       "runner-up and whether that is significant. For "
+                       "suite=strings: per block the figures by size, the "
+                       "winner at each size, the crossovers and the cost of "
+                       "zero-length calls.",
                        epilog=EPILOG)
     p.add_argument("logs", nargs="*", metavar="LOG")
 
@@ -133,13 +157,15 @@ def build_parser():
     p.add_argument("-o", "--output", default="-",
                    help="output file (default: stdout)")
 
-    p = sub.add_parser("html", parents=[common, stat], formatter_class=fmt,
+    p = sub.add_parser("html", parents=[common, stat, tie], formatter_class=fmt,
                        help="a self-contained offline HTML report",
                        description="Write one HTML page with inline SVG and "
                        "no scripts: the machines' facts, the winners table, "
                        "and for each pass a grouped bar chart of the "
                        "variants' median times per machine, with min-max "
-                       "whiskers and quartile boxes.",
+                       "whiskers and quartile boxes; for suite=strings a "
+                       "line chart per block of ticks per call against "
+                       "size.",
                        epilog=EPILOG)
     p.add_argument("logs", nargs="*", metavar="LOG")
     p.add_argument("-o", "--output", default="-",
@@ -192,12 +218,15 @@ def run(argv):
             say("%s: no usable data (no value lines); left out" % m.name)
     machines = [m for m in machines if m.has_data]
     machines = select(machines, args.machine)
+    if args.strings_variants:
+        S.restrict(machines, set(v.strip() for v in
+                                 args.strings_variants.split(",")))
     if not machines:
         say("no usable data found")
         return EXIT_NO_DATA
 
     if args.cmd == "summary":
-        write_out("-", T.summary(machines, args.alpha))
+        write_out("-", T.summary(machines, args.alpha, args.tie))
     elif args.cmd == "winners":
         def unit_for(m):
             return A.NS if m.tsc_khz else A.TICKS
@@ -224,7 +253,7 @@ def run(argv):
     elif args.cmd == "html":
         shown = diags if not args.quiet else ()
         write_out(args.output, H.report(machines, args.alpha, args.relative,
-                                        shown, args.title))
+                                        shown, args.title, args.tie))
     return EXIT_OK
 
 

@@ -5,6 +5,7 @@ import json
 import re
 
 from . import facts as F
+from . import strings as S
 from .parse import pass_bytes, pass_label
 
 CSV_COLUMNS = ["machine", "source", "suite", "pass", "variant", "kind",
@@ -37,6 +38,7 @@ def rows(machines):
                        "tsc_khz": khz,
                        "ns": (a.median * 1e6 / khz) if khz else None,
                        "line": a.line}
+        yield from S.export_rows(m)
 
 
 def to_csv(machines):
@@ -66,7 +68,8 @@ def machine_json(m):
                         "label": pass_label(p.suite, p.name),
                         "bytes": pass_bytes(m, p.suite, p.name),
                         "variants": p.variants}
-                       for p in m.ordered_passes()]}
+                       for p in m.ordered_passes()],
+            "strings": S.machine_json(m)}
 
 
 def to_json(machines):
@@ -164,4 +167,5 @@ def to_benchfmt(machines):
                 if khz:
                     line += " %.1f ns/op" % (a.median * 1e6 / khz)
                 out.append(line)
+        out += S.benchfmt_lines(m)
     return "\n".join(out) + "\n"

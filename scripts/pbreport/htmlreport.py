@@ -6,6 +6,7 @@ import math
 from . import analysis as A
 from . import facts as F
 from . import scrub
+from . import strings as S
 from . import textout as T
 from .parse import pass_bytes, pass_label
 
@@ -218,7 +219,8 @@ def winners_table(machines, alpha):
     return "\n".join(out)
 
 
-def report(machines, alpha, relative=False, diags=(), title=None):
+def report(machines, alpha, relative=False, diags=(), title=None,
+           tie=S.DEFAULT_TIE):
     colors = {m.name: PALETTE[i % len(PALETTE)]
               for i, m in enumerate(machines)}
 
@@ -276,6 +278,7 @@ def report(machines, alpha, relative=False, diags=(), title=None):
                            '<figcaption>%s</figcaption>%s</figure>'
                            % (e(m.name), e(m.name), c))
         out.append('</section>')
+    out.append(S.html_section(machines, alpha, PALETTE, tie))
     if diags:
         out.append('<section id="skipped"><h2>Skipped input</h2><ul>')
         for d in diags:

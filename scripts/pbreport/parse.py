@@ -86,6 +86,71 @@ class Aggregate:
         self.median, self.max, self.line = med, mx, line
 
 
+class StrFigures:
+    """A strings value or zero line: one variant at one size (or zero-length
+    pattern), ticks per call: min and median as printed, and every rep's
+    figure (values) in rep order."""
+    __slots__ = ("variant", "key", "min", "median", "values", "line")
+
+    def __init__(self, variant, key, mn, med, values, line):
+        self.variant, self.key, self.min = variant, key, mn
+        self.median, self.values, self.line = med, values, line
+
+
+class StrBlock:
+    """A block of suite=strings: one op, mode and alignment over the sizes
+    (figures keyed by size), or an op's zero-length block (keyed by
+    pattern: zero, alt, random)."""
+
+    def __init__(self, op, mode, dst, src, line, zero_calls=None, zero_n=None):
+        self.op, self.mode, self.dst, self.src = op, mode, dst, src
+        self.line = line
+        self.zero_calls, self.zero_n = zero_calls, zero_n
+        self.overhead = {}          # calls -> {"min", "median", "n"}
+        self.figures = {}           # (variant, size or pattern) -> StrFigures
+        self.variants = []          # in order of first appearance
+        self.keys = []              # sizes or patterns, in order of appearance
+
+    @property
+    def zero(self):
+        return self.mode == "zero"
+
+    @property
+    def key(self):
+        return (self.op, self.mode, self.dst, self.src)
+
+    @property
+    def label(self):
+        """"tput dst=1", "lat dst=0 src=7", "zero"."""
+        if self.zero:
+            return "zero"
+        s = "%s dst=%d" % (self.mode, self.dst)
+        return s + (" src=%d" % self.src if self.src is not None else "")
+
+    def add(self, f):
+        self.figures[(f.variant, f.key)] = f
+        if f.variant not in self.variants:
+            self.variants.append(f.variant)
+        if f.key not in self.keys:
+            self.keys.append(f.key)
+
+
+class StringsRun:
+    """What a run of suite=strings printed."""
+
+    def __init__(self):
+        self.plan = None            # the strings_plan line
+        self.tsc = None             # the strings_tsc line
+        self.blocks = {}            # StrBlock.key -> StrBlock, in log order
+
+    @property
+    def has_data(self):
+        return any(b.figures for b in self.blocks.values())
+
+    def ordered_blocks(self):
+        return [b for b in self.blocks.values() if b.figures]
+
+
 class Pass:
     def __init__(self, suite, name, line):
         self.suite = suite          # "clear" or "copy"
@@ -179,6 +244,8 @@ class Machine:
         self.complete = None            # "halting" / "rebooting"
         self.kinds = set()              # line kinds seen
         self.cur_pass = None
+        self.strings = None             # StringsRun, suite=strings only
+        self.cur_block = None           # the StrBlock lines go to
 
     # -- facts -----------------------------------------------------------
     @property
@@ -213,7 +280,13 @@ class Machine:
 
     @property
     def has_data(self):
-        return any(p.has_data for p in self.passes.values())
+        return any(p.has_data for p in self.passes.values()) or \
+            (self.strings is not None and self.strings.has_data)
+
+    def strings_run(self):
+        if self.strings is None:
+            self.strings = StringsRun()
+        return self.strings
 
     def ordered_passes(self):
         return [self.passes[k] for k in sorted(self.passes, key=pass_order)
@@ -447,12 +520,15 @@ class Reader:
         elif kind == "pass":
             suite = "copy" if g[0] else "clear"
             cur.cur_pass = cur.get_pass(suite, g[1], lineno)
+            cur.cur_block = None
         elif kind == "agg":
             p = cur.get_pass("copy", g[0][len("copy-"):], lineno)
             n, mn, med, mx = (int(x) for x in g[2:])
             p.aggregates[g[1]] = Aggregate(g[1], n, mn, med, mx, lineno)
             p.add_variant(g[1])
             cur.cur_pass = None
+        elif kind.startswith("strings_"):
+            self.strings_line(kind, m, g, lineno)
         elif kind == "xen":
             f["xen"] = dict(zip(("erms", "fsrm", "fzrm", "fsrs", "fsrcs"),
                                 (int(x) for x in g[:5])))
@@ -536,7 +612,7 @@ class Reader:
             cur.failures.append((lineno, m.group(0)))
         elif kind == "exception":
             cur.failures.append((lineno, m.group(0)))
-            cur.cur_pass = None
+            cur.cur_pass = cur.cur_block = None
         elif kind == "fault":
             cur.failures.append((lineno, m.group(0)))
             cur.verify_failed.add((g[0], canon_pass(g[1]), g[2]))
@@ -575,9 +651,46 @@ class Reader:
             f["runtime"] = {"ms": int(g[0]), "ticks": int(g[1], 16)}
         elif kind == "done":
             cur.done = int(g[0])
-            cur.cur_pass = None
+            cur.cur_pass = cur.cur_block = None
         elif kind == "complete":
             cur.complete = g[0]
+
+    def strings_line(self, kind, m, g, lineno):
+        """A line of suite=strings (docs/log-format.md, "The strings suite")."""
+        cur = self.cur
+        run = cur.strings_run()
+        cur.cur_pass = None
+        if kind == "strings_plan":
+            run.plan = {"sizes": [int(x) for x in g[0].split(",")],
+                        "calls": int(g[1]),
+                        "align": [int(x) for x in g[2].split(",")],
+                        "modes": g[3].split(","), "zero_calls": int(g[4]),
+                        "zero_n": int(g[5])}
+        elif kind == "strings_tsc":
+            run.tsc = {"step": int(g[0]), "region": int(g[1]),
+                       "reads": int(g[2])}
+        elif kind in ("strings_block", "strings_zero_block"):
+            if kind == "strings_block":
+                b = StrBlock(g[0], g[1], int(g[2]),
+                             None if g[3] is None else int(g[3]), lineno)
+            else:
+                b = StrBlock(g[0], "zero", None, None, lineno,
+                             int(g[1]), int(g[2]))
+            cur.cur_block = run.blocks.setdefault(b.key, b)
+        elif cur.cur_block is None:
+            self.skip(lineno, "strings line outside a block")
+        elif kind == "strings_overhead":
+            cur.cur_block.overhead[int(g[0])] = {
+                "min": int(g[1]), "median": int(g[2]), "n": int(g[3])}
+        elif (kind == "strings_zero") != cur.cur_block.zero:
+            self.skip(lineno, "strings %s line in a %s block" % (
+                "zero" if kind == "strings_zero" else "size",
+                "zero" if cur.cur_block.zero else "size"))
+        else:
+            key = g[1] if kind == "strings_zero" else int(g[1])
+            cur.cur_block.add(StrFigures(
+                g[0], key, float(g[2]), float(g[3]),
+                [float(x) for x in g[4].split(",")], lineno))
 
     def close(self):
         cur = self.cur
@@ -589,6 +702,14 @@ class Reader:
             self.warn(cur.last_line, "%s: the run has no \"done:\" line; "
                       "the log ends early (cut off or reset?)" % cur.name)
         reps = cur.reps
+        if reps and cur.strings is not None:
+            for b in cur.strings.ordered_blocks():
+                for f in b.figures.values():
+                    if len(f.values) != reps:
+                        self.warn(f.line, "%s: strings %s %s: %s %s has %d of "
+                                  "%d figures" % (cur.name, b.op, b.label,
+                                                  f.variant, f.key,
+                                                  len(f.values), reps))
         if reps:
             for p in cur.ordered_passes():
                 for v in p.variants:

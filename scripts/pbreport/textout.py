@@ -2,6 +2,7 @@
 from . import analysis as A
 from . import facts as F
 from . import scrub
+from . import strings as S
 from .parse import pass_bytes, pass_label
 
 
@@ -70,7 +71,7 @@ def sig_text(cmp, alpha):
 
 # -- summary ---------------------------------------------------------------
 
-def summary(machines, alpha):
+def summary(machines, alpha, tie=S.DEFAULT_TIE):
     out = []
     for m in machines:
         out.append("== %s" % m.name)
@@ -83,6 +84,9 @@ def summary(machines, alpha):
             out.append("")
             out.append(pass_table(m, p, alpha))
         out.extend(scrub.summary_lines(m))
+        strings = S.summary(m, alpha, tie)
+        if strings:
+            out += ["", strings]
         out.append("")
     return "\n".join(out)
 
@@ -247,6 +251,14 @@ def diff(machines, alpha, metrics, unit, how="iqr"):
         right = {3} | set(range(4, len(head), 2))
         out.append(table([head] + rows, right=right))
         out.append("")
+    text, comps, more = S.diff(machines, alpha, unit, how, cell_text,
+                               delta_text, table)
+    if text:
+        out += [text, ""]
+        res.comparisons += [("strings", key, v, name, cmp)
+                            for key, _, v, name, cmp in comps]
+        for nn, count in more.items():
+            small[nn] = small.get(nn, 0) + count
     for (n1, n2), count in sorted(small.items()):
         from .stats import min_p
         res.warnings.append(
@@ -303,6 +315,12 @@ def winners(machines, alpha, unit_for):
                      num(med, unit), unit.label, w.runner_up or "-",
                      pct(w.margin), pval(w.cmp.p if w.cmp else None),
                      sig_mark(w)])
+    for op, what, m, w in S.winners_rows(machines, alpha):
+        unit = unit_for(m)
+        med = w.cell.median * (A.ns_per_tick(m) if unit == A.NS else 1)
+        rows.append([op, what, m.name, w.variant or "-", num(med, unit),
+                     unit.label + "/call", w.runner_up or "-", pct(w.margin),
+                     pval(w.cmp.p if w.cmp else None), sig_mark(w)])
     legend = ("margin: how much slower the runner-up's median is; "
               "significant: Mann-Whitney U of winner against runner-up, "
               "two-sided, alpha=%g" % alpha)

@@ -16,6 +16,7 @@
 #include "harness/fmt.h"
 #include "harness/options.h"
 #include "harness/plan.h"
+#include "variants/strings.h"
 #include "variants/variants.h"
 #include "check.h"
 
@@ -900,6 +901,151 @@ static void test_scrub_options(void)
 	expect_u("scrub.none_in_other_suites", p.scrub_bytes, 0);
 }
 
+/* ---- suite=strings: sizes=, and its variants in options and plan ---- */
+
+/* The index of op's string variant called name. */
+static int string_index(enum string_op op, const char *name)
+{
+	for (unsigned int i = 0; i < string_variant_count; i++)
+		if (string_variants[i].op == op && !strcmp(string_variants[i].name, name))
+			return (int)i;
+	fprintf(stderr, "test_lib: no %s variant %s\n", string_op_name(op), name);
+	return 63;
+}
+
+static bool sizes_are(const uint16_t *got, unsigned int n, const uint16_t *want,
+		      unsigned int nwant)
+{
+	return n == nwant && !memcmp(got, want, n * sizeof(*got));
+}
+
+static void test_options_strings(void)
+{
+	static const uint16_t sorted[] = { 0, 7, 64, 4096 };
+	char word[OPT_WORD_MAX];
+	size_t n;
+
+	parse("suite=strings sizes=64,0,4096,7");
+	result(!o.nerrors && sizes_are(o.sizes, o.nsizes, sorted, 4),
+	       "strings.sizes_sorted", "nerrors=%u nsizes=%u first=%u",
+	       o.nerrors, o.nsizes, o.nsizes ? o.sizes[0] : 0);
+	parse("sizes=0x10 suite=strings");
+	result(!o.nerrors && o.nsizes == 1 && o.sizes[0] == 16,
+	       "strings.sizes_hex_any_order", "nerrors=%u nsizes=%u", o.nerrors,
+	       o.nsizes);
+	expect_error("strings.sizes_4097", "suite=strings sizes=1,4097", "sizes=",
+		     "4096");
+	expect_u("strings.sizes_bad_default", o.nsizes, 0);
+	expect_error("strings.sizes_word", "suite=strings sizes=abc", "sizes=", "abc");
+	expect_error("strings.sizes_negative", "suite=strings sizes=-1", "sizes=", "-1");
+	expect_error("strings.sizes_twice", "suite=strings sizes=8,16,8", "sizes=",
+		     "twice");
+	expect_error("strings.sizes_empty_name", "suite=strings sizes=1,,2",
+		     "sizes=", NULL);
+	expect_error("strings.sizes_empty", "suite=strings sizes=", "sizes=", NULL);
+	n = (size_t)snprintf(word, sizeof(word), "suite=strings sizes=0");
+	for (unsigned int i = 1; i < STRINGS_SIZES_MAX; i++)
+		n += (size_t)snprintf(word + n, sizeof(word) - n, ",%u", i);
+	parse(word);
+	result(!o.nerrors && o.nsizes == STRINGS_SIZES_MAX, "strings.sizes_max",
+	       "nerrors=%u nsizes=%u", o.nerrors, o.nsizes);
+	snprintf(word + n, sizeof(word) - n, ",%u", STRINGS_SIZES_MAX);
+	expect_error("strings.sizes_too_many", word, "sizes=", "more than");
+	expect_u("strings.sizes_too_many_default", o.nsizes, 0);
+	expect_error("strings.sizes_other_suite", "sizes=8", "sizes=", "suite=strings");
+	expect_u("strings.sizes_other_suite_default", o.nsizes, 0);
+	parse_linux("suite=strings sizes=8");
+	result(!o.nerrors && o.nsizes == 1, "strings.sizes_linux",
+	       "nerrors=%u", o.nerrors);
+
+	parse("suite=strings reps=31");
+	expect_u("strings.reps_31", o.reps, STRINGS_REPS_MAX);
+	expect_error("strings.reps_32", "suite=strings reps=32", "reps=", "31");
+	expect_u("strings.reps_32_default", o.reps, 0);
+	parse("reps=1000");
+	expect_u("strings.reps_other_suite_1000", o.reps, 1000);
+	expect_error("strings.passes", "suite=strings passes=l1", "passes=",
+		     "no passes");
+
+	parse("suite=strings variants=stosb,avx");
+	result(!o.nerrors && !o.variants &&
+	       o.str_variants == (BIT(string_index(STRING_MEMSET, "stosb")) |
+				  BIT(string_index(STRING_MEMSET, "avx")) |
+				  BIT(string_index(STRING_MEMCPY, "avx"))),
+	       "strings.variants_both_tables", "nerrors=%u variants=0x%llx str=0x%llx",
+	       o.nerrors, (unsigned long long)o.variants,
+	       (unsigned long long)o.str_variants);
+	result(option_selects_string(&o, string_index(STRING_MEMCPY, "avx")) &&
+	       !option_selects_string(&o, string_index(STRING_MEMCPY, "movsb")),
+	       "strings.selects", "str=0x%llx", (unsigned long long)o.str_variants);
+	expect_error("strings.variants_page_name", "suite=strings variants=clzero",
+		     "variants=", "clzero");
+	for (unsigned int i = 0; i < string_variant_count; i++)
+		if (!has_word(o.errors[0], string_variants[i].name)) {
+			result(false, "strings.variants_lists_all", "'%s' missing from \"%s\"",
+			       string_variants[i].name, o.errors[0]);
+			break;
+		} else if (i + 1 == string_variant_count) {
+			result(true, "strings.variants_lists_all", "-");
+		}
+	expect_error("strings.variants_not_in_clear", "suite=clear variants=stosb_br",
+		     "variants=", "stosb_br");
+	parse(NULL);
+	result(!option_selects_string(&o, 0), "strings.not_in_all", "selected");
+}
+
+static void test_plan_strings(void)
+{
+	/* The issue's default list, from its text. */
+	static const uint16_t issue[] = {
+		0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255,
+		256, 511, 512, 1023, 1024, 2048, 4095, 4096,
+	};
+	static const uint16_t given[] = { 1, 3 };
+	const int set512 = string_index(STRING_MEMSET, "avx512");
+	const int cpy512 = string_index(STRING_MEMCPY, "avx512");
+	struct buffer_sizes bs;
+	struct plan p;
+
+	build(&p, "suite=strings", &skylake, 1024 * MIB);
+	result(sizes_are(p.sizes, p.nsizes, issue, sizeof(issue) / sizeof(issue[0])),
+	       "plan.strings_default_sizes", "nsizes=%u", p.nsizes);
+	expect_u("plan.strings_reps", p.reps, 11);
+	result(!p.passes && !p.runs && p.str_runs, "plan.strings_no_pages",
+	       "passes=0x%x runs=0x%llx str=0x%llx", p.passes,
+	       (unsigned long long)p.runs, (unsigned long long)p.str_runs);
+	/* Skylake has no AVX-512: both avx512 routines skipped, with the reason. */
+	result(!(p.str_runs & (BIT(set512) | BIT(cpy512))) &&
+	       starts_with(p.str_skip[set512], "needs avx512bw") &&
+	       starts_with(p.str_skip[cpy512], "needs avx512bw"),
+	       "plan.strings_gated", "runs=0x%llx why=%s",
+	       (unsigned long long)p.str_runs, p.str_skip[set512]);
+	result((p.str_runs & BIT(string_index(STRING_MEMSET, "avx"))) &&
+	       (p.str_runs & BIT(string_index(STRING_MEMCPY, "movsb"))),
+	       "plan.strings_present", "runs=0x%llx", (unsigned long long)p.str_runs);
+	plan_buffer_sizes(&p, &bs);
+	result(bs.strings >= 7 * 4096, "plan.strings_buffer", "strings=%zu", bs.strings);
+
+	build(&p, "suite=strings disable=avx", &skylake, 1024 * MIB);
+	expect_s("plan.strings_disable_reason",
+		 p.str_skip[string_index(STRING_MEMCPY, "avx")],
+		 "needs avx (turned off by disable=avx)");
+	build(&p, "suite=strings sizes=3,1", &skylake, 1024 * MIB);
+	result(sizes_are(p.sizes, p.nsizes, given, 2), "plan.strings_sizes_option",
+	       "nsizes=%u", p.nsizes);
+	build(&p, "suite=strings variants=movsb", &skylake, 1024 * MIB);
+	expect_u("plan.strings_variants", p.str_runs,
+		 BIT(string_index(STRING_MEMCPY, "movsb")));
+	build(&p, "suite=strings variants=avx512", &skylake, 1024 * MIB);
+	plan_buffer_sizes(&p, &bs);
+	result(!p.str_runs && bs.strings == 0, "plan.strings_nothing_runs",
+	       "runs=0x%llx strings=%zu", (unsigned long long)p.str_runs, bs.strings);
+	build(&p, NULL, &skylake, 1024 * MIB);
+	plan_buffer_sizes(&p, &bs);
+	result(!p.str_runs && bs.strings == 0, "plan.all_no_strings",
+	       "runs=0x%llx strings=%zu", (unsigned long long)p.str_runs, bs.strings);
+}
+
 int main(void)
 {
 	/* Every line out before a crash, should a check crash. */
@@ -914,5 +1060,7 @@ int main(void)
 	test_skip_reasons();
 	test_disable_force();
 	test_scrub_options();
+	test_options_strings();
+	test_plan_strings();
 	return failures ? 1 : 0;
 }
