@@ -12,6 +12,7 @@
 #include "fmt.h"
 #include "insn.h"
 #include "out.h"
+#include "progress.h"
 #include "run.h"
 #include "scrub.h"
 #include "summary.h"
@@ -44,6 +45,7 @@ struct scrub {
 	uint64_t tsc_khz;
 	variant_set runs;		/* the plan's, less what faulted */
 	struct summary *sum;
+	struct progress_clock clock;	/* in steps */
 };
 
 /* What one CPU does at the deadline. */
@@ -214,26 +216,8 @@ static unsigned int counts(unsigned int n, unsigned int *c)
 	return k;
 }
 
-static void progress(const struct scrub *s, const char *pass, const char *variant,
-		     unsigned int rep, uint64_t done, uint64_t total, uint64_t t_start)
-{
-	struct progress pr = {
-		.suite = "scrub", .pass = pass, .variant = variant, .rep = rep,
-		.reps = s->p->reps, .percent = (unsigned int)(done * 100 / total),
-		.left_ms = PROGRESS_UNKNOWN,
-	};
-
-	if (s->tsc_khz) {
-		pr.elapsed_ms = (rdtsc_ordered() - t_start) / s->tsc_khz;
-		if (done)
-			pr.left_ms = pr.elapsed_ms * (total - done) / done;
-	}
-	host_progress(&pr);
-}
-
 /* All steps of one count (and place), reps of every variant, grouped by rep. */
-static void count_steps(struct scrub *s, unsigned int count, enum where w,
-			uint64_t *done, uint64_t total, uint64_t t_start)
+static void count_steps(struct scrub *s, unsigned int count, enum where w)
 {
 	static uint64_t walls[VARIANTS_MAX][REPS_MAX];
 	unsigned int n[VARIANTS_MAX] = { 0 }, rep, i;
@@ -249,8 +233,8 @@ static void count_steps(struct scrub *s, unsigned int count, enum where w,
 
 			if (!((s->runs >> i) & 1))
 				continue;
-			progress(s, pass, variants[i].name, rep, *done, total, t_start);
-			*done += 1;
+			progress_next(&s->clock, "scrub", pass, variants[i].name, rep,
+				      s->p->reps, 1);
 			wall = step(s, i, count, w, rep);
 			if (wall)
 				walls[i][n[i]++] = wall;
@@ -275,7 +259,6 @@ void scrub_run(const struct plan *p, const struct cpu_desc *d,
 	static struct scrub s;
 	unsigned int c[32], nc, k, i, node, nvar = 0;
 	char list[160];
-	uint64_t done = 0, total, t_start = rdtsc_ordered();
 	size_t len = 0;
 
 	s = (struct scrub){ .p = p, .b = b, .tsc_khz = tsc_khz, .runs = p->runs,
@@ -301,10 +284,11 @@ void scrub_run(const struct plan *p, const struct cpu_desc *d,
 
 	for (i = 0; i < variant_count; i++)
 		nvar += (s.runs >> i) & 1;
-	total = (uint64_t)nvar * p->reps * (nc + (s.cpus.nodes > 1));
+	progress_start(&s.clock, tsc_khz,
+		       (uint64_t)nvar * p->reps * (nc + (s.cpus.nodes > 1)));
 	for (k = 0; k < nc; k++)
-		count_steps(&s, c[k], LOCAL, &done, total ? total : 1, t_start);
+		count_steps(&s, c[k], LOCAL);
 	/* With NUMA, one more step: every CPU clearing the next node's memory. */
 	if (s.cpus.nodes > 1)
-		count_steps(&s, s.n, REMOTE, &done, total, t_start);
+		count_steps(&s, s.n, REMOTE);
 }

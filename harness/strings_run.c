@@ -20,6 +20,7 @@
 #include "host.h"
 #include "insn.h"
 #include "out.h"
+#include "progress.h"
 #include "run.h"
 #include "strings_run.h"
 #include "variants/strings.h"
@@ -67,8 +68,7 @@ struct strings_state {
 	const struct plan *p;
 	variant_set runs;		/* the plan's, less what faulted */
 	uint8_t *dwin, *swin;		/* dst's and src's windows, page-aligned */
-	uint64_t tsc_khz, t_start;
-	uint64_t done, total;		/* batches, for progress */
+	struct progress_clock clock;	/* in batches */
 };
 
 /* One block: what runs, on which bytes. */
@@ -254,26 +254,6 @@ static void fault(struct strings_state *s, const struct block *k,
 		s->runs &= ~(1ull << k->variant[slot]);
 }
 
-static void progress(struct strings_state *s, const struct block *k,
-		     unsigned int slot, unsigned int rep)
-{
-	struct progress pr = {
-		.suite = string_op_name(k->op), .pass = k->name,
-		.variant = slot_name(k, slot), .rep = rep, .reps = s->p->reps,
-		.left_ms = PROGRESS_UNKNOWN,
-	};
-	uint64_t ticks = rdtsc_ordered() - s->t_start;
-
-	pr.percent = s->total ? (unsigned int)(s->done * 100 / s->total) : 0;
-	if (s->tsc_khz) {
-		pr.elapsed_ms = ticks / s->tsc_khz;
-		if (s->done)
-			pr.left_ms = pr.elapsed_ms * (s->total - s->done) / s->done;
-	}
-	host_progress(&pr);
-	s->done++;
-}
-
 /* One timed batch of fn over the sizes in sizes[0..calls). */
 static bool batch(const struct block *k, void *fn, unsigned int rep,
 		  const size_t *sizes, size_t calls, uint64_t *ticks,
@@ -401,7 +381,8 @@ static void measure_block(struct strings_state *s, struct block *k)
 				run_step("strings %s %s n=%zu rep %u variant %s",
 					 string_op_name(k->op), k->name, n, rep,
 					 slot_name(k, slot));
-				progress(s, k, slot, rep);
+				progress_next(&s->clock, string_op_name(k->op), k->name,
+					      slot_name(k, slot), rep, s->p->reps, 1);
 				prepare_dst(k, n, rep);
 				if (!batch(k, slot_fn(k, slot), rep, ns[PAT_ZERO],
 					   STRINGS_CALLS, &raw[si][slot][rep], &f)) {
@@ -524,7 +505,8 @@ static void measure_zero(struct strings_state *s, struct block *k,
 				run_step("strings zero %s pattern=%s rep %u variant %s",
 					 string_op_name(k->op), pattern_names[pat],
 					 rep, slot_name(k, slot));
-				progress(s, k, slot, rep);
+				progress_next(&s->clock, string_op_name(k->op), k->name,
+					      slot_name(k, slot), rep, s->p->reps, 1);
 				prepare_dst(k, m, rep);
 				if (!batch(k, slot_fn(k, slot), rep, ns[pat],
 					   pattern_calls(pat), t, &f)) {
@@ -641,10 +623,7 @@ void strings_run(const struct plan *p, const struct cpu_desc *d,
 		 const struct buffers *b, uint64_t tsc_khz)
 {
 	static const unsigned int misaligns[STRINGS_NMISALIGN] = STRINGS_MISALIGNS;
-	struct strings_state s = {
-		.p = p, .runs = p->str_runs, .tsc_khz = tsc_khz,
-		.t_start = rdtsc_ordered(),
-	};
+	struct strings_state s = { .p = p, .runs = p->str_runs };
 	unsigned int mode, di, si;
 	enum string_op op;
 
@@ -654,7 +633,7 @@ void strings_run(const struct plan *p, const struct cpu_desc *d,
 	/* Guard page, dst's window, guard page, src's window, guard page. */
 	s.dwin = b->strings + PAGE_SIZE;
 	s.swin = s.dwin + (STRINGS_WINDOW_PAGES + 1) * PAGE_SIZE;
-	s.total = count_batches(&s);
+	progress_start(&s.clock, tsc_khz, count_batches(&s));
 	print_tsc();
 	for (op = STRING_MEMSET; op <= STRING_MEMCPY; op++) {
 		for (mode = 0; mode < MODE_COUNT; mode++)

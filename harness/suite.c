@@ -9,6 +9,7 @@
 #include "host.h"
 #include "insn.h"
 #include "out.h"
+#include "progress.h"
 #include "run.h"
 #include "scrub.h"
 #include "strings_run.h"
@@ -25,8 +26,7 @@ struct suite_run {
 	struct summary *sum;		/* may be NULL */
 	struct bench_env env;
 	variant_set runs;		/* the plan's, less what faulted */
-	uint64_t tsc_khz, t_start;
-	uint64_t done, total;		/* progress, in pages touched */
+	struct progress_clock clock;	/* in pages touched */
 };
 
 /*
@@ -105,28 +105,6 @@ static bool pass_runs(const struct suite_run *s, enum pass_id id, enum op op)
 {
 	return (s->p->passes & (1u << id)) && ((passes[id].ops >> op) & 1) &&
 	       count_runs(s, op);
-}
-
-static void progress(struct suite_run *s, enum op op, enum pass_id id,
-		     const struct variant *v, unsigned int rep, uint64_t pages)
-{
-	struct progress pr = {
-		.suite = op_name(op), .pass = passes[id].header,
-		.variant = v->name, .rep = rep,
-		.reps = passes[id].kind == KIND_TIMED ? s->p->reps :
-			passes[id].kind == KIND_HOT ? COPY_HOT_N : COPY_COLD_N,
-		.left_ms = PROGRESS_UNKNOWN,
-	};
-	uint64_t ticks = rdtsc_ordered() - s->t_start;
-
-	pr.percent = s->total ? (unsigned int)(s->done * 100 / s->total) : 0;
-	if (s->tsc_khz) {
-		pr.elapsed_ms = ticks / s->tsc_khz;
-		if (s->done)
-			pr.left_ms = pr.elapsed_ms * (s->total - s->done) / s->done;
-	}
-	host_progress(&pr);
-	s->done += pages;
 }
 
 static void fault(struct suite_run *s, enum op op, const char *pass,
@@ -214,7 +192,8 @@ static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
 				continue;
 			run_step("%s %s rep %u variant %s", op_name(op), header,
 				 rep, v->name);
-			progress(s, op, id, v, rep, nr);
+			progress_next(&s->clock, op_name(op), header, v->name, rep,
+				      p->reps, nr);
 			prepare(&l, rep, i);
 			if (l.src)
 				evict_or_fence(&s->env, passes[id].flush, l.src, l.bytes);
@@ -269,7 +248,8 @@ static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 			continue;
 		}
 		for (k = 0; k < n; k++) {
-			progress(s, op, id, v, k, iteration_pages(s->p, id));
+			progress_next(&s->clock, op_name(op), pass, v->name, k, n,
+				      iteration_pages(s->p, id));
 			prepare(&l, k, i);
 			if (cold)
 				__builtin_memcpy(s->b->cold + COPY_COLD_BYTES,
@@ -299,10 +279,8 @@ static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 void suite_run(const struct plan *p, const struct cpu_desc *d,
 	       const struct buffers *b, uint64_t tsc_khz, struct summary *sum)
 {
-	struct suite_run s = {
-		.p = p, .b = b, .sum = sum, .runs = p->runs, .tsc_khz = tsc_khz,
-		.t_start = rdtsc_ordered(),
-	};
+	struct suite_run s = { .p = p, .b = b, .sum = sum, .runs = p->runs };
+	uint64_t total = 0;
 	unsigned int id, op;
 
 	if (suites[p->suite].how == HOW_STRINGS) {	/* harness/strings_run.c */
@@ -318,8 +296,8 @@ void suite_run(const struct plan *p, const struct cpu_desc *d,
 	for (id = 0; id < PASS_COUNT; id++)
 		for (op = 0; op < OP_COUNT; op++)
 			if (pass_runs(&s, id, op))
-				s.total += iterations(&s, id, op) *
-					   iteration_pages(p, id);
+				total += iterations(&s, id, op) * iteration_pages(p, id);
+	progress_start(&s.clock, tsc_khz, total);
 
 	/* All of a table's passes before the next table's, as in 2021. */
 	for (op = 0; op < OP_COUNT; op++)

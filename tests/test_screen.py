@@ -3,12 +3,11 @@ the screendump reader (tests/screen.py) on pictures made here, and real
 boots under SeaBIOS and OVMF whose screen is read back from QEMU's
 screendump and compared with the serial log it must agree with."""
 import gzip
-import importlib.machinery
-import importlib.util
 import os
 import re
 import select
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -23,14 +22,8 @@ OVMF = "/usr/share/ovmf/OVMF.fd"
 TAG = re.compile(r"^\([A-Za-z0-9_]{1,15}\) (.*?)\r?$")
 
 
-def load(name, path):
-    loader = importlib.machinery.SourceFileLoader(name, path)
-    mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader))
-    loader.exec_module(mod)
-    return mod
-
-
-screen = load("screen", os.path.join(REPO, "tests", "screen.py"))
+sys.path.insert(0, os.path.join(REPO, "tests"))
+import screen  # noqa: E402  (tests/screen.py: the screendump reader)
 psf2c = screen.psf2c
 
 

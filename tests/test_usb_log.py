@@ -4,11 +4,10 @@ boots under OVMF; the kernel writes its log to the stick's PBRESULTS
 partition, which is read back here with mtools and compared with the
 serial log. The same image as a CD, and on a BIOS, says why it saved
 nothing. The screen's footer shows the same line."""
-import importlib.machinery
-import importlib.util
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -26,14 +25,8 @@ SAVED = re.compile(r"^log saved: \\pagebench\\(\d{8}-\d{6}(?:-\d+)?\.log) bytes=
 RAW_TAGGED = re.compile(r"\([A-Za-z0-9_]{1,15}\) .*")
 
 
-def load(name, path):
-    loader = importlib.machinery.SourceFileLoader(name, path)
-    mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader))
-    loader.exec_module(mod)
-    return mod
-
-
-screen = load("screen", os.path.join(REPO, "tests", "screen.py"))
+sys.path.insert(0, os.path.join(REPO, "tests"))
+import screen  # noqa: E402  (tests/screen.py: the screendump reader)
 
 
 def run(tmp, *args, timeout=600):
