@@ -21,6 +21,8 @@ import strings_log  # noqa: E402
 
 TOOL = os.path.join(REPO, "build", "host", "pagebench-linux")
 CPUID_TOOL = os.path.join(REPO, "build", "host", "pagebench-cpuid")
+CPUID_DUMP = os.path.join(REPO, "..", "shared", "cpuid",
+                          "AuthenticAMD0A10F11_K19_Genoa_01.txt")
 REPORT = os.path.join(REPO, "scripts", "pagebench-report")
 RUN_QEMU = os.path.join(REPO, "scripts", "run-qemu")
 TAG = re.compile(r"^\(([A-Za-z0-9_]{1,15})\) (.*)$")
@@ -143,13 +145,15 @@ class LinuxRunner(unittest.TestCase):
                 self.assertEqual(r.all("value"), [])
                 self.assertEqual(r.lines[-1], "done: 1 failure")
                 # pagebench-cpuid parses as the kernel does: same text.
+                # "frobnicate" has no '=': the host tool takes it for the
+                # dump's file name, so only the key=value words compare.
                 if args[0] != "frobnicate":
-                    dump = subprocess.run([CPUID_TOOL] + list(args) + ["-"],
-                                          input=b"", capture_output=True)
+                    dump = subprocess.run([CPUID_TOOL] + list(args) + [CPUID_DUMP],
+                                          capture_output=True)
+                    self.assertEqual(dump.returncode, 1, dump.stderr)
                     kernel = [l for l in dump.stdout.decode().splitlines()
                               if "option error" in l]
-                    if kernel:
-                        self.assertEqual("(PB) " + errors[0], kernel[0])
+                    self.assertEqual(["(PB) " + errors[0]], kernel)
 
     def test_bad_option_same_text_in_kernel(self):
         """The kernel itself, under TCG, prints the very same error line."""
