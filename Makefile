@@ -84,6 +84,10 @@ $(B)/k/%.o: %.asm Makefile
 	@mkdir -p $(dir $@)
 	$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP -o $@ $<
 
+# NASM 2.16's -MD leaves %include files out of the .d it writes (-M alone
+# lists them), so the variants' shared include is named here by hand.
+$(patsubst %.asm,$(B)/k/%.o,$(VARIANT_ASM)): $(wildcard variants/*.inc)
+
 $(B)/h/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(HCFLAGS) -c -o $@ $<

@@ -10,6 +10,7 @@ bits 64
 default rel
 %use smartalign
 alignmode p6
+%include "variants/small_moves.inc"
 
 BLOCK		equ 32
 
@@ -104,35 +105,7 @@ align 16
 	mov	[rdi + rdx - 8], r11
 	ret
 .under16:
-	cmp	edx, 8
-	jb	.under8
-	mov	r8, [rsi]
-	mov	r9, [rsi + rdx - 8]
-	mov	[rdi], r8
-	mov	[rdi + rdx - 8], r9
-	ret
-.under8:
-	cmp	edx, 4
-	jb	.under4
-	mov	ecx, [rsi]
-	mov	r8d, [rsi + rdx - 4]
-	mov	[rdi], ecx
-	mov	[rdi + rdx - 4], r8d
-	ret
-	; 1..3: the first two bytes as a word when there are two, and the
-	; last byte, which for 1 is the first.
-.under4:
-	test	edx, edx
-	jz	.done
-	movzx	ecx, byte [rsi + rdx - 1]
-	cmp	edx, 2
-	jb	.last
-	movzx	r8d, word [rsi]
-	mov	[rdi], r8w
-.last:
-	mov	[rdi + rdx - 1], cl
-.done:
-	ret
+	COPY_UNDER16
 .end:
 
 section .note.GNU-stack noalloc noexec nowrite progbits

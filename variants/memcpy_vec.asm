@@ -11,6 +11,7 @@ bits 64
 default rel
 %use smartalign
 alignmode p6
+%include "variants/small_moves.inc"
 
 YMM		equ 32
 XMM		equ 16
@@ -111,42 +112,8 @@ align 16
 	vmovdqu	[rdi + rdx - XMM], xmm1
 	ret
 .under16:
-	cmp	edx, 8
-	jb	.under8
-	mov	rcx, [rsi]
-	mov	r8, [rsi + rdx - 8]
-	mov	[rdi], rcx
-	mov	[rdi + rdx - 8], r8
-	ret
-.under8:
-	cmp	edx, 4
-	jb	.under4
-	mov	ecx, [rsi]
-	mov	r8d, [rsi + rdx - 4]
-	mov	[rdi], ecx
-	mov	[rdi + rdx - 4], r8d
-	ret
-.under4:
-	test	edx, edx
-	jz	.done
-	movzx	ecx, byte [rsi + rdx - 1]
-	cmp	edx, 2
-	jb	.last
-	movzx	r8d, word [rsi]
-	mov	[rdi], r8w
-.last:
-	mov	[rdi + rdx - 1], cl
-.done:
-	ret
+	COPY_UNDER16
 .end:
-
-; %1 = a mask of the low n bits, for n in 1..64 in ecx (clobbered); see
-; memset_vec.asm.
-%macro LOW_BITS_MASK 1
-	mov	%1, -1
-	neg	ecx
-	shr	%1, cl
-%endmacro
 
 ; void *memcpy_avx512(void *dst, const void *src, size_t n)
 ;

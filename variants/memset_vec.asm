@@ -9,6 +9,7 @@ bits 64
 default rel
 %use smartalign
 alignmode p6
+%include "variants/small_moves.inc"
 
 BYTES_ONES_32	equ 0x01010101
 YMM		equ 32
@@ -117,15 +118,6 @@ align 16
 .done:
 	ret
 .end:
-
-; %1 = a mask of the low n bits, for n in 1..64 in ecx (clobbered). SHR
-; takes its count mod 64, so the 64 - n it needs is just -n, and n = 64
-; shifts by 0: all ones. (BZHI would do it in one, but it is BMI2.)
-%macro LOW_BITS_MASK 1
-	mov	%1, -1
-	neg	ecx
-	shr	%1, cl
-%endmacro
 
 ; void *memset_avx512(void *dst, int c, size_t n)
 ;
