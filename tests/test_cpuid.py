@@ -1,4 +1,4 @@
-"""build/host/pagebench-cpuid against the recorded CPUID dumps in shared/cpuid.
+"""build/bin/pagebench-cpuid against the recorded CPUID dumps in shared/cpuid.
 
 The expected values do not come from the code under test: feature bits are
 written here by hand from each dump's registers (bit positions of issue 2),
@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.join(REPO, "scripts"))
 from pbreport import grammar  # noqa: E402
 import qemu_cpu  # noqa: E402
 from tables import variant_needs  # noqa: E402  (the log grammar, from docs/log-format.md)
-TOOL = os.path.join(REPO, "build", "host", "pagebench-cpuid")
+TOOL = os.path.join(REPO, "build", "bin", "pagebench-cpuid")
 DUMPS = os.path.join(REPO, "..", "shared", "cpuid")
 
 # Bits of every dump's first CPU, read off its registers:
@@ -169,7 +169,7 @@ def payloads(stdout, tag="PB"):
 class ToolTestCase(unittest.TestCase):
     def setUp(self):
         if not os.access(TOOL, os.X_OK):
-            self.fail("%s is not built (make build/host/pagebench-cpuid)"
+            self.fail("%s is not built (make build/bin/pagebench-cpuid)"
                       % os.path.relpath(TOOL, REPO))
 
 
