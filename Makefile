@@ -57,7 +57,8 @@ HARNESS_LIB := $(B)/h/libharness.a
 HARNESS_OBJ := $(patsubst %.c,$(B)/h/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/bin/%,$(wildcard tests/unit/test_*.c))
-BIN := $(B)/bin/pagebench-cpuid $(B)/bin/pagebench-linux $(UNIT_TESTS)
+BIN := $(B)/bin/pagebench-cpuid $(B)/bin/pagebench-linux \
+	$(B)/bin/pagebench-linux-static $(UNIT_TESTS)
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
 .PHONY: all run test bench deps clean FORCE
@@ -131,6 +132,12 @@ $(B)/bin/pagebench-cpuid: $(B)/h/tools/pagebench-cpuid.o $(TOOLS_COMMON)
 $(B)/bin/pagebench-linux: $(LINUX_OBJ) $(HARNESS_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
+
+# The same program linked statically: one file to copy to any x86-64
+# Linux of a fleet (README.md, "A fleet"), whatever its libc.
+$(B)/bin/pagebench-linux-static: $(LINUX_OBJ) $(HARNESS_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -static -o $@ $^
 
 deps:
 	@scripts/deps $(DEPS_FOR)
