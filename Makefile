@@ -2,7 +2,7 @@
 #   make          kernel (build/pagebench.elf), ISO (build/pagebench.iso), user-space programs
 #   make run      boot it under QEMU, show and save the serial log
 #   make test     all tests; ends with "N passed, N failed, N skipped"
-#   make bench    pagebench-linux beside perf bench mem, figures only
+#   make bench    pagebench-linux beside perf bench and likwid-bench, figures only
 # Missing Debian packages are installed when run as root (scripts/deps).
 #
 # Sources by layer, lowest first (README.md, "Layout"): lib/, cpu/,
@@ -150,9 +150,9 @@ test: DEPS_FOR = test
 test: deps all
 	tests/run
 
-bench: DEPS_FOR = run
+bench: DEPS_FOR = bench
 bench: deps all
-	scripts/bench-vs-perf $(BENCH_ARGS)
+	scripts/bench-vs-peers $(BENCH_ARGS)
 
 clean:
 	rm -rf $(B)
