@@ -61,6 +61,19 @@ BIN := $(B)/bin/pagebench-cpuid $(B)/bin/pagebench-linux \
 	$(B)/bin/pagebench-linux-static $(UNIT_TESTS)
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
+# Plain make on a machine without the tools names the script that
+# installs them, rather than failing on the first missing one. run, test
+# and bench install them first themselves (their deps prerequisite).
+NEEDED_TOOLS := $(CC) $(NASM) $(LD) $(OBJCOPY) $(AR) $(PYTHON) grub-mkrescue xorriso mformat
+NEEDED_FILES := /usr/share/consolefonts/Uni2-VGA16.psf.gz
+MISSING := $(foreach t,$(NEEDED_TOOLS),$(if $(shell command -v $(t) 2>/dev/null),,$(t))) \
+	   $(foreach f,$(NEEDED_FILES),$(if $(wildcard $(f)),,$(f)))
+ifneq ($(strip $(MISSING)),)
+ifeq ($(filter deps clean run test bench,$(MAKECMDGOALS)),)
+$(error missing $(strip $(MISSING)): run scripts/deps (as root it installs what is missing, otherwise it prints the apt-get command), or make run, which does)
+endif
+endif
+
 .PHONY: all run test bench deps clean FORCE
 # Keep the objects pattern rules make on the way: no rebuild on the next make.
 .SECONDARY:
