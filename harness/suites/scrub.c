@@ -16,11 +16,11 @@
 #include "lib/run.h"
 #include "harness/suites/scrub.h"
 #include "harness/summary.h"
+#include "harness/timer.h"
 
 #define PAGE PAGE_SIZE
 /* All CPUs must be spinning before the deadline: kernel APs and Linux threads alike. */
 #define LEAD_MS 20
-#define TICKS_PER_MS_UNKNOWN 4000000ull	/* a 4 GHz guess where the rate is unknown */
 
 enum where { LOCAL, REMOTE };
 
@@ -132,7 +132,7 @@ static void verify(const struct scrub *s, const struct step *st,
 
 static uint64_t ticks_per_ms(const struct scrub *s)
 {
-	return s->tsc_khz ? s->tsc_khz : TICKS_PER_MS_UNKNOWN;
+	return s->tsc_khz ? s->tsc_khz : TIMER_TICKS_PER_MS_UNKNOWN;
 }
 
 /* The step's line; returns its wall time in ticks, or 0 when it failed. */

@@ -23,6 +23,7 @@
 #include "harness/progress.h"
 #include "lib/run.h"
 #include "harness/suites/strings.h"
+#include "harness/timer.h"
 #include "variants/strings.h"
 
 _Static_assert(offsetof(struct strings_batch, fn) == 0 &&
@@ -48,8 +49,6 @@ enum {
 #define FILL_BASE	0xa0	/* memset fills with FILL_BASE + rep % FILL_KINDS */
 #define FILL_KINDS	16
 #define CENTI		100	/* figures are printed in hundredths of a tick */
-#define TSC_READS	1000	/* for the TSC's granularity */
-#define TSC_SPIN_MAX	1000000	/* reads that may return one value */
 #define FIGURE_MAX	24	/* "-9223372036854775808.00" and a NUL */
 /* Any nonzero start for xorshift64; this one is 2^64 over the golden ratio. */
 #define SHUFFLE_SEED	0x9e3779b97f4a7c15ull
@@ -89,46 +88,14 @@ static uint64_t zraw[SLOTS_MAX][PAT_COUNT][STRINGS_REPS_MAX];
 static uint64_t scratch[STRINGS_SIZES_MAX * STRINGS_REPS_MAX];
 static int64_t figures[STRINGS_REPS_MAX];
 
-static inline uint64_t rdtsc_plain(void)
-{
-	uint32_t lo, hi;
-
-	asm volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
-}
-
-/*
- * step: the usual advance between two consecutive RDTSCs that differ (the
- * median of TSC_READS), the finest time a region shows: the counter's own
- * step (26 ticks on this project's VM, whose TSC is scaled; there a step
- * is now and then a tick longer or shorter, so no smallest one or common
- * divisor says it), or the time one RDTSC takes where that is longer.
- * region: the narrowest LFENCE;RDTSC pair, the floor of every timed
- * region. A batch of calls resolves a call to about step / calls.
- */
+/* The TSC's granularity (harness/timer.h): a batch resolves a call to about step / calls. */
 static void print_tsc(void)
 {
-	static uint64_t steps[TSC_READS];
-	uint64_t region = UINT64_MAX;
-	unsigned int i;
+	struct timer_res t;
 
-	for (i = 0; i < TSC_READS; i++) {
-		uint64_t a = rdtsc_plain(), b = rdtsc_plain();
-		unsigned int spins = 0;
-
-		/* A counter that stands still gives up, and a step of 0. */
-		while (b == a && ++spins < TSC_SPIN_MAX)
-			b = rdtsc_plain();
-		steps[i] = b - a;
-		a = rdtsc_ordered();
-		b = rdtsc_ordered();
-		if (b - a < region)
-			region = b - a;
-	}
-	sort_u64(steps, TSC_READS);
-	out_line("strings tsc step=%lu region=%lu reads=%u",
-		 (unsigned long)steps[TSC_READS / 2], (unsigned long)region,
-		 TSC_READS);
+	timer_measure(&t);
+	out_line("strings tsc step=%lu region=%lu reads=%u", (unsigned long)t.step,
+		 (unsigned long)t.region, t.reads);
 }
 
 static void call_tput(void *ctx)
