@@ -36,7 +36,10 @@ NASMFLAGS := -f elf64 -Wall
 
 # Every layer below the hosts, compiled once for the kernel and once for
 # user space (README.md, "Layout").
-HARNESS_C   := $(wildcard lib/*.c cpu/*.c variants/*.c harness/*.c harness/suites/*.c)
+# The factors of the epoch intervals, computed by scripts/interval-constants.
+INTERVAL_C  := $(B)/gen/interval_table.c
+HARNESS_C   := $(wildcard lib/*.c cpu/*.c variants/*.c harness/*.c harness/suites/*.c) \
+	       $(INTERVAL_C)
 # The screen font, generated from a Debian console font (scripts/psf2c).
 FONT_C      := $(B)/gen/font.c
 KERNEL_C    := $(shell find kernel -name '*.c') $(HARNESS_C) $(FONT_C)
@@ -89,6 +92,10 @@ $(B)/k/kernel/main.o $(B)/h/tools/pagebench-cpuid.o $(B)/h/linux/main.o: $(B)/ve
 $(FONT_C): scripts/psf2c
 	@mkdir -p $(dir $@)
 	scripts/psf2c -o $@
+
+$(INTERVAL_C): scripts/interval-constants
+	@mkdir -p $(dir $@)
+	scripts/interval-constants -o $@
 
 $(B)/k/%.o: %.c Makefile
 	@mkdir -p $(dir $@)

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+#include "harness/bench.h"
+#include "harness/interval.h"
+
+/* Deviations are scaled below this before squaring: 63 squares of them fit 64 bits. */
+#define DEVIATION_LIMIT	(1ull << 28)
+#define PPM		1000000u
+#define BP_PER_UNIT	10000u	/* hundredths of a per cent in a whole */
+
+uint64_t median_u64(uint64_t *t, unsigned int n)
+{
+	if (!n)
+		return 0;
+	sort_u64(t, n);
+	/* Halves first: the sum of two 64-bit figures may not fit. */
+	return t[(n - 1) / 2] / 2 + t[n / 2] / 2 + (t[(n - 1) / 2] & t[n / 2] & 1);
+}
+
+uint64_t isqrt_u64(uint64_t x)
+{
+	uint64_t r = 0, bit = 1ull << 62;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+/* The sample standard deviation of v[0..n), n >= 2, without overflow. */
+static uint64_t std_dev(const uint64_t *v, unsigned int n)
+{
+	uint64_t sum = 0, mean, spread = 0, squares = 0;
+	unsigned int i, shift = 0;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	mean = sum / n;
+	for (i = 0; i < n; i++) {
+		uint64_t d = v[i] > mean ? v[i] - mean : mean - v[i];
+
+		if (d > spread)
+			spread = d;
+	}
+	while ((spread >> shift) >= DEVIATION_LIMIT)
+		shift++;
+	for (i = 0; i < n; i++) {
+		uint64_t d = (v[i] > mean ? v[i] - mean : mean - v[i]) >> shift;
+
+		squares += d * d;
+	}
+	return isqrt_u64(squares / (n - 1)) << shift;
+}
+
+void interval_of_epochs(const uint64_t *med, unsigned int epochs,
+			uint64_t quantum, struct interval *iv)
+{
+	uint64_t sorted[INTERVAL_EPOCHS_MAX], sd, half;
+	unsigned int i, n = epochs < INTERVAL_EPOCHS_MAX ? epochs : INTERVAL_EPOCHS_MAX;
+
+	for (i = 0; i < n; i++)
+		sorted[i] = med[i];
+	*iv = (struct interval){ .median = median_u64(sorted, n) };
+	if (n < INTERVAL_EPOCHS_MIN || !(n & 1) || !interval_factor_ppm[n])
+		return;
+	sd = std_dev(med, n);
+	half = sd / PPM * interval_factor_ppm[n] +
+	       sd % PPM * interval_factor_ppm[n] / PPM;
+	if (half < quantum)
+		half = quantum;
+	iv->lo = iv->median > half ? iv->median - half : 0;
+	iv->hi = iv->median + half;
+	iv->has_interval = true;
+}
+
+bool interval_precise(const struct interval *iv, unsigned int precision_bp)
+{
+	if (!iv->has_interval)
+		return false;
+	/* The median's side rounds down: never precise by rounding. */
+	if (iv->median > UINT64_MAX / BP_PER_UNIT)
+		return iv->hi - iv->median <= iv->median / BP_PER_UNIT * precision_bp;
+	return iv->hi - iv->median <= iv->median * precision_bp / BP_PER_UNIT;
+}
+
+unsigned int batch_for(uint64_t call_centi, uint64_t step, unsigned int max)
+{
+	uint64_t want = step * BATCH_TIMER_STEPS * CENTI, k;
+
+	if (!max)
+		max = 1;
+	if (!call_centi)
+		return max;
+	k = (want + call_centi - 1) / call_centi;
+	if (k < 1)
+		k = 1;
+	return k > max ? max : (unsigned int)k;
+}

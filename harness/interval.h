@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The figure of one (pass, variant) and its interval, from the medians of
+ * its epochs (docs/method.md, "Epochs"): the median M of the epoch medians,
+ * and M +- f(E) * s, s their standard deviation, f(E) from
+ * scripts/interval-constants. The interval holds a rerun's median 95% of
+ * the time; it is never narrower than one quantum of the figure (the
+ * timer's step over the calls a sample times). Integers only: the kernel
+ * has no floating point. Every figure here is in hundredths of a tick.
+ */
+#ifndef PB_INTERVAL_H
+#define PB_INTERVAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The most epochs a pass runs; epochs come in odd numbers from 3. */
+#define INTERVAL_EPOCHS_MIN	3
+#define INTERVAL_EPOCHS_MAX	63
+/* Figures are kept in hundredths of a tick per call. */
+#define CENTI			100
+
+/* f(E) in millionths, for odd E from INTERVAL_EPOCHS_MIN; 0 elsewhere. */
+extern const uint32_t interval_factor_ppm[INTERVAL_EPOCHS_MAX + 1];
+
+struct interval {
+	uint64_t median;	/* of the epochs' medians */
+	uint64_t lo, hi;	/* valid only with has_interval */
+	bool has_interval;	/* an odd count of epochs, at least 3 */
+};
+
+/* The median of t[0..n), sorted in place; of two middle values their mean, rounded down. */
+uint64_t median_u64(uint64_t *t, unsigned int n);
+
+/*
+ * The figure of epochs epoch medians med[] (left as they are); quantum is
+ * the smallest step the figure takes, the least half-width an interval has.
+ */
+void interval_of_epochs(const uint64_t *med, unsigned int epochs,
+			uint64_t quantum, struct interval *iv);
+
+/* Whether the half-width is within precision_bp hundredths of a per cent of the median. */
+bool interval_precise(const struct interval *iv, unsigned int precision_bp);
+
+/*
+ * Calls per timed sample so that a sample lasts at least
+ * BATCH_TIMER_STEPS steps of the timer, given one call's time in
+ * hundredths of a tick: no figure is then a coarser multiple of the step
+ * than 1/BATCH_TIMER_STEPS. At least 1, at most max.
+ */
+#define BATCH_TIMER_STEPS	100
+unsigned int batch_for(uint64_t call_centi, uint64_t step, unsigned int max);
+
+/* Integer square root: the largest r with r * r <= x. */
+uint64_t isqrt_u64(uint64_t x);
+
+#endif
