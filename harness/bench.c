@@ -121,20 +121,48 @@ bool time_guarded(void (*op)(void *ctx), void *ctx, uint64_t *ticks,
 	return true;
 }
 
+/* Steps 3 to 5 of docs/method.md: fill's pattern, IBPB, the pre probe. */
+static uint64_t fill_and_probe(struct bench_env *env, uint8_t *fill, size_t nr,
+			       unsigned int rep)
+{
+	fill_bytes(fill, (uint8_t)(0xe1 - rep), nr * PAGE);
+	mfence();
+	ibpb(env);
+	return probe(fill, nr);
+}
+
 bool time_between_probes(struct bench_env *env, uint8_t *fill, size_t nr,
 			 unsigned int rep, void (*op)(void *ctx), void *ctx,
 			 struct timing *t, struct fault *f)
 {
 	bool ok;
 
-	fill_bytes(fill, (uint8_t)(0xe1 - rep), nr * PAGE);
-	mfence();
-	ibpb(env);
-	t->pre = probe(fill, nr);
+	t->pre = fill_and_probe(env, fill, nr, rep);
 	ok = time_guarded(op, ctx, &t->ticks, f);
 	ibpb(env);
 	t->post = probe(fill, nr);
 	return ok;
+}
+
+bool time_after_probe(struct bench_env *env, uint8_t *fill, size_t nr,
+		      unsigned int rep, void (*op)(void *ctx), void *ctx,
+		      uint64_t *ticks, struct fault *f)
+{
+	fill_and_probe(env, fill, nr, rep);
+	return time_guarded(op, ctx, ticks, f);
+}
+
+bool time_then_use(struct bench_env *env, uint8_t *fill, size_t nr,
+		   unsigned int rep, void (*op)(void *ctx), void *ctx,
+		   const void *dst, size_t dst_pages, uint64_t *ticks,
+		   uint64_t *use, struct fault *f)
+{
+	fill_and_probe(env, fill, nr, rep);
+	if (!time_guarded(op, ctx, ticks, f))
+		return false;
+	mfence();
+	*use = probe(dst, dst_pages);
+	return true;
 }
 
 void ibpb(struct bench_env *env)

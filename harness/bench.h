@@ -54,6 +54,24 @@ bool time_between_probes(struct bench_env *env, uint8_t *fill, size_t nr,
 			 unsigned int rep, void (*op)(void *ctx), void *ctx,
 			 struct timing *t, struct fault *f);
 
+/*
+ * The same up to the call, without the post probe: a sample of a batch of
+ * calls (harness/interval.h), whose post would be the damage of them all.
+ */
+bool time_after_probe(struct bench_env *env, uint8_t *fill, size_t nr,
+		      unsigned int rep, void (*op)(void *ctx), void *ctx,
+		      uint64_t *ticks, struct fault *f);
+
+/*
+ * The use probe: the same up to the call, then MFENCE and probe(dst) at
+ * once, timed: what the call costs the code that touches its destination
+ * next (dst_pages pages). docs/method.md, "The next user's view".
+ */
+bool time_then_use(struct bench_env *env, uint8_t *fill, size_t nr,
+		   unsigned int rep, void (*op)(void *ctx), void *ctx,
+		   const void *dst, size_t dst_pages, uint64_t *ticks,
+		   uint64_t *use, struct fault *f);
+
 void fill_bytes(void *p, uint8_t byte, size_t bytes);
 /* A pattern unique to each 8-byte word, page and seed: catches misplaced copies. */
 void fill_words(void *p, size_t bytes, uint64_t seed);

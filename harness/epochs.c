@@ -59,7 +59,7 @@ enum epoch_stop epoch_next(const struct epoch_rule *r, unsigned int epochs,
 	/* An interval needs INTERVAL_EPOCHS_MIN epochs, and an odd count. */
 	if (epochs < INTERVAL_EPOCHS_MIN || !(epochs & 1))
 		return EPOCH_GO_ON;
-	if (precise)
+	if (precise && epochs >= EPOCHS_PRECISE_MIN)
 		return EPOCH_STOP_PRECISION;
 	if (elapsed + 2 * epoch_ticks > r->budget_ticks)
 		return EPOCH_STOP_BUDGET;
@@ -68,8 +68,8 @@ enum epoch_stop epoch_next(const struct epoch_rule *r, unsigned int epochs,
 	return EPOCH_GO_ON;
 }
 
-void epoch_place(uint64_t seed, unsigned int e, unsigned int *fill_pages,
-		 unsigned int *work_pages)
+void epoch_place(uint64_t seed, unsigned int e, size_t fill_room,
+		 size_t work_room, size_t *fill_pages, size_t *work_pages)
 {
 	uint64_t x = PLACE_SEED ^ (seed << 8) ^ e;
 	unsigned int i;
@@ -80,6 +80,9 @@ void epoch_place(uint64_t seed, unsigned int e, unsigned int *fill_pages,
 		x ^= x >> 7;
 		x ^= x << 17;
 	}
-	*fill_pages = (unsigned int)(x % EPOCH_SHIFT_PAGES);
-	*work_pages = (unsigned int)((x >> 32) % EPOCH_SHIFT_PAGES);
+	*fill_pages = (size_t)(x % ((uint64_t)fill_room + 1));
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*work_pages = (size_t)(x % ((uint64_t)work_room + 1));
 }

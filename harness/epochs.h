@@ -16,14 +16,31 @@
 #define PB_EPOCHS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Reps in one epoch, at most: the median of three resists one disturbed rep. */
 #define EPOCH_REPS_MAX		3
-/* Each epoch moves fill and the work area by fewer pages than this. */
+/*
+ * Epochs before precision may stop a pass (the budget may stop it from
+ * INTERVAL_EPOCHS_MIN): stopping at the first narrow interval favours
+ * intervals whose few epochs happened to agree, and from 11 epochs that
+ * no longer costs coverage (docs/method.md, "Epochs").
+ */
+#define EPOCHS_PRECISE_MIN	11
+/*
+ * Each epoch moves fill and the work area to an offset of its own within
+ * the room the host gave beyond the pass's needs: at least this many
+ * pages, and in a run with larger passes everything their buffers hold
+ * beyond this pass's, so that epochs land on other physical pages.
+ */
 #define EPOCH_SHIFT_PAGES	64
-/* The pause between epochs. */
-#define EPOCH_PAUSE_US		1000
+/*
+ * The pause between epochs: longer than the few milliseconds over which
+ * a shared machine's state still carries from one epoch to the next, so
+ * that the epochs of a short pass spread over about its budget.
+ */
+#define EPOCH_PAUSE_US		10000
 
 struct epoch_rule {
 	unsigned int reps;		/* reps= of the pass; 0: until precise */
@@ -61,8 +78,11 @@ unsigned int epoch_reps_adaptive(const struct epoch_rule *r, uint64_t rep_ticks)
 enum epoch_stop epoch_next(const struct epoch_rule *r, unsigned int epochs,
 			   bool precise, uint64_t elapsed, uint64_t epoch_ticks);
 
-/* Where epoch e of the pass seeded seed puts fill and the work area, in pages. */
-void epoch_place(uint64_t seed, unsigned int e, unsigned int *fill_pages,
-		 unsigned int *work_pages);
+/*
+ * Where epoch e of the pass seeded seed puts fill and the work area: page
+ * offsets from 0 to fill_room and work_room (pages to spare) each.
+ */
+void epoch_place(uint64_t seed, unsigned int e, size_t fill_room,
+		 size_t work_room, size_t *fill_pages, size_t *work_pages);
 
 #endif

@@ -32,6 +32,14 @@ struct fault {
 /* Calls fn(ctx); true when it returned, false with *f when it faulted. */
 bool host_call_guarded(void (*fn)(void *ctx), void *ctx, struct fault *f);
 
+/*
+ * Between a pass's epochs (harness/epochs.h): returns once the TSC has
+ * reached until_tsc. The kernel spins, interrupts off; pagebench-linux
+ * sleeps, so that what the system has queued for the CPU runs then
+ * rather than inside a timed call.
+ */
+void host_pause(uint64_t until_tsc);
+
 /* Around the iterations of one pass: Linux prints what disturbed them. */
 void host_pass_begin(void);
 void host_pass_end(const char *suite, const char *pass);

@@ -295,6 +295,64 @@ static void parse_reps(struct options *o, char *val)
 		      val, REPS_MAX);
 }
 
+/*
+ * precision=P%: a decimal with at most two decimals, the % optional,
+ * into hundredths of a per cent.
+ */
+static void parse_precision(struct options *o, char *val)
+{
+	uint64_t whole = 0, frac = 0;
+	unsigned int n = 0, decimals = 0;
+	bool ok = val[0] >= '0' && val[0] <= '9';
+
+	for (; ok && val[n] >= '0' && val[n] <= '9' && whole <= PRECISION_MAX_BP; n++)
+		whole = whole * 10 + (uint64_t)(val[n] - '0');
+	if (ok && val[n] == '.') {
+		for (n++; val[n] >= '0' && val[n] <= '9' && decimals < 3; n++, decimals++)
+			frac = frac * 10 + (uint64_t)(val[n] - '0');
+		ok = decimals >= 1 && decimals <= 2;
+		if (decimals == 1)
+			frac *= 10;
+	}
+	if (ok && val[n] == '%')
+		n++;
+	ok = ok && !val[n];
+	if (ok && whole * 100 + frac >= PRECISION_MIN_BP &&
+	    whole * 100 + frac <= PRECISION_MAX_BP)
+		o->precision_bp = (unsigned int)(whole * 100 + frac);
+	else
+		error(o, "precision=: bad value '%s'; valid: a per cent from %u.%u%% to %u%%, like 1%% or 0.5%%",
+		      val, PRECISION_MIN_BP / 100, PRECISION_MIN_BP % 100 / 10,
+		      PRECISION_MAX_BP / 100);
+}
+
+/* budget=T: a time per pass, with its unit: 500ms, 2s. */
+static void parse_budget(struct options *o, char *val)
+{
+	static const struct { const char *unit; uint64_t ms; } units[] = {
+		{ "ms", 1 }, { "s", 1000 },
+	};
+	char num[OPT_WORD_MAX];
+	uint64_t v;
+	unsigned int i, n;
+
+	for (n = 0; val[n] >= '0' && val[n] <= '9' && n + 1 < sizeof(num); n++)
+		num[n] = val[n];
+	num[n] = '\0';
+	for (i = 0; n && i < ARRAY_SIZE(units); i++) {
+		if (!streq(val + n, units[i].unit) || !parse_u64(num, &v))
+			continue;
+		if (v <= BUDGET_MAX_MS / units[i].ms &&
+		    v * units[i].ms >= BUDGET_MIN_MS) {
+			o->budget_ms = v * units[i].ms;
+			return;
+		}
+		break;
+	}
+	error(o, "budget=: bad time '%s'; valid: a time per pass from %ums to %us, like 500ms or 2s",
+	      val, BUDGET_MIN_MS, BUDGET_MAX_MS / 1000);
+}
+
 static bool add_pass(struct options *o, const char *name)
 {
 	char valid[160];
@@ -477,6 +535,8 @@ static const struct option_def {
 	{ "force",	parse_force,	PROGRAM_KERNEL | PROGRAM_LINUX },
 	{ "suite",	parse_suite,	PROGRAM_KERNEL | PROGRAM_LINUX },
 	{ "reps",	parse_reps,	PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "precision",	parse_precision, PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "budget",	parse_budget,	PROGRAM_KERNEL | PROGRAM_LINUX },
 	{ "passes",	parse_passes,	PROGRAM_KERNEL | PROGRAM_LINUX },
 	{ "variants",	parse_variants,	PROGRAM_KERNEL | PROGRAM_LINUX },
 	{ "cpus",	parse_cpus,	PROGRAM_KERNEL | PROGRAM_LINUX },
@@ -660,6 +720,19 @@ void options_finish(struct options *o)
 		error(o, "reps=: suite strings takes 1 to %u (each rep's figure goes on its line)",
 		      STRINGS_REPS_MAX);
 		o->reps = 0;
+	}
+
+	/* reps= fixes the reps; precision= and budget= add epochs instead. */
+	if ((o->precision_bp || o->budget_ms) && suites[o->suite].reps) {
+		error(o, "%s=: suite %s runs a fixed number of reps (reps=); only suites all, clear and copy add epochs until precise",
+		      o->precision_bp ? "precision" : "budget", suite_name(o->suite));
+		o->precision_bp = 0;
+		o->budget_ms = 0;
+	} else if ((o->precision_bp || o->budget_ms) && o->reps) {
+		error(o, "reps=: fixes the reps of each pass, while %s= adds epochs until precise; give one of them",
+		      o->precision_bp ? "precision" : "budget");
+		o->precision_bp = 0;
+		o->budget_ms = 0;
 	}
 
 	if (o->passes & ~allowed) {

@@ -43,6 +43,18 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 #define STRINGS_SIZE_LIMIT 4096
 /* Each rep's figure goes on its value line, so the line bounds the reps. */
 #define STRINGS_REPS_MAX 31
+/*
+ * precision= (hundredths of a per cent) and budget= (ms per pass): the
+ * page suites add epochs until every interval is that precise or the
+ * budget is spent (harness/epochs.h). The defaults keep a full default
+ * run near a minute on this project's 2-vCPU VMs (docs/method.md).
+ */
+#define PRECISION_MIN_BP 10
+#define PRECISION_MAX_BP 5000
+#define PRECISION_DEFAULT_BP 100
+#define BUDGET_MIN_MS 10
+#define BUDGET_MAX_MS 3600000
+#define BUDGET_DEFAULT_MS 1000
 
 struct options {
 	enum program program;
@@ -56,6 +68,8 @@ struct options {
 	enum suite suite;
 	enum tsc_pick tsc;
 	unsigned int reps;		/* 0: the suite's default */
+	unsigned int precision_bp;	/* precision=; 0: not given */
+	uint64_t budget_ms;		/* budget=; 0: not given */
 	pass_set passes;		/* 0: the suite's default */
 	/* variants= as given; when empty, each suite runs all its variants */
 	char variants_arg[OPT_WORD_MAX];

@@ -2,9 +2,10 @@
 #include "harness/passes.h"
 
 const struct pass_def passes[PASS_COUNT] = {
-#define PASS(ID, opt, hdr, sz, fl, kd, op, xn) \
+#define PASS(ID, opt, hdr, sz, fl, kd, op, xn, us) \
 	[PASS_##ID] = { .id = #opt, .header = hdr, .size = SIZE_##sz, \
-			.flush = fl, .kind = KIND_##kd, .ops = op, .xen = xn },
+			.flush = fl, .kind = KIND_##kd, .ops = op, .xen = xn, \
+			.use = us },
 #include "harness/passes.def"
 #undef PASS
 };

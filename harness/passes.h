@@ -17,7 +17,7 @@
 #define OPS_STRINGS	(1u << OP_COUNT)
 
 enum pass_id {
-#define PASS(id, opt, header, size, flush, kind, ops, xen) PASS_##id,
+#define PASS(id, opt, header, size, flush, kind, ops, xen, use) PASS_##id,
 #include "harness/passes.def"
 #undef PASS
 	PASS_COUNT
@@ -34,6 +34,7 @@ struct pass_def {
 	enum pass_kind kind;
 	unsigned int ops;	/* OPS_* */
 	bool xen;
+	bool use;		/* a use probe each epoch */
 };
 
 extern const struct pass_def passes[PASS_COUNT];

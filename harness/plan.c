@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "lib/fmt.h"
 #include "lib/out.h"
+#include "harness/epochs.h"
 #include "harness/plan.h"
 #include "harness/strings_plan.h"
 
@@ -108,15 +109,22 @@ static const char *pass_skip_reason(const struct pass_def *pd,
 	return NULL;
 }
 
+/* What stats add to the buffers, beside the passes' own sizes (struct buffer_sizes). */
+static uint64_t stats_extra_bytes(const struct plan *p)
+{
+	return p->stats ? 2 * EPOCH_SHIFT_PAGES * PAGE + p->batch_room + PAGE : 0;
+}
+
 /*
  * The buffers of a pass are fill (nr pages) and a work area of nr/2 pages
  * plus guard pages, which must fit in mem_bytes together, with room left
- * for copy-cold's other data and alignment.
+ * for copy-cold's other data and alignment, and for what stats add.
  */
 static void size_passes(struct plan *p, const struct cpu_desc *d,
 			uint64_t mem_bytes)
 {
-	uint64_t room = mem_bytes > 2 * MIB ? mem_bytes - 2 * MIB : 0;
+	uint64_t reserved = 2 * MIB + stats_extra_bytes(p);
+	uint64_t room = mem_bytes > reserved ? mem_bytes - reserved : 0;
 	size_t fit = (size_t)(room / PAGE * 2 / 3) & ~(size_t)3;
 	unsigned int id;
 
@@ -190,6 +198,16 @@ void plan_build(struct plan *p, const struct options *o,
 
 	*p = (struct plan){ .suite = o->suite };
 	p->reps = o->reps ? o->reps : suites[o->suite].reps;
+	p->stats = suites[o->suite].how == HOW_PASSES && !suites[o->suite].xen_only;
+	if (!p->reps) {
+		p->precision_bp = o->precision_bp ? o->precision_bp : PRECISION_DEFAULT_BP;
+		p->budget_ms = o->budget_ms ? o->budget_ms : BUDGET_DEFAULT_MS;
+	}
+	if (p->stats) {
+		p->batch_room = (size_t)d->l2.size_kib * 1024 / 2;
+		if (p->batch_room < BATCH_ROOM_MIN)
+			p->batch_room = BATCH_ROOM_MIN;
+	}
 	p->passes = o->passes ? o->passes : suite_passes(o->suite);
 	p->forced = o->force & ~d->feats;
 	for (i = 0; i < variant_count; i++) {
@@ -236,8 +254,14 @@ size_t pass_bytes(const struct plan *p, enum pass_id id, enum op op)
 
 void plan_buffer_sizes(const struct plan *p, struct buffer_sizes *s)
 {
-	s->fill = p->max_nr * PAGE;
-	s->work = p->passes ? WORK_PAGES(p->max_nr) * PAGE : 0;
+	size_t shift = p->stats ? EPOCH_SHIFT_PAGES * PAGE : 0;
+	size_t work = WORK_PAGES(p->max_nr) * PAGE;
+
+	/* A batch's buffers between guard pages, and the first guard. */
+	if (p->stats && work < p->batch_room + PAGE)
+		work = p->batch_room + PAGE;
+	s->fill = p->max_nr ? p->max_nr * PAGE + shift : 0;
+	s->work = p->passes ? work + shift : 0;
 	s->cold = p->passes ? 2 * COPY_COLD_BYTES : 0;
 	s->scrub = p->scrub_bytes ? p->scrub_bytes + 2 * PAGE : 0;
 	s->strings = p->str_runs ? STRINGS_BUFFER_BYTES : 0;
@@ -306,8 +330,18 @@ void plan_print(const struct plan *p)
 		if (p->passes & (1u << id))
 			n += fmt_snprintf(list + n, sizeof(list) - n, "%s%s",
 					  n ? "," : "", passes[id].id);
-	out_line("plan suite=%s reps=%u passes=%s", suite_name(p->suite),
-		 p->reps, n ? list : "none");
+	if (p->reps)
+		out_line("plan suite=%s reps=%u passes=%s", suite_name(p->suite),
+			 p->reps, n ? list : "none");
+	else if (p->precision_bp % 100)
+		out_line("plan suite=%s reps=auto passes=%s precision=%u.%02u%% budget=%lums",
+			 suite_name(p->suite), n ? list : "none",
+			 p->precision_bp / 100, p->precision_bp % 100,
+			 (unsigned long)p->budget_ms);
+	else
+		out_line("plan suite=%s reps=auto passes=%s precision=%u%% budget=%lums",
+			 suite_name(p->suite), n ? list : "none",
+			 p->precision_bp / 100, (unsigned long)p->budget_ms);
 	for (id = 0; id < PASS_COUNT; id++)
 		if (p->passes & (1u << id))
 			out_line("sizes pass=%s fill=%zu clear=%zu copy=%zu",

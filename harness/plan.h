@@ -17,7 +17,15 @@
 
 struct plan {
 	enum suite suite;
-	unsigned int reps;
+	unsigned int reps;		/* 0: epochs until precise (harness/epochs.h) */
+	/*
+	 * Epochs, stat lines, batches and the use probe: the page suites
+	 * but suite=xen, which is the 2021 experiment exactly.
+	 */
+	bool stats;
+	unsigned int precision_bp;	/* reps 0: precision=, budget= */
+	uint64_t budget_ms;
+	size_t batch_room;		/* bytes a batch's buffers may span */
 	pass_set passes;		/* the passes that run */
 	size_t nr[PASS_COUNT];		/* fill size of a pass, in pages */
 	const char *pass_skip[PASS_COUNT]; /* selected passes that cannot run */
@@ -55,7 +63,11 @@ bool plan_runs_op(const struct plan *p, enum op op);
 /* Bytes a pass clears (nr/2 pages) or copies each way (nr/4 pages). */
 size_t pass_bytes(const struct plan *p, enum pass_id id, enum op op);
 
-/* The buffers a plan needs, for the host to allocate. */
+/*
+ * The buffers a plan needs, for the host to allocate. With stats, fill
+ * and the work area have EPOCH_SHIFT_PAGES more, where epochs move them,
+ * and the work area holds a batch's buffers too.
+ */
 struct buffer_sizes {
 	size_t fill;	/* the largest pass's fill */
 	size_t work;	/* dst (and src) of the largest pass between guard pages */
@@ -64,6 +76,15 @@ struct buffer_sizes {
 	size_t strings;	/* suite=strings: its windows and guards; 0 for other suites */
 };
 void plan_buffer_sizes(const struct plan *p, struct buffer_sizes *s);
+
+/* The most calls a batched sample times (harness/interval.h). */
+#define BATCH_MAX		128
+/*
+ * A batch of short calls runs on buffers of its own, one per call: at
+ * most half of L2 in all, so that they sit where one call's buffer sits
+ * between calls; at least this much where the CPU names no L2.
+ */
+#define BATCH_ROOM_MIN		(256u * 1024)
 
 #define COPY_HOT_N		32		/* as Ma Ling: 32 copies, the minimum */
 #define COPY_COLD_N		32

@@ -40,7 +40,26 @@ void summary_add(struct summary *s, const char *variant, uint64_t median2)
 
 	if (!p || p->n == VARIANTS_MAX || !median2)
 		return;
-	p->row[p->n++] = (struct summary_row){ variant, median2 };
+	p->row[p->n++] = (struct summary_row){ variant, median2, 0, 0, false };
+}
+
+void summary_add_interval(struct summary *s, const char *variant,
+			  uint64_t median2, uint64_t lo2, uint64_t hi2)
+{
+	struct summary_pass *p = s->n ? &s->pass[s->n - 1] : NULL;
+
+	if (!p || p->n == VARIANTS_MAX || !median2)
+		return;
+	p->row[p->n++] = (struct summary_row){ variant, median2, lo2, hi2, true };
+}
+
+/* Whether row r's interval overlaps the first row's: as good as it. */
+static bool as_good(const struct summary_pass *p, unsigned int r)
+{
+	const struct summary_row *a = &p->row[0], *b = &p->row[r];
+
+	return a->has_interval && b->has_interval && b->lo2 <= a->hi2 &&
+	       a->lo2 <= b->hi2;
 }
 
 /* Insertion sort: stable, so equal medians keep the table's order. */
@@ -100,6 +119,7 @@ unsigned int summary_block(const struct summary_pass *p, uint64_t tsc_khz,
 {
 	uint64_t pages = p->bytes / PAGE ? p->bytes / PAGE : 1;
 	char size[16], tpp[16], ns[16], bpt[16], vs[16];
+	bool undecided = false;
 	unsigned int i, n = 0;
 
 	if (!max)
@@ -111,6 +131,8 @@ unsigned int summary_block(const struct summary_pass *p, uint64_t tsc_khz,
 		fmt_snprintf(lines[n++], SUMMARY_COLS, "%s%s, %s %s",
 			     pass_prefix(p->op, p->id), passes[p->id].header, size,
 			     p->op == OP_COPY ? "each way" : "a call");
+	for (i = 1; i < p->n; i++)
+		undecided |= as_good(p, i);
 	for (i = 0; i < p->n && n < max; i++) {
 		const struct summary_row *r = &p->row[i];
 
@@ -119,9 +141,12 @@ unsigned int summary_block(const struct summary_pass *p, uint64_t tsc_khz,
 		tenths(ns, sizeof(ns), r->median2 * 1000000ull, 2 * pages * (tsc_khz ? tsc_khz : 1));
 		hundredths(bpt, sizeof(bpt), 2 * (uint64_t)p->bytes, r->median2);
 		if (i == 0)
-			fmt_snprintf(vs, sizeof(vs), "winner");
+			fmt_snprintf(vs, sizeof(vs), undecided ? "undecided" : "winner");
 		else
-			margin(vs, sizeof(vs), r->median2, p->row[0].median2);
+			margin(vs + as_good(p, i), sizeof(vs) - 1, r->median2,
+			       p->row[0].median2);
+		if (i && as_good(p, i))
+			vs[0] = '~';
 		if (tsc_khz)
 			fmt_snprintf(lines[n++], SUMMARY_COLS, "%c%-12s %10s %9s %7s  %s",
 				     i ? ' ' : '*', r->variant, tpp, ns, bpt, vs);

@@ -10,6 +10,7 @@
 #ifndef PB_SUMMARY_H
 #define PB_SUMMARY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "harness/passes.h"
@@ -18,6 +19,8 @@
 struct summary_row {
 	const char *variant;
 	uint64_t median2;	/* twice the median ticks per call: exact for even counts */
+	uint64_t lo2, hi2;	/* twice its interval's ends, with has_interval */
+	bool has_interval;
 };
 
 struct summary_pass {
@@ -42,6 +45,9 @@ void summary_begin(struct summary *s, enum op op, enum pass_id id, size_t bytes)
 /* The same for a block that is not a pass's (suite=scrub's counts). */
 void summary_begin_titled(struct summary *s, const char *title, size_t bytes);
 void summary_add(struct summary *s, const char *variant, uint64_t median2);
+/* A row whose figure has an interval (harness/interval.h), all doubled. */
+void summary_add_interval(struct summary *s, const char *variant,
+			  uint64_t median2, uint64_t lo2, uint64_t hi2);
 /* Ranks the rows of the last pass begun. */
 void summary_end(struct summary *s);
 
@@ -50,7 +56,10 @@ void summary_end(struct summary *s);
 /*
  * The text of one pass's block: a title line, then one line per variant
  * (ticks and, when tsc_khz is known, ns per 4 KiB page, bytes per tick,
- * and the margin to the winner). Returns the number of lines, at most max.
+ * and the margin to the winner). Where rows have intervals, one whose
+ * interval overlaps the first's is as good as it: its margin is marked
+ * "~", and the first is "undecided" rather than "winner". Returns the
+ * number of lines, at most max.
  */
 unsigned int summary_block(const struct summary_pass *p, uint64_t tsc_khz,
 			   char (*lines)[SUMMARY_COLS], unsigned int max);

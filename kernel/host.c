@@ -8,6 +8,7 @@
 #include "kernel/smp/smp.h"
 #include "lib/fmt.h"
 #include "harness/host.h"
+#include "cpu/insn.h"
 #include "kernel/host_fault.h"
 #include "kernel/screen/run.h"
 #include "kernel/x86/x86.h"
@@ -77,6 +78,12 @@ void host_fault_escape(const char *name, const char *desc, uint64_t rip)
 	f->what[n] = '\0';
 	f->rip = rip;
 	__builtin_longjmp(guard->jmp, 1);
+}
+
+void host_pause(uint64_t until_tsc)
+{
+	while ((int64_t)(rdtsc_ordered() - until_tsc) < 0)
+		asm volatile("pause");
 }
 
 void host_pass_begin(void)

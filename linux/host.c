@@ -14,6 +14,7 @@
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
+#include "cpu/insn.h"
 #include "harness/host.h"
 #include "lib/out.h"
 #include "lib/run.h"
@@ -109,6 +110,19 @@ bool host_call_guarded(void (*fn)(void *ctx), void *ctx, struct fault *f)
 	fn(ctx);
 	guard_armed = 0;
 	return true;
+}
+
+/* --- between epochs --- */
+
+#define PAUSE_SLICE_NS	100000ll
+
+void host_pause(uint64_t until_tsc)
+{
+	const struct timespec slice = { 0, PAUSE_SLICE_NS };
+
+	/* In slices: the TSC, not a clock's rate, says when it is over. */
+	while ((int64_t)(rdtsc_ordered() - until_tsc) < 0)
+		nanosleep(&slice, NULL);
 }
 
 /* --- what disturbed a pass --- */

@@ -69,6 +69,16 @@ class Boot:
                                    int(m.group(3), 16), int(m.group(4), 16)))
         return out
 
+    def stat_reps(self, suite, header):
+        """The reps of a pass, from its stat lines, which must all agree."""
+        pid = {h: i for i, h in grammar.PASS_TABLE}[header[len("copy "):]
+                                                  if suite == "copy" else header]
+        reps = {int(m.group(5)) for m in (grammar.compiled("stat").match(l)
+                                          for l in self.lines) if m and
+                m.group(1) == suite and m.group(2) == pid and not m.group(4)}
+        assert len(reps) == 1, (suite, header, reps)
+        return reps.pop()
+
     def kinds(self):
         """The grammar's kind of every line, in order (None: undocumented)."""
         return [grammar.classify(l) for l in self.lines]
@@ -146,13 +156,16 @@ class LogChecks(unittest.TestCase):
         self.assert_documented(b)
 
     def assert_matrix(self, b, headers, reps):
-        """Every pass, each iteration one line per variant in table order."""
+        """Every pass, each iteration one line per variant in table order;
+        reps=None: as many as the pass's stat lines count (epochs until
+        precise), each variant's the same."""
         passes = b.passes()
         self.assertEqual([h for h, _ in passes], headers)
         for header, values in passes:
             suite = "copy" if header.startswith("copy ") else "clear"
             names = b.variants(suite)
-            self.assertEqual([v[1] for v in values], names * reps, header)
+            n = reps if reps is not None else b.stat_reps(suite, header)
+            self.assertEqual([v[1] for v in values], names * n, header)
             for pre, name, value, post in values:
                 self.assertTrue(pre > 0 and value > 0 and post > 0, (header, name))
 
@@ -177,9 +190,15 @@ class KernelBoots(LogChecks):
         """-kernel under TCG: the full default matrix, both suites, verified."""
         b = boot("--kernel", "--accel", "tcg")
         self.assert_success(b)
-        reps = int(re.search(r"reps=(\d+)", b.first("plan ")).group(1))
-        self.assertEqual(reps, 10)
-        self.assert_matrix(b, CLEAR_HEADERS + ["copy " + h for h in CLEAR_HEADERS], reps)
+        # By default epochs until precise, or the budget of each pass.
+        self.assertRegex(b.first("plan "), r"^plan suite=all reps=auto passes=\S+ "
+                         r"precision=1% budget=1000ms$")
+        self.assert_matrix(b, CLEAR_HEADERS + ["copy " + h for h in CLEAR_HEADERS], None)
+        stats = [grammar.compiled("stat").match(l) for l in b.lines
+                 if grammar.classify(l) == "stat"]
+        self.assertTrue(stats)
+        for m in stats:
+            self.assertTrue(int(m.group(6)) >= 3 and int(m.group(6)) % 2, m.group(0))
         self.assert_skips_honest(b)
         for kind in ("copy-hot", "copy-cold"):
             got = [l.split()[1][8:] for l in b.lines if l.startswith(kind + " ")]

@@ -111,6 +111,9 @@ class LinuxRunner(unittest.TestCase):
         self.assertRegex(r.first("flush"), r"^flush: clflush(opt)?$")
         self.assertEqual(len(r.all("disturbance")), 4)
         self.assertEqual(len(r.all("sizes")), 4)
+        # The 2021 experiment exactly: no epochs, batches, use probe or stat lines.
+        for kind in ("epoch", "use", "stat", "tsc_step"):
+            self.assertEqual(r.all(kind), [], kind)
         m = self.assert_report_reads(r)
         # The report reads the sizes the run printed, not a rule of its own.
         fill, clear, _ = (int(x) for x in re.match(
@@ -138,9 +141,55 @@ class LinuxRunner(unittest.TestCase):
         self.assertEqual(got, {(v, k) for v in copies for k in ("copy-hot", "copy-cold")})
         self.assert_report_reads(r)
 
+    def test_stat_lines(self):
+        """Epochs and stat lines (docs/log-format.md): every variant of
+        every pass gets one, over the epochs its epoch lines mark, with an
+        interval around its median; L1 passes add a use probe per epoch;
+        copy-hot's short copies are timed in batches."""
+        r = run("passes=l1,hot", "budget=200ms")
+        self.assert_clean(r)
+        plan = grammar.compiled("plan").match(r.first("plan"))
+        self.assertEqual((plan.group(2), plan.group(5)), ("auto", "200"))
+        step = int(grammar.compiled("tsc_step").match(r.first("tsc_step")).group(1))
+        self.assertGreater(step, 0)
+        stats = {}
+        for l in r.all("stat"):
+            g = grammar.compiled("stat").match(l).groups()
+            stats[(g[0], g[1], g[2], g[3] or "time")] = g
+        ran = r.ran()
+        want = {(op, "l1", v, "time") for op, v in ran} | \
+               {(op, "l1", v, "use") for op, v in ran} | \
+               {("copy", "hot", v, "time") for op, v in ran if op == "copy"}
+        self.assertEqual(set(stats), want)
+        m = self.assert_report_reads(r)
+        for (op, pid, v, metric), g in stats.items():
+            with self.subTest(stat=(op, pid, v, metric)):
+                reps, epochs, batch = int(g[4]), int(g[5]), int(g[6])
+                med, lo, hi = float(g[7]), float(g[8]), float(g[9])
+                self.assertTrue(epochs >= 3 and epochs % 2 == 1 and epochs <= 63)
+                self.assertTrue(lo <= med <= hi, g)
+                self.assertIn(g[11], ("precision", "budget", "epochs"))
+                p = m.passes[(op, P.PASS_IDS[pid])]
+                if metric == "use":
+                    self.assertEqual(reps, epochs)
+                    self.assertEqual(len([u for u in p.uses if u.variant == v]), epochs)
+                elif pid == "l1":
+                    # One value line per rep, each in an epoch the log marks.
+                    samples = p.samples_of(v)
+                    self.assertEqual(len(samples), reps)
+                    self.assertEqual(sorted({s.epoch for s in samples}), list(range(epochs)))
+                else:
+                    # A 4 KiB copy is far below 100 timer steps: batched.
+                    self.assertGreater(batch, 1)
+        out = subprocess.run([REPORT, "summary", "-"], input=r.stdout,
+                             capture_output=True, text=True, timeout=120)
+        self.assertIn("95% interval", out.stdout)
+        self.assertRegex(out.stdout, r"\nuse: reading the destination back")
+
     def test_bad_options_fail_as_the_kernel(self):
         """The kernel's parser and error text; exit 1 before measuring."""
-        for args in (("reps=abc",), ("suite=fill",), ("variants=nope",), ("frobnicate",)):
+        for args in (("reps=abc",), ("suite=fill",), ("variants=nope",), ("frobnicate",),
+                     ("precision=0%",), ("budget=2",), ("reps=5", "precision=2%")):
             with self.subTest(args=args):
                 r = run(*args)
                 self.assertEqual(r.status, 1)
@@ -338,7 +387,10 @@ class StringsSuite(unittest.TestCase):
         out = subprocess.run([REPORT, "summary", "-"], input=r.stdout,
                              capture_output=True, text=True, timeout=120)
         self.assertIn("-- strings memcpy lat dst=7 src=1", out.stdout)
-        self.assertRegex(out.stdout, r"\n\w+ is fastest from \d+ bytes?\n")
+        # Three reps a side cannot be significant: no block names a winner.
+        self.assertIn("winner: undecided (n too small): with 3 against 3 reps",
+                      out.stdout)
+        self.assertNotRegex(out.stdout, r"\n\w+ is fastest from \d+ bytes?\n")
         self.assertRegex(out.stdout, r"zero length, random: movsb \(REP, rcx=0\) ")
 
     def test_strings_disable_gates(self):

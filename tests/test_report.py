@@ -535,8 +535,10 @@ class CliTest(unittest.TestCase):
                                    "1736-1760", "12", "%.3f" % (16384 / 1744)])
         self.assertEqual(rows[4][:8], ["5", "sse2", "3", "1450", "6088",
                                        "1130", "6080-6096", "8"])
-        self.assertIn("winner: stosb; runner-up stosq is 3.21% slower; "
-                      "not significant (p=0.100", block)
+        # Three reps a side cannot give p below 0.05: no winner is named.
+        self.assertIn("winner: undecided (n too small): lowest median stosb; "
+                      "runner-up stosq is 3.21% slower; not significant "
+                      "(p=0.100", block)
         self.assertIn("smallest possible p is 0.100", block)
         self.assertIn("MEM  [bytes per call unknown", out)
         self.assertIn("tsc:", out)
@@ -831,6 +833,185 @@ def strings_log(vec_4096=(40.0, 40.5, 41.0, 41.5, 42.0), tag="PB",
 def strings_machine(*args, **kw):
     (m,), diags = P.read_bytes(strings_log(*args, **kw).encode(), "s.log")
     return m, diags
+
+
+def epochs_log(figures, tag="PB", step=28, use=None, name_line=""):
+    """A pass L1 w/o flush of pagebench in epochs: figures is {variant:
+    (batch, median, lo, hi)} for its stat lines (lo None: no interval),
+    three epochs of one value line each per variant, and use lines and a
+    use stat line per variant in use ({variant: ticks})."""
+    out = ["(%s) pagebench version=test\n" % tag,
+           "(%s) tsc khz=2000000 source=cpuid-0x15\n" % tag,
+           "(%s) plan suite=clear reps=auto passes=l1 precision=1%% "
+           "budget=1000ms\n" % tag,
+           "(%s) sizes pass=l1 fill=49152 clear=24576 copy=12288\n" % tag,
+           "(%s) variants clear: %s\n" % (tag, " ".join(figures)),
+           "(%s) flush: clflushopt\n" % tag,
+           "(%s) tsc step=%d region=34 reads=1000\n" % (tag, step),
+           "(%s) L1 w/o flush:\n" % tag]
+    for e in range(3):
+        out.append("(%s) epoch %d fill=+%d work=+0\n" % (tag, e, 4096 * e))
+        for v, (batch, med, lo, hi) in figures.items():
+            out.append("(%s)  pre=500 %s=%x post=600\n" % (tag, v, int(med) + e))
+        for v, ticks in (use or {}).items():
+            out.append("(%s)  use %s=%x\n" % (tag, v, ticks + e))
+    for v, (batch, med, lo, hi) in figures.items():
+        fig = (lambda x: "?" if x is None else ("%.2f" % x if batch > 1 else "%d" % x))
+        out.append("(%s) stat suite=clear pass=l1 variant=%s reps=3 epochs=3 "
+                   "batch=%d median=%s lo=%s hi=%s unit=ticks stop=budget\n" % (
+                       tag, v, batch, fig(med), fig(lo), fig(hi)))
+        if use and v in use:
+            out.append("(%s) stat suite=clear pass=l1 variant=%s metric=use "
+                       "reps=3 epochs=3 batch=1 median=%d lo=%d hi=%d "
+                       "unit=ticks stop=budget\n" % (
+                           tag, v, use[v] + 1, use[v] - 50, use[v] + 50))
+    out.append("(%s) done: 0 failures\n" % tag)
+    return "".join(out)
+
+
+def epochs_machine(*args, **kw):
+    (m,), diags = P.read_bytes(epochs_log(*args, **kw).encode(), "e.log")
+    return m, diags
+
+
+class EpochStatsTest(unittest.TestCase):
+    """Logs with epoch, use and stat lines (docs/log-format.md, "Epochs and
+    stat lines"): what the parser keeps, and the rules the report decides
+    by: intervals that overlap, the timer's resolution, the epoch test of
+    diff."""
+
+    APART = {"stosb": (3, 1000.0, 980.0, 1020.0), "sse2": (1, 1500, 1470, 1530)}
+
+    def test_parse(self):
+        m, diags = epochs_machine(self.APART, use={"stosb": 0x300, "sse2": 0x1800})
+        self.assertEqual([str(d) for d in diags], [])
+        self.assertEqual(m.facts["plan"], {"suite": "clear", "reps": None,
+                                           "passes": "l1", "precision": 1.0,
+                                           "budget_ms": 1000})
+        self.assertEqual(m.facts["tsc_step"], {"step": 28, "region": 34,
+                                               "reads": 1000})
+        p = m.passes[("clear", "L1 w/o flush")]
+        self.assertEqual([s.epoch for s in p.samples if s.variant == "sse2"],
+                         [0, 1, 2])
+        st = p.stat("stosb")
+        self.assertEqual((st.reps, st.epochs, st.batch, st.median, st.lo, st.hi,
+                          st.stop), (3, 3, 3, 1000.0, 980.0, 1020.0, "budget"))
+        self.assertEqual([(u.variant, u.epoch, u.ticks) for u in p.uses][:2],
+                         [("stosb", 0, 0x300), ("sse2", 0, 0x1800)])
+        self.assertEqual(p.stat("sse2", "use").median, 0x1801)
+        c = analysis.raw_cell(m, p, "stosb")
+        # The stat line's figure, the value lines' spread, a quantum of 28/3.
+        self.assertEqual((c.median, c.lo, c.hi, c.min, c.max), (1000.0, 980.0,
+                                                               1020.0, 1000, 1002))
+        self.assertAlmostEqual(c.quantum, 28 / 3)
+        u = analysis.raw_cell(m, p, "sse2", "use")
+        self.assertEqual((u.median, u.values), (0x1801, [0x1800, 0x1801, 0x1802]))
+
+    def test_intervals_apart_name_a_winner(self):
+        m, _ = epochs_machine(self.APART, use={"stosb": 0x300, "sse2": 0x1800})
+        w = analysis.Winner(m, m.passes[("clear", "L1 w/o flush")], 0.05)
+        self.assertTrue(w.decided)
+        self.assertEqual(textout.winner_line(w, 0.05),
+                         "winner: stosb; runner-up sse2 is 50.00% slower; 95% "
+                         "intervals [980, 1020] and [1470, 1530] apart (3+3 "
+                         "epochs)")
+        code, out, err = run_tool("summary", "-", stdin=epochs_log(
+            self.APART, use={"stosb": 0x300, "sse2": 0x1800}).encode())
+        self.assertEqual((code, err), (0, ""))
+        head = [l for l in out.splitlines() if l.startswith("rank")][0].split()
+        self.assertEqual(head[:13], ["rank", "variant", "n", "epochs", "batch",
+                                     "pre", "time", "95%", "interval", "post",
+                                     "use", "min-max", "IQR"])
+        row = [l.split() for l in out.splitlines() if l.split()[1:2] == ["stosb"]][0]
+        self.assertEqual(row[:11], ["1", "stosb", "3", "3", "3", "1280", "1000",
+                                    "[980,", "1020]", "1536", "769"])
+
+    def test_overlap_is_as_good(self):
+        figs = {"stosb": (3, 1000.0, 960.0, 1040.0), "stosq": (3, 1035.0, 1000.0, 1070.0),
+                "avx": (1, 1200, 1150, 1250)}
+        m, _ = epochs_machine(figs)
+        w = analysis.Winner(m, m.passes[("clear", "L1 w/o flush")], 0.05)
+        self.assertEqual((w.undecided, w.as_good), ("intervals overlap", ["stosq"]))
+        self.assertTrue(textout.winner_line(w, 0.05).startswith(
+            "winner: undecided (intervals overlap): lowest median stosb; "
+            "runner-up stosq is 3.50% slower; 95% intervals"))
+        self.assertEqual(textout.sig_mark(w), "~ (intervals overlap)")
+
+    def test_below_the_timers_resolution(self):
+        """Intervals apart, but 20 ticks of a 28-tick step per call: no
+        winner (3 steps of 28 are 84 ticks)."""
+        figs = {"movsb": (1, 500, 495, 505), "movsq": (1, 520, 515, 525)}
+        m, _ = epochs_machine(figs)
+        w = analysis.Winner(m, m.passes[("clear", "L1 w/o flush")], 0.05)
+        self.assertEqual(w.undecided, "below the timer's resolution")
+        self.assertIn("below the timer's resolution", textout.winner_line(w, 0.05))
+        self.assertEqual(textout.sig_mark(w), "~ (below the timer's resolution)")
+        # The same figures with a step of 4 ticks are resolved.
+        m, _ = epochs_machine(figs, step=4)
+        self.assertTrue(analysis.Winner(m, m.passes[("clear", "L1 w/o flush")],
+                                        0.05).decided)
+
+    def test_tie_names_no_winner(self):
+        figs = {"movsb": (1, 500, None, None), "movsq": (1, 500, None, None)}
+        m, _ = epochs_machine(figs)
+        w = analysis.Winner(m, m.passes[("clear", "L1 w/o flush")], 0.05)
+        self.assertEqual(w.undecided, "tie")
+        self.assertTrue(textout.winner_line(w, 0.05).startswith(
+            "winner: undecided (tie): lowest median movsb; runner-up movsq is "
+            "0.00% slower"))
+
+    def test_diff_by_epochs(self):
+        """Changed: 1000 -> 1100 with half-widths 20 and 30 (rms 25.5);
+        unchanged: 1500 -> 1520 with half-widths 30 (rms 30)."""
+        a = epochs_log({"stosb": (3, 1000.0, 980.0, 1020.0), "sse2": (1, 1500, 1470, 1530)})
+        b = epochs_log({"stosb": (3, 1100.0, 1070.0, 1130.0), "sse2": (1, 1520, 1490, 1550)})
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for name, text in (("a.log", a), ("b.log", b)):
+                paths.append(os.path.join(d, name))
+                with open(paths[-1], "w") as f:
+                    f.write(text)
+            code, out, err = run_tool("diff", "-q", "--unit", "ticks",
+                                      "--metric", "time", *paths)
+        self.assertEqual(code, 0, err)
+        rows = {l.split()[4]: l for l in out.splitlines()
+                if l.startswith("clear ")}
+        self.assertRegex(rows["stosb"], r"1000 ±2\.0%\s+1100 ±2\.7%\s+\+10\.00%"
+                         r"\s+\(epochs 3\+3\)$")
+        self.assertRegex(rows["sse2"], r"\+1\.33% ~ \(epochs 3\+3\)$")
+        ma, mb = (epochs_machine({"x": v})[0] for v in
+                  ((1, 1000, 980, 1020), (1, 1024, 994, 1054)))
+        cmp = analysis.Comparison(analysis.raw_cell(ma, ma.passes[("clear", "L1 w/o flush")], "x"),
+                                  analysis.raw_cell(mb, mb.passes[("clear", "L1 w/o flush")], "x"),
+                                  0.05)
+        self.assertTrue(cmp.by_epochs)
+        self.assertAlmostEqual(cmp.threshold, ((20 ** 2 + 30 ** 2) / 2) ** 0.5)
+        self.assertFalse(cmp.significant)     # 24 < 25.5
+
+    def test_strings_n_too_small_undecided(self):
+        """Three reps a side (smallest p 0.1): the strings summary names no
+        winner range, as the pass tables name no winner."""
+        text = strings_log().replace("all=", "all=").splitlines(True)
+        out = []
+        for line in text:
+            m = re.match(r"^(\(PB\)  \w+ (?:n=\d+|pattern=\w+)) min=\S+ median=\S+ all=([-\d.,]+)$",
+                         line.rstrip("\n"))
+            if m:
+                vs = [float(x) for x in m.group(2).split(",")][:3]
+                line = "%s min=%.2f median=%.2f all=%s\n" % (
+                    m.group(1), min(vs), sorted(vs)[1], ",".join("%.2f" % v for v in vs))
+            out.append(line.replace("reps=5", "reps=3"))
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "s.log")
+            with open(path, "w") as f:
+                f.write("".join(out))
+            code, out, err = run_tool("summary", "-q", path)
+        self.assertEqual(code, 0, err)
+        self.assertIn("winner: undecided (n too small): with 3 against 3 reps "
+                      "the smallest possible p is 0.100, not below alpha=0.05; "
+                      "no variant leads at any size", out)
+        self.assertNotIn("crossovers:", out)
+        self.assertNotIn("is fastest from", out)
 
 
 class StringsReportTest(unittest.TestCase):

@@ -4,21 +4,33 @@
  * clear_page experiment step for step (docs/method.md), and Ma Ling's 2011
  * copy-hot/copy-cold. A clear is a copy without a source: one code path
  * serves both, and src == NULL is the only difference.
+ *
+ * With the plan's stats (every page suite but suite=xen) a pass runs in
+ * epochs (harness/epochs.h): each moves the buffers, flushes them and
+ * pauses; a call shorter than BATCH_TIMER_STEPS timer steps is also timed
+ * in batches of calls on buffers of their own; each epoch ends with a
+ * use probe per variant; the pass ends with its stat lines
+ * (harness/suites/figures.h).
  */
 #include "harness/bench.h"
+#include "harness/epochs.h"
 #include "harness/host.h"
 #include "cpu/insn.h"
 #include "lib/out.h"
 #include "harness/progress.h"
 #include "lib/run.h"
+#include "harness/suites/figures.h"
 #include "harness/suites/scrub.h"
 #include "harness/suites/strings.h"
 #include "harness/suites/suite.h"
 #include "harness/summary.h"
+#include "harness/timer.h"
 
 #define PAGE PAGE_SIZE
 /* Work units for progress: a page touched by an iteration. */
 #define COLD_PAGES (COPY_COLD_BYTES / PAGE)
+/* Timed batches behind the batch a short call gets. */
+#define CALIBRATION_TRIES 3
 
 struct suite_run {
 	const struct plan *p;
@@ -27,31 +39,64 @@ struct suite_run {
 	struct bench_env env;
 	variant_set runs;		/* the plan's, less what faulted */
 	struct progress_clock clock;	/* in pages touched */
+	struct timer_res timer;		/* with the plan's stats */
+	struct buffer_sizes sizes;	/* of b, as the plan asked for them */
+	uint64_t ticks_per_ms;
+	struct epoch_rule rule;
 };
 
 /*
- * Where a pass's data lives in the work area: guard, src, guard, dst,
- * guard for a copy; guard, dst, guard for a clear (src is NULL).
+ * Where a pass's data lives in the work area, from base: a guard page,
+ * then per slot src, guard, dst, guard for a copy, dst, guard for a clear
+ * (src is NULL). A batch of calls uses one slot per call.
  */
 struct layout {
-	uint8_t *src, *dst;
+	uint8_t *src, *dst;	/* slot 0's */
 	size_t bytes;
+	size_t stride;		/* from one slot to the next */
+	unsigned int slots;
 };
 
-static struct layout layout(const struct buffers *b, enum op op, size_t bytes)
+static struct layout layout(const struct plan *p, uint8_t *base, enum op op,
+			    size_t bytes)
 {
-	struct layout l = { NULL, b->work + PAGE, bytes };
+	struct layout l = { NULL, base + PAGE, bytes, bytes + PAGE, 1 };
 
 	if (op == OP_COPY) {
 		l.src = l.dst;
 		l.dst = l.src + bytes + PAGE;
+		l.stride *= 2;
 	}
+	if (p->stats && p->batch_room / l.stride > 1)
+		l.slots = p->batch_room / l.stride;
+	if (l.slots > BATCH_MAX)
+		l.slots = BATCH_MAX;
 	return l;
+}
+
+/* Slot j alone, as a layout of one slot. */
+static struct layout slot(const struct layout *l, unsigned int j)
+{
+	struct layout s = *l;
+
+	s.dst += j * l->stride;
+	if (s.src)
+		s.src += j * l->stride;
+	s.slots = 1;
+	return s;
+}
+
+/* The bytes from base to the last slot's last guard page. */
+static size_t layout_span(const struct layout *l, const uint8_t *base)
+{
+	return (size_t)(l->dst - base) + (l->slots - 1) * l->stride + l->bytes + PAGE;
 }
 
 struct call {
 	const struct variant *v;
 	const struct layout *l;
+	unsigned int calls;	/* a batch: over slots 0 .. calls - 1 */
+	bool same_slot;		/* copy-hot: every call on slot 0 */
 };
 
 /* The timed region. */
@@ -60,6 +105,18 @@ static void call_variant(void *arg)
 	const struct call *c = arg;
 
 	variant_call(c->v, c->l->dst, c->l->src, c->l->bytes);
+}
+
+/* The timed region of a batch: one call per slot, or all on slot 0. */
+static void call_batch(void *arg)
+{
+	const struct call *c = arg;
+	size_t step = c->same_slot ? 0 : c->l->stride;
+	uint8_t *dst = c->l->dst, *src = c->l->src;
+	unsigned int k;
+
+	for (k = 0; k < c->calls; k++, dst += step, src = src ? src + step : NULL)
+		variant_call(c->v, dst, src, c->l->bytes);
 }
 
 static bool variant_runs(const struct suite_run *s, unsigned int i, enum op op)
@@ -90,12 +147,18 @@ static uint64_t iteration_pages(const struct plan *p, enum pass_id id)
 	return 1;
 }
 
+/* Reps a pass takes, for progress: the least an interval needs when not fixed. */
+static unsigned int expected_reps(const struct plan *p)
+{
+	return p->reps ? p->reps : INTERVAL_EPOCHS_MIN;
+}
+
 static uint64_t iterations(const struct suite_run *s, enum pass_id id,
 			   enum op op)
 {
 	uint64_t per_variant = passes[id].kind == KIND_HOT ? COPY_HOT_N :
 			       passes[id].kind == KIND_COLD ? COPY_COLD_N :
-			       s->p->reps;
+			       expected_reps(s->p);
 
 	return per_variant * count_runs(s, op);
 }
@@ -135,6 +198,18 @@ static void verify(const char *pass, const struct variant *v,
 	verify_guards(op_name(v->op), pass, v->name, l->dst, l->bytes);
 }
 
+static void verify_slots(const char *pass, const struct variant *v,
+			 const struct layout *l, unsigned int n)
+{
+	unsigned int j;
+
+	for (j = 0; j < n; j++) {
+		struct layout one = slot(l, j);
+
+		verify(pass, v, &one);
+	}
+}
+
 /*
  * What dst (and src) hold before a call: a dst that already held the
  * result would hide a routine that did nothing.
@@ -146,79 +221,348 @@ static void prepare(const struct layout *l, unsigned int rep, unsigned int i)
 	fill_bytes(l->dst, (uint8_t)(0x11 * (rep % 15 + 1)), l->bytes);
 }
 
-/* Each variant's median over what it printed, for the summary. */
-static void summarise(struct suite_run *s, enum op op, enum pass_id id,
-		      size_t bytes, uint64_t (*t)[REPS_MAX], const unsigned int *n)
+/* Each variant's median over what it printed, for the summary (suite=xen). */
+static void summarise(struct suite_run *s, enum op op, uint64_t (*t)[REPS_MAX],
+		      const unsigned int *n)
 {
 	unsigned int i;
 
-	if (!s->sum)
-		return;
-	summary_begin(s->sum, op, id, bytes);
 	for (i = 0; i < variant_count; i++)
 		if (variants[i].op == op && n[i])
 			summary_add(s->sum, variants[i].name,
 				    summary_median2(t[i], n[i]));
-	summary_end(s->sum);
+}
+
+/* One pass of a table: where its buffers are this epoch, and its figures. */
+struct pass_state {
+	enum op op;
+	enum pass_id id;
+	const char *header;
+	size_t nr;		/* fill's pages */
+	uint8_t *fill;
+	uint8_t *base;		/* of the work area's layout */
+	struct layout l;
+	struct pass_figures figs;
+	uint64_t t_start;
+	unsigned int rep;	/* reps so far, over the epochs */
+};
+
+static variant_set op_runs(const struct suite_run *s, enum op op)
+{
+	variant_set set = 0;
+	unsigned int i;
+
+	for (i = 0; i < variant_count; i++)
+		if (variant_runs(s, i, op))
+			set |= 1ull << i;
+	return set;
+}
+
+/*
+ * The start of epoch e: fill and the work area at this epoch's offsets,
+ * both flushed as at a pass's start, the guard pages set, and a pause.
+ * Without stats there is one epoch, where the buffers start.
+ */
+static void place(struct suite_run *s, struct pass_state *ps, unsigned int e)
+{
+	struct layout at0 = layout(s->p, s->b->work, ps->op,
+				   pass_bytes(s->p, ps->id, ps->op));
+	size_t fill_pages = 0, work_pages = 0, fill_room = 0, work_room = 0;
+	unsigned int j;
+
+	/* Pages to spare beyond this pass's, anywhere in the buffers. */
+	if (passes[ps->id].kind == KIND_TIMED && s->sizes.fill / PAGE > ps->nr)
+		fill_room = s->sizes.fill / PAGE - ps->nr;
+	if (s->sizes.work > layout_span(&at0, s->b->work))
+		work_room = (s->sizes.work - layout_span(&at0, s->b->work)) / PAGE;
+	if (s->p->stats)
+		epoch_place((uint64_t)ps->op << 8 | ps->id, e, fill_room, work_room,
+			    &fill_pages, &work_pages);
+	ps->fill = s->b->fill + fill_pages * PAGE;
+	ps->base = s->b->work + work_pages * PAGE;
+	ps->l = layout(s->p, ps->base, ps->op, pass_bytes(s->p, ps->id, ps->op));
+	if (s->p->stats)
+		out_line("epoch %u fill=+%lu work=+%lu", e,
+			 (unsigned long)(fill_pages * PAGE),
+			 (unsigned long)(work_pages * PAGE));
+	if (passes[ps->id].kind == KIND_TIMED) {
+		run_step("%s %s epoch %u: first flush", op_name(ps->op), ps->header, e);
+		flush_range(&s->env, ps->fill, ps->nr * PAGE);
+	}
+	flush_range(&s->env, ps->base, layout_span(&ps->l, ps->base));
+	for (j = 0; j < ps->l.slots; j++)
+		guards_set(ps->l.dst + j * ps->l.stride, ps->l.bytes);
+	if (s->p->stats && e)
+		host_pause(rdtsc_ordered() + EPOCH_PAUSE_US * s->ticks_per_ms / 1000);
+}
+
+/* The state before a timed call, for the first calls slots of the layout. */
+static void prepare_slots(struct suite_run *s, const struct pass_state *ps,
+			  unsigned int calls, unsigned int rep, unsigned int i)
+{
+	unsigned int j;
+
+	for (j = 0; j < calls; j++) {
+		struct layout one = slot(&ps->l, j);
+
+		prepare(&one, rep, i);
+		if (one.src)
+			evict_or_fence(&s->env, passes[ps->id].flush, one.src, one.bytes);
+		evict_or_fence(&s->env, passes[ps->id].flush, one.dst, one.bytes);
+	}
+}
+
+/*
+ * A batched sample of a timed pass: calls slots prepared as for one call,
+ * fill written and probed, the batch timed; no post probe, which would be
+ * the damage of the whole batch.
+ */
+static bool batch_sample(struct suite_run *s, struct pass_state *ps,
+			 unsigned int i, unsigned int calls, unsigned int rep,
+			 uint64_t *ticks)
+{
+	struct call c = { &variants[i], &ps->l, calls, false };
+	struct fault f;
+
+	prepare_slots(s, ps, calls, rep, i);
+	if (!time_after_probe(&s->env, ps->fill, ps->nr, rep, call_batch, &c,
+			      ticks, &f)) {
+		fault(s, ps->op, ps->header, i, &f);
+		return false;
+	}
+	verify_slots(ps->header, &variants[i], &ps->l, calls);
+	return true;
+}
+
+/*
+ * The batch of a call that took ticks alone: none below BATCH_TIMER_STEPS
+ * timer steps; otherwise sized from CALIBRATION_TRIES timed batches, the
+ * first call of a pass being often slower than the others.
+ */
+static unsigned int calibrate(struct suite_run *s, struct pass_state *ps,
+			      unsigned int i, uint64_t ticks)
+{
+	uint64_t t[CALIBRATION_TRIES];
+	unsigned int k, trial;
+
+	trial = batch_for(ticks * CENTI, s->timer.step, ps->l.slots);
+	if (trial <= 1)
+		return 1;
+	for (k = 0; k < CALIBRATION_TRIES; k++)
+		if (!batch_sample(s, ps, i, trial, ps->rep, &t[k]))
+			return 1;
+	return batch_for(median_u64(t, CALIBRATION_TRIES) * CENTI / trial,
+			 s->timer.step, ps->l.slots);
+}
+
+/*
+ * Rep rep of variant i: the 2021 iteration, its value line and its check;
+ * with stats, its sample (the iteration's, or a batch's).
+ */
+static bool timed_rep(struct suite_run *s, struct pass_state *ps,
+		      unsigned int i, unsigned int reps, uint64_t (*legacy)[REPS_MAX],
+		      unsigned int *nlegacy)
+{
+	const struct variant *v = &variants[i];
+	struct layout one = slot(&ps->l, 0);
+	struct call c = { v, &one, 1, false };
+	unsigned int batch;
+	struct timing t;
+	struct fault f;
+
+	run_step("%s %s rep %u variant %s", op_name(ps->op), ps->header,
+		 ps->rep, v->name);
+	progress_next(&s->clock, op_name(ps->op), ps->header, v->name, ps->rep,
+		      reps, ps->nr);
+	prepare_slots(s, ps, 1, ps->rep, i);
+	if (!time_between_probes(&s->env, ps->fill, ps->nr, ps->rep,
+				 call_variant, &c, &t, &f)) {
+		fault(s, ps->op, ps->header, i, &f);
+		return false;
+	}
+	out_line(" pre=%lx %s=%lx post=%lx", (unsigned long)t.pre, v->name,
+		 (unsigned long)t.ticks, (unsigned long)t.post);
+	if (!s->p->stats)
+		legacy[i][nlegacy[i]++] = t.ticks;
+	verify(ps->header, v, &one);
+	if (!s->p->stats)
+		return true;
+	if (!ps->rep)
+		figures_set_batch(&ps->figs, i, calibrate(s, ps, i, t.ticks));
+	batch = figures_batch(&ps->figs, i);
+	if (batch > 1 && !batch_sample(s, ps, i, batch, ps->rep, &t.ticks))
+		return false;
+	figures_add(&ps->figs, i, t.ticks);
+	return true;
+}
+
+/* The use probe of variant i, once an epoch: a line, and a figure. */
+static void use_rep(struct suite_run *s, struct pass_state *ps, unsigned int i)
+{
+	const struct variant *v = &variants[i];
+	struct layout one = slot(&ps->l, 0);
+	struct call c = { v, &one, 1, false };
+	uint64_t ticks, use;
+	struct fault f;
+
+	run_step("%s %s use variant %s", op_name(ps->op), ps->header, v->name);
+	prepare_slots(s, ps, 1, ps->rep, i);
+	if (!time_then_use(&s->env, ps->fill, ps->nr, ps->rep, call_variant, &c,
+			   one.dst, one.bytes / PAGE, &ticks, &use, &f)) {
+		fault(s, ps->op, ps->header, i, &f);
+		return;
+	}
+	out_line(" use %s=%lx", v->name, (unsigned long)use);
+	figures_add_use(&ps->figs, i, use);
+	verify(ps->header, v, &one);
+}
+
+/*
+ * The epochs of a pass, each of reps reps (the first rep's time sets
+ * them when the plan fixes none), rep_fn running one rep of every
+ * variant; then the stat lines.
+ */
+typedef void rep_fn(struct suite_run *s, struct pass_state *ps, unsigned int reps);
+
+/* The reps progress shows as the pass's: so far, at least what an interval needs. */
+static unsigned int shown_reps(const struct plan *p, unsigned int e,
+			       unsigned int per_epoch)
+{
+	unsigned int epochs = e + 1 < INTERVAL_EPOCHS_MIN ? INTERVAL_EPOCHS_MIN : e + 1;
+
+	return p->reps ? p->reps : epochs * (per_epoch ? per_epoch : 1);
+}
+
+static void run_epochs(struct suite_run *s, struct pass_state *ps, rep_fn *rep,
+		       bool use)
+{
+	enum epoch_stop stop = EPOCH_GO_ON;
+	unsigned int e, r, reps = 0, i;
+
+	for (e = 0; stop == EPOCH_GO_ON; e++) {
+		uint64_t t0 = rdtsc_ordered();
+		bool precise;
+
+		place(s, ps, e);
+		if (s->p->reps)
+			reps = s->p->stats ? epoch_reps_fixed(s->p->reps, e) : s->p->reps;
+		for (r = 0; r < (reps ? reps : 1); r++, ps->rep++) {
+			uint64_t r0 = rdtsc_ordered();
+
+			rep(s, ps, shown_reps(s->p, e, reps));
+			if (!reps)
+				reps = epoch_reps_adaptive(&s->rule, rdtsc_ordered() - r0);
+		}
+		if (!s->p->stats)
+			return;
+		for (i = 0; use && i < variant_count; i++)
+			if (variant_runs(s, i, ps->op))
+				use_rep(s, ps, i);
+		precise = figures_end_epoch(&ps->figs, op_runs(s, ps->op),
+					    s->rule.precision_bp);
+		stop = epoch_next(&s->rule, e + 1, precise,
+				  rdtsc_ordered() - ps->t_start, rdtsc_ordered() - t0);
+	}
+	figures_print(&ps->figs, op_runs(s, ps->op), stop);
+}
+
+static void timed_reps(struct suite_run *s, struct pass_state *ps,
+		       unsigned int reps)
+{
+	/* suite=xen's samples for the summary, too large for a stack. */
+	static uint64_t legacy[VARIANTS_MAX][REPS_MAX];
+	static unsigned int nlegacy[VARIANTS_MAX];
+	unsigned int i;
+
+	if (!ps->rep)
+		for (i = 0; i < VARIANTS_MAX; i++)
+			nlegacy[i] = 0;
+	for (i = 0; i < variant_count; i++)
+		if (variant_runs(s, i, ps->op))
+			timed_rep(s, ps, i, reps, legacy, nlegacy);
+	if (!s->p->stats && ps->rep + 1 == s->p->reps && s->sum)
+		summarise(s, ps->op, legacy, nlegacy);
+}
+
+static void pass_begin(struct suite_run *s, struct pass_state *ps, enum op op,
+		       enum pass_id id)
+{
+	*ps = (struct pass_state){ .op = op, .id = id, .header = passes[id].header,
+				   .nr = s->p->nr[id], .t_start = rdtsc_ordered() };
+	figures_begin(&ps->figs, op_name(op), passes[id].id, s->timer.step,
+		      passes[id].use);
+	if (s->sum)
+		summary_begin(s->sum, op, id, pass_bytes(s->p, id, op));
+	host_pass_begin();
+}
+
+static void pass_end(struct suite_run *s, struct pass_state *ps)
+{
+	host_pass_end(op_name(ps->op), passes[ps->id].id);
+	if (s->p->stats)
+		figures_summarise(&ps->figs, op_runs(s, ps->op), s->sum);
+	if (s->sum)
+		summary_end(s->sum);
 }
 
 static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
 {
-	/* Storage for one pass at a time, too large for a stack. */
-	static uint64_t ticks[VARIANTS_MAX][REPS_MAX];
-	unsigned int samples[VARIANTS_MAX] = { 0 };
-	const struct plan *p = s->p;
-	const char *header = passes[id].header;
-	size_t nr = p->nr[id];
-	struct layout l = layout(s->b, op, pass_bytes(p, id, op));
-	unsigned int rep, i;
+	struct pass_state ps;
 
 	/* The copy table's headers say "copy ", so one log has both tables. */
-	out_line("%s%s:", pass_prefix(op, id), header);
-	run_step("%s %s: first flush", op_name(op), header);
-	flush_range(&s->env, s->b->fill, nr * PAGE);
-	flush_range(&s->env, s->b->work, (l.dst - s->b->work) + l.bytes + PAGE);
-	guards_set(l.dst, l.bytes);
-	host_pass_begin();
+	out_line("%s%s:", pass_prefix(op, id), passes[id].header);
+	pass_begin(s, &ps, op, id);
+	run_epochs(s, &ps, timed_reps, passes[id].use);
+	pass_end(s, &ps);
+}
 
-	for (rep = 0; rep < p->reps; rep++) {
-		for (i = 0; i < variant_count; i++) {
-			const struct variant *v = &variants[i];
-			struct call c = { v, &l };
-			struct timing t;
-			struct fault f;
+/*
+ * A batched sample of copy-hot (the same page copied calls times, as
+ * Ma Ling's copies each follow the one before) or copy-cold (calls pages,
+ * all pushed out by the other data first, each copied once).
+ */
+static void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
+			  unsigned int reps)
+{
+	bool cold = passes[ps->id].kind == KIND_COLD;
+	unsigned int i, j;
 
-			if (!variant_runs(s, i, op))
-				continue;
-			run_step("%s %s rep %u variant %s", op_name(op), header,
-				 rep, v->name);
-			progress_next(&s->clock, op_name(op), header, v->name, rep,
-				      p->reps, nr);
-			prepare(&l, rep, i);
-			if (l.src)
-				evict_or_fence(&s->env, passes[id].flush, l.src, l.bytes);
-			evict_or_fence(&s->env, passes[id].flush, l.dst, l.bytes);
-			if (!time_between_probes(&s->env, s->b->fill, nr, rep,
-						 call_variant, &c, &t, &f)) {
-				fault(s, op, header, i, &f);
-				continue;
-			}
-			out_line(" pre=%lx %s=%lx post=%lx", (unsigned long)t.pre,
-				 v->name, (unsigned long)t.ticks,
-				 (unsigned long)t.post);
-			ticks[i][samples[i]++] = t.ticks;
-			verify(header, v, &l);
+	for (i = 0; i < variant_count; i++) {
+		const struct variant *v = &variants[i];
+		unsigned int calls = figures_batch(&ps->figs, i);
+		struct call c = { v, &ps->l, calls, !cold };
+		uint64_t ticks;
+		struct fault f;
+
+		if (!variant_runs(s, i, ps->op))
+			continue;
+		run_step("%s variant %s batch rep %u", ps->header, v->name, ps->rep);
+		progress_next(&s->clock, op_name(ps->op), ps->header, v->name,
+			      ps->rep, reps, iteration_pages(s->p, ps->id));
+		for (j = 0; j < (cold ? calls : 1); j++) {
+			struct layout one = slot(&ps->l, j);
+
+			prepare(&one, ps->rep, i);
 		}
+		if (cold)
+			__builtin_memcpy(s->b->cold + COPY_COLD_BYTES, s->b->cold,
+					 COPY_COLD_BYTES);
+		mfence();
+		if (!time_guarded(call_batch, &c, &ticks, &f)) {
+			fault(s, ps->op, ps->header, i, &f);
+			continue;
+		}
+		verify_slots(ps->header, v, &ps->l, cold ? calls : 1);
+		figures_add(&ps->figs, i, ticks);
 	}
-	host_pass_end(op_name(op), passes[id].id);
-	summarise(s, op, id, l.bytes, ticks, samples);
 }
 
 /*
  * copy-hot: the same page copied COPY_HOT_N times, each timed alone.
  * copy-cold: before each timed copy, COPY_COLD_BYTES of other data are
  * copied, pushing src and dst out of L1 and (on his Sandy Bridge) L2.
- * Both print decimal ticks per 4 KiB copy, as Ma Ling's tables did.
+ * Both print decimal ticks per 4 KiB copy, as Ma Ling's tables did; with
+ * stats, epochs of batched copies follow, sized from those.
  */
 static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 {
@@ -226,16 +570,17 @@ static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 	bool cold = passes[id].kind == KIND_COLD;
 	unsigned int n = cold ? COPY_COLD_N : COPY_HOT_N;
 	uint64_t t[COPY_HOT_N > COPY_COLD_N ? COPY_HOT_N : COPY_COLD_N];
-	struct layout l = layout(s->b, op, pass_bytes(s->p, id, op));
+	struct pass_state ps;
+	struct layout l;
 	unsigned int i, k;
 
+	pass_begin(s, &ps, op, id);
+	/* Ma Ling's copies where the work area starts; the epochs move on. */
+	l = layout(s->p, s->b->work, op, pass_bytes(s->p, id, op));
 	guards_set(l.dst, l.bytes);
-	host_pass_begin();
-	if (s->sum)
-		summary_begin(s->sum, op, id, l.bytes);
 	for (i = 0; i < variant_count; i++) {
 		const struct variant *v = &variants[i];
-		struct call c = { v, &l };
+		struct call c = { v, &l, 1, false };
 		uint64_t median;
 		struct fault f;
 
@@ -267,13 +612,15 @@ static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 		out_line("%s variant=%s n=%u min=%lu median=%lu max=%lu", pass,
 			 v->name, n, (unsigned long)t[0], (unsigned long)median,
 			 (unsigned long)t[n - 1]);
+		figures_set_batch(&ps.figs, i, batch_for(median * CENTI, s->timer.step,
+							 cold ? l.slots : BATCH_MAX));
 		/* The summary takes the median as printed, as a reader of the log does. */
-		if (s->sum)
+		if (s->sum && !s->p->stats)
 			summary_add(s->sum, v->name, 2 * median);
 	}
-	host_pass_end(op_name(op), passes[id].id);
-	if (s->sum)
-		summary_end(s->sum);
+	if (s->p->stats)
+		run_epochs(s, &ps, hot_cold_reps, false);
+	pass_end(s, &ps);
 }
 
 void suite_run(const struct plan *p, const struct cpu_desc *d,
@@ -291,8 +638,20 @@ void suite_run(const struct plan *p, const struct cpu_desc *d,
 		scrub_run(p, d, b, tsc_khz, sum);
 		return;
 	}
+	plan_buffer_sizes(p, &s.sizes);
 	bench_env_init(&s.env, d);
 	out_line("flush: %s", flush_method_name(&s.env));
+	s.ticks_per_ms = tsc_khz ? tsc_khz : TIMER_TICKS_PER_MS_UNKNOWN;
+	s.rule = (struct epoch_rule){ p->reps, p->precision_bp,
+				      p->budget_ms * s.ticks_per_ms };
+	if (p->stats) {
+		timer_measure(&s.timer);
+		out_line("tsc step=%lu region=%lu reads=%u", (unsigned long)s.timer.step,
+			 (unsigned long)s.timer.region, s.timer.reads);
+		if (!tsc_khz && !p->reps)
+			out_line("note: no TSC rate: budget= counts %lu ticks a millisecond",
+				 (unsigned long)s.ticks_per_ms);
+	}
 	for (id = 0; id < PASS_COUNT; id++)
 		for (op = 0; op < OP_COUNT; op++)
 			if (pass_runs(&s, id, op))

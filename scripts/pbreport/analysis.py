@@ -3,8 +3,11 @@ rankings, winners and comparisons. No output formatting here."""
 from . import stats
 from .parse import pass_bytes, pass_order
 
-METRICS = ("time", "pre", "post")
+METRICS = ("time", "pre", "post", "use")
 DEFAULT_ALPHA = 0.05
+# Figures closer than this many timer steps (per call: the step over the
+# batch) are below the timer's resolution: no winner is named from them.
+FEW_STEPS = 3
 
 
 class Unit:
@@ -33,14 +36,35 @@ class Cell:
 
     values is the list of samples, or None for copy-hot/copy-cold figures,
     which the kernel prints already aggregated (n, min, median, max): those
-    cells have no quartiles (q1 = q3 = None)."""
+    cells have no quartiles (q1 = q3 = None).
+
+    Where the log has a stat line for it (docs/log-format.md, "Epochs and
+    stat lines"), median is the stat line's, lo and hi its 95% interval
+    (None without one), epochs and batch as it says, and quantum the
+    figure's resolution (the timer's step over the batch) when the log
+    gives the step; min, max and the quartiles stay those of the value
+    lines."""
 
     __slots__ = ("n", "min", "q1", "median", "q3", "max", "values",
-                 "failed")
+                 "failed", "lo", "hi", "epochs", "batch", "quantum")
 
     def __init__(self, n, mn, q1, med, q3, mx, values, failed=False):
         self.n, self.min, self.q1, self.median = n, mn, q1, med
         self.q3, self.max, self.values, self.failed = q3, mx, values, failed
+        self.lo = self.hi = self.epochs = self.batch = self.quantum = None
+
+    @property
+    def has_interval(self):
+        return self.lo is not None and self.hi is not None
+
+    @property
+    def half(self):
+        """Half the interval's width, or None."""
+        return (self.hi - self.lo) / 2 if self.has_interval else None
+
+    def overlaps(self, other):
+        return (self.has_interval and other.has_interval and
+                self.lo <= other.hi and other.lo <= self.hi)
 
     @property
     def aggregated(self):
@@ -54,28 +78,62 @@ class Cell:
 
     def scaled(self, f):
         sc = (lambda v: None if v is None else v * f)
-        return Cell(self.n, sc(self.min), sc(self.q1), sc(self.median),
-                    sc(self.q3), sc(self.max),
-                    None if self.values is None else [v * f for v in self.values],
-                    self.failed)
+        c = Cell(self.n, sc(self.min), sc(self.q1), sc(self.median),
+                 sc(self.q3), sc(self.max),
+                 None if self.values is None else [v * f for v in self.values],
+                 self.failed)
+        c.lo, c.hi, c.quantum = sc(self.lo), sc(self.hi), sc(self.quantum)
+        c.epochs, c.batch = self.epochs, self.batch
+        return c
+
+
+def timer_step(m):
+    """The TSC's step in ticks, from the tsc step line (or suite=strings'),
+    or None."""
+    t = m.facts.get("tsc_step")
+    if t:
+        return t["step"]
+    if m.strings is not None and m.strings.tsc:
+        return m.strings.tsc["step"]
+    return None
+
+
+def _with_stat(c, st, m, failed):
+    """c (None: none from lines) with the figure of stat line st."""
+    if c is None:
+        c = Cell(st.reps, st.median, None, st.median, None, st.median, None,
+                 failed)
+    c.median = st.median
+    c.lo, c.hi = st.lo, st.hi
+    c.epochs, c.batch = st.epochs, st.batch
+    step = timer_step(m)
+    c.quantum = step / st.batch if step else None
+    return c
 
 
 def raw_cell(m, p, variant, metric="time"):
     """Cell in ticks, or None when the pass has no such variant/metric."""
     failed = (p.suite, p.name, variant) in m.verify_failed
+    st = p.stat(variant, "use" if metric == "use" else "time") \
+        if metric in ("time", "use") else None
     if variant in p.aggregates:
         if metric != "time":
             return None
         a = p.aggregates[variant]
-        return Cell(a.n, a.min, None, a.median, None, a.max, None, failed)
-    attr = {"time": "ticks", "pre": "pre", "post": "post"}[metric]
-    # suite=scrub's samples have no probes: pre and post are None.
-    vs = [getattr(s, attr) for s in p.samples
-          if s.variant == variant and getattr(s, attr) is not None]
-    if not vs:
-        return None
-    sp = stats.Spread(vs)
-    return Cell(sp.n, sp.min, sp.q1, sp.median, sp.q3, sp.max, vs, failed)
+        c = Cell(a.n, a.min, None, a.median, None, a.max, None, failed)
+        return _with_stat(c, st, m, failed) if st else c
+    if metric == "use":
+        vs = [u.ticks for u in p.uses if u.variant == variant]
+    else:
+        attr = {"time": "ticks", "pre": "pre", "post": "post"}[metric]
+        # suite=scrub's samples have no probes: pre and post are None.
+        vs = [getattr(s, attr) for s in p.samples
+              if s.variant == variant and getattr(s, attr) is not None]
+    c = None
+    if vs:
+        sp = stats.Spread(vs)
+        c = Cell(sp.n, sp.min, sp.q1, sp.median, sp.q3, sp.max, vs, failed)
+    return _with_stat(c, st, m, failed) if st else c
 
 
 def ns_per_tick(m):
@@ -139,15 +197,28 @@ def throughput(m, p, ticks):
 
 
 class Comparison:
-    """other against base: delta = other.median / base.median - 1; p from
-    the Mann-Whitney U test when both have samples."""
+    """other against base: delta = other.median / base.median - 1.
+
+    When both have intervals (stat lines), the test respects the epochs:
+    the difference of the medians is significant when it exceeds
+    threshold, the root mean square of the two half-widths (each is t
+    times the standard deviation of the difference of two runs' medians,
+    docs/report.md); p is then None. Otherwise p is from the Mann-Whitney
+    U test when both have samples."""
 
     def __init__(self, base, other, alpha):
         self.base, self.other, self.alpha = base, other, alpha
         self.delta = (other.median / base.median - 1) if base.median else None
         self.test = None
-        if base.values is not None and other.values is not None:
+        self.threshold = None
+        if base.has_interval and other.has_interval:
+            self.threshold = ((base.half ** 2 + other.half ** 2) / 2) ** 0.5
+        elif base.values is not None and other.values is not None:
             self.test = stats.mann_whitney(base.values, other.values)
+
+    @property
+    def by_epochs(self):
+        return self.threshold is not None
 
     @property
     def p(self):
@@ -156,6 +227,8 @@ class Comparison:
     @property
     def significant(self):
         """True/False, or None when no test could be made."""
+        if self.by_epochs:
+            return abs(self.other.median - self.base.median) > self.threshold
         if self.test is None:
             return None
         return self.test.p < self.alpha
@@ -172,8 +245,26 @@ class Comparison:
         mp = self.min_p
         return mp is None or mp < self.alpha
 
+    @property
+    def below_resolution(self):
+        """Whether the medians are within FEW_STEPS of the coarser
+        figure's quantum; False when no quantum is known."""
+        qs = [q for q in (self.base.quantum, self.other.quantum) if q]
+        if not qs:
+            return False
+        return abs(self.other.median - self.base.median) < FEW_STEPS * max(qs)
+
 
 class Winner:
+    """The variant with the lowest median of a pass, and whether the data
+    decide that it is the winner. undecided is None when they do, else
+    why not: "tie" (equal medians), "below the timer's resolution" (the
+    runner-up within FEW_STEPS quanta), "intervals overlap" (the
+    runner-up's 95% interval overlaps the winner's), "n too small" (no
+    p-value could fall below alpha), "not significant", "no test" (figures
+    without samples). as_good: the other variants as good as the winner,
+    by the same rules."""
+
     def __init__(self, m, p, alpha):
         self.machine, self.pass_ = m, p
         r = ranking(m, p)
@@ -184,10 +275,36 @@ class Winner:
         self.runner_cell = r[1][2] if len(r) > 1 else None
         self.cmp = None
         self.margin = None
+        self.undecided = None
+        self.as_good = []
         if self.runner_cell is not None:
             # base: the winner; the runner-up is margin slower.
             self.cmp = Comparison(self.cell, self.runner_cell, alpha)
             self.margin = self.cmp.delta
+            self.undecided = why_undecided(r[1][0] == r[0][0], self.cmp)
+            self.as_good = [v for rank, v, c in r[1:] if why_undecided(
+                rank == r[0][0], Comparison(self.cell, c, alpha))]
+
+    @property
+    def decided(self):
+        return self.undecided is None
+
+
+def why_undecided(tied, cmp):
+    """Why the data cannot tell cmp.base's variant from cmp.other's (None
+    when they can), in the words of Winner."""
+    if tied:
+        return "tie"
+    if cmp.below_resolution:
+        return "below the timer's resolution"
+    # Within a run, as good as the winner is an interval that overlaps its.
+    if cmp.by_epochs:
+        return "intervals overlap" if cmp.base.overlaps(cmp.other) else None
+    if cmp.test is None:
+        return "no test"
+    if not cmp.can_reach:
+        return "n too small"
+    return None if cmp.significant else "not significant"
 
 
 def pass_keys(machines):

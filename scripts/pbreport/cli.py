@@ -128,7 +128,7 @@ def build_parser():
                    help="auto: ns when every machine's TSC frequency is "
                         "known, else ticks (default)")
     p.add_argument("--metric", type=metrics_type, default=list(A.METRICS),
-                   help="comma-separated metrics among time, pre, post "
+                   help="comma-separated metrics among time, pre, post, use "
                         "(default: all)")
     p.add_argument("--spread", choices=("iqr", "range"), default="iqr",
                    help="what ± shows: half the IQR (default) or half the "

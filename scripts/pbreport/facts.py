@@ -23,7 +23,7 @@ def describe_bytes(b):
 
 ORDER = ("format", "source", "tag", "version", "cpu", "brand", "microcode",
          "string ops", "cache", "features", "hypervisor", "tsc", "tsc checks", "memory",
-         "cmdline", "plan", "flush", "variants clear", "variants copy",
+         "cmdline", "plan", "flush", "timer", "variants clear", "variants copy",
          "skipped variants", "skipped passes", "runtime", "result")
 
 
@@ -97,11 +97,20 @@ def facts(m):
     if "boot" in f:
         out.append(("boot", f["boot"]))
     p = f.get("plan")
-    if p:
+    if p and p["reps"] is not None:
         out.append(("plan", "suite=%s reps=%d passes=%s" % (
             p["suite"], p["reps"], p["passes"])))
+    elif p:
+        out.append(("plan", "suite=%s passes=%s, epochs until every figure "
+                    "is within %g%% or a pass has spent %d ms" % (
+                        p["suite"], p["passes"], p["precision"],
+                        p["budget_ms"])))
     if "flush" in f:
         out.append(("flush", f["flush"]))
+    t = f.get("tsc_step")
+    if t:
+        out.append(("timer", "TSC step %d ticks, narrowest LFENCE;RDTSC pair "
+                    "%d ticks" % (t["step"], t["region"])))
     for suite, vs in f.get("variants", {}).items():
         out.append(("variants " + suite, " ".join(vs) or "(none)"))
     if m.skipped_variants:

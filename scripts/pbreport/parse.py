@@ -70,11 +70,39 @@ class Diag:
 
 
 class Sample:
-    __slots__ = ("variant", "iter", "pre", "ticks", "post", "line")
+    """A value line (or a scrub step): epoch is the epoch it belongs to, or
+    None in a log without epoch lines."""
+    __slots__ = ("variant", "iter", "pre", "ticks", "post", "line", "epoch")
 
-    def __init__(self, variant, it, pre, ticks, post, line):
+    def __init__(self, variant, it, pre, ticks, post, line, epoch=None):
         self.variant, self.iter = variant, it
         self.pre, self.ticks, self.post, self.line = pre, ticks, post, line
+        self.epoch = epoch
+
+
+class Use:
+    """A use line: the use probe of one variant in one epoch, in ticks."""
+    __slots__ = ("variant", "epoch", "ticks", "line")
+
+    def __init__(self, variant, epoch, ticks, line):
+        self.variant, self.epoch, self.ticks, self.line = variant, epoch, ticks, line
+
+
+class Stat:
+    """A stat line: a (pass, variant) figure over its epochs, in ticks per
+    call; lo and hi are None where the line has no interval ("?")."""
+    __slots__ = ("variant", "metric", "reps", "epochs", "batch", "median",
+                 "lo", "hi", "unit", "stop", "line")
+
+    def __init__(self, variant, metric, reps, epochs, batch, median, lo, hi,
+                 unit, stop, line):
+        self.variant, self.metric, self.reps = variant, metric, reps
+        self.epochs, self.batch, self.median = epochs, batch, median
+        self.lo, self.hi, self.unit, self.stop, self.line = lo, hi, unit, stop, line
+
+    @property
+    def has_interval(self):
+        return self.lo is not None and self.hi is not None
 
 
 class Aggregate:
@@ -161,6 +189,9 @@ class Pass:
         self.aggregates = {}        # variant -> Aggregate
         self.variants = []          # in order of first appearance
         self.iters = {}             # variant -> samples so far
+        self.epoch = None           # the epoch the next lines belong to
+        self.uses = []              # Use, in log order
+        self.stats = {}             # (variant, "time" or "use") -> Stat
 
     @property
     def key(self):
@@ -179,7 +210,10 @@ class Pass:
 
     @property
     def has_data(self):
-        return bool(self.samples or self.aggregates)
+        return bool(self.samples or self.aggregates or self.stats)
+
+    def stat(self, variant, metric="time"):
+        return self.stats.get((variant, metric))
 
 
 def pass_label(suite, name):
@@ -244,6 +278,7 @@ class Machine:
         self.complete = None            # "halting" / "rebooting"
         self.kinds = set()              # line kinds seen
         self.cur_pass = None
+        self.agg_pass = None            # the pass of the last copy-hot/cold line
         self.strings = None             # StringsRun, suite=strings only
         self.cur_block = None           # the StrBlock lines go to
 
@@ -515,18 +550,35 @@ class Reader:
                 return
             it = p.iters[variant] = p.iters.get(variant, 0) + 1
             p.samples.append(Sample(variant, it, int(g[0], 16),
-                                    int(g[2], 16), int(g[3], 16), lineno))
+                                    int(g[2], 16), int(g[3], 16), lineno,
+                                    p.epoch))
             p.add_variant(variant)
+        elif kind == "epoch":
+            # copy-hot/copy-cold's epochs follow their copy-hot/cold lines.
+            p = cur.cur_pass or cur.agg_pass
+            if p is None:
+                self.skip(lineno, "epoch line outside a pass")
+            else:
+                p.epoch = int(g[0])
+        elif kind == "use":
+            p = cur.cur_pass
+            if p is None:
+                self.skip(lineno, "use line outside a pass")
+            else:
+                p.uses.append(Use(g[0], p.epoch, int(g[1], 16), lineno))
+        elif kind == "stat":
+            self.stat_line(g, lineno)
         elif kind == "pass":
             suite = "copy" if g[0] else "clear"
             cur.cur_pass = cur.get_pass(suite, g[1], lineno)
-            cur.cur_block = None
+            cur.cur_block = cur.agg_pass = None
         elif kind == "agg":
             p = cur.get_pass("copy", g[0][len("copy-"):], lineno)
             n, mn, med, mx = (int(x) for x in g[2:])
             p.aggregates[g[1]] = Aggregate(g[1], n, mn, med, mx, lineno)
             p.add_variant(g[1])
             cur.cur_pass = None
+            cur.agg_pass = p
         elif kind.startswith("strings_"):
             self.strings_line(kind, m, g, lineno)
         elif kind == "xen":
@@ -596,7 +648,14 @@ class Reader:
             cur.failures.append((lineno, m.group(0)))
             cur.cur_pass = None
         elif kind == "plan":
-            f["plan"] = {"suite": g[0], "reps": int(g[1]), "passes": g[2]}
+            f["plan"] = {"suite": g[0],
+                         "reps": None if g[1] == "auto" else int(g[1]),
+                         "passes": g[2],
+                         "precision": float(g[3]) if g[3] else None,
+                         "budget_ms": int(g[4]) if g[4] else None}
+        elif kind == "tsc_step":
+            f["tsc_step"] = {"step": int(g[0]), "region": int(g[1]),
+                             "reads": int(g[2])}
         elif kind == "flush":
             f["flush"] = g[0]
         elif kind == "variants":
@@ -655,6 +714,24 @@ class Reader:
         elif kind == "complete":
             cur.complete = g[0]
 
+    def stat_line(self, g, lineno):
+        """A stat line: it names its pass by suite and id, after the pass's
+        lines (docs/log-format.md, "Epochs and stat lines")."""
+        cur = self.cur
+        suite, pid, variant, metric = g[0], g[1], g[2], g[3] or "time"
+        name = PASS_IDS.get(pid)
+        if name is None or suite not in ("clear", "copy"):
+            self.skip(lineno, "stat line of an unknown pass")
+            return
+
+        def fig(x):
+            return None if x == "?" else float(x)
+        p = cur.get_pass(suite, name, lineno)
+        p.stats[(variant, metric)] = Stat(
+            variant, metric, int(g[4]), int(g[5]), int(g[6]), float(g[7]),
+            fig(g[8]), fig(g[9]), g[10], g[11], lineno)
+        p.add_variant(variant)
+
     def strings_line(self, kind, m, g, lineno):
         """A line of suite=strings (docs/log-format.md, "The strings suite")."""
         cur = self.cur
@@ -710,13 +787,15 @@ class Reader:
                                   "%d figures" % (cur.name, b.op, b.label,
                                                   f.variant, f.key,
                                                   len(f.values), reps))
-        if reps:
-            for p in cur.ordered_passes():
-                for v in p.variants:
-                    n = p.iters.get(v, 0)
-                    if p.samples and n != reps and v not in p.aggregates:
-                        self.warn(p.line, "%s: %s: %s has %d of %d samples"
-                                  % (cur.name, p.label, v, n, reps))
+        for p in cur.ordered_passes():
+            for v in p.variants:
+                n = p.iters.get(v, 0)
+                st = p.stat(v)
+                # A stat line counts its pass's reps, reps=auto or not.
+                want = st.reps if st is not None and p.samples else reps
+                if want and p.samples and n != want and v not in p.aggregates:
+                    self.warn(p.line, "%s: %s: %s has %d of %d samples"
+                              % (cur.name, p.label, v, n, want))
 
     def finish(self, nlines):
         self.close()

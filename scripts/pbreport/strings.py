@@ -54,8 +54,20 @@ def raw_cell(m, b, variant, key):
     if f is None or not f.values:
         return None
     sp = stats.Spread(f.values)
-    return A.Cell(sp.n, sp.min, sp.q1, sp.median, sp.q3, sp.max, f.values,
-                  failed(m, b.op, variant))
+    c = A.Cell(sp.n, sp.min, sp.q1, sp.median, sp.q3, sp.max, f.values,
+               failed(m, b.op, variant))
+    c.quantum = resolution(m, b)
+    return c
+
+
+def resolution(m, b):
+    """Ticks per call a block's figures resolve: the TSC's step over the
+    calls of a batch (None when the log does not say)."""
+    run = m.strings
+    calls = b.zero_calls if b.zero else (run.plan["calls"] if run.plan else None)
+    if not run.tsc or not calls:
+        return None
+    return run.tsc["step"] / calls
 
 
 def cell(m, b, variant, key, unit):
@@ -103,10 +115,16 @@ class SizeWinner:
         self.variant, self.cell = ranked[0] if ranked else (None, None)
         self.runner_up, self.runner_cell = ranked[1] if len(ranked) > 1 \
             else (None, None)
-        self.cmp = self.margin = None
+        self.cmp = self.margin = self.undecided = None
         if self.runner_cell is not None:
             self.cmp = A.Comparison(self.cell, self.runner_cell, alpha)
             self.margin = self.cmp.delta
+            self.undecided = A.why_undecided(
+                self.runner_cell.median == self.cell.median, self.cmp)
+
+    @property
+    def decided(self):
+        return self.undecided is None
 
     def tied(self, variant):
         """Whether variant is as good as the winner here: the winner itself,
@@ -118,12 +136,23 @@ class SizeWinner:
             return False
         if c.median <= self.cell.median + self.tie * abs(self.cell.median):
             return True
-        return A.Comparison(self.cell, c, self.alpha).significant is False
+        cmp = A.Comparison(self.cell, c, self.alpha)
+        return cmp.below_resolution or cmp.significant is False
 
 
 def winners(m, b, alpha, tie=DEFAULT_TIE):
     """[SizeWinner] by size, ascending."""
     return [SizeWinner(m, b, n, alpha, tie) for n in sizes(b)]
+
+
+def undecided_by_n(ws):
+    """(n1, n2, smallest p) when no comparison of the block could be
+    significant with its reps, else None: the block then names no winner."""
+    cmps = [w.cmp for w in ws if w.cmp is not None and w.cmp.test is not None]
+    if not cmps or any(c.can_reach for c in cmps):
+        return None
+    c = cmps[0]
+    return c.base.n, c.other.n, c.min_p
 
 
 def segments(ws):
@@ -239,27 +268,35 @@ def summary(m, alpha, tie=DEFAULT_TIE):
                 c = raw_cell(m, b, v, w.n)
                 row.append(fig(c.median if c else None) +
                            ("!" if c and c.failed else ""))
-            mark = "" if w.cmp is None or w.cmp.significant else "~"
+            mark = "" if w.cmp is None or (w.cmp.significant and
+                                           not w.cmp.below_resolution) else "~"
             row += [(w.variant or "-") + mark, pct(w.margin),
                     pval(w.cmp.p if w.cmp else None)]
             rows.append(row)
         out.append(table(rows, right=set(range(0, len(b.variants) + 1)) |
                          {len(b.variants) + 2, len(b.variants) + 3}))
         segs = segments(ws)
+        small = undecided_by_n(ws)
+        if small:
+            out.append("winner: undecided (n too small): with %d against %d "
+                       "reps the smallest possible p is %s, not below "
+                       "alpha=%g; no variant leads at any size (run with "
+                       "more reps)" % (small[0], small[1], pval(small[2]), alpha))
+            segs = []
         if segs:
             out.append("winner: " + "; ".join(
                 "%s %s" % (v, ("at %d" % lo) if lo == hi else
                            "%d-%d" % (lo, hi)) for lo, hi, v in segs) +
                 " bytes (a leader keeps the lead until another variant is "
                 "significantly and more than %g%% faster)" % (100 * tie))
-        xs = crossovers(ws)
+        xs = crossovers(ws) if segs else []
         if xs:
             out.append("crossovers: " + ", ".join(
                 "%s -> %s at %d" % (a, c, n) for n, a, c in xs))
-        ff = fastest_from(ws)
+        ff = fastest_from(ws) if segs else None
         if ff:
             out.append("%s is fastest from %s" % (ff[0], size_text(ff[1])))
-        tf = tied_from(m, b, ws)
+        tf = tied_from(m, b, ws) if segs else {}
         if tf:
             out.append("as fast as the winner (within %g%% or not significantly "
                        "slower) up to the largest size: %s" % (
@@ -269,6 +306,10 @@ def summary(m, alpha, tie=DEFAULT_TIE):
         if any(w.cmp is not None and not w.cmp.significant for w in ws):
             out.append("~: the winner's margin over the runner-up is not "
                        "significant at alpha=%g" % alpha)
+        if any(w.cmp is not None and w.cmp.below_resolution for w in ws):
+            out.append("~ also: winner and runner-up within %d timer steps "
+                       "per call (%.3f ticks): below the timer's resolution"
+                       % (A.FEW_STEPS, resolution(m, b)))
     for b in zero_blocks(m):
         out.append("")
         title = "-- strings %s zero length  [ticks per zero-length call; " \

@@ -54,18 +54,36 @@ def pval(p):
     return "%.3f" % p
 
 
+def interval_text(c, unit=A.TICKS):
+    """"[lo, hi]" of a cell with an interval."""
+    return "[%s, %s]" % (num(c.lo, unit), num(c.hi, unit))
+
+
 def sig_text(cmp, alpha):
     """Words about the significance of a comparison."""
     if cmp is None:
         return ""
-    if cmp.test is None:
-        return "no test: the copy-hot/copy-cold figures come aggregated"
-    n = "n=%d+%d" % (cmp.base.n, cmp.other.n)
-    if cmp.significant:
-        return "significant (p=%s < %g, %s)" % (pval(cmp.p), alpha, n)
-    s = "not significant (p=%s >= %g, %s)" % (pval(cmp.p), alpha, n)
-    if not cmp.can_reach:
-        s += "; with these n the smallest possible p is %s" % pval(cmp.min_p)
+    if cmp.by_epochs:
+        s = "95%% intervals %s and %s %s (%d+%d epochs)" % (
+            interval_text(cmp.base), interval_text(cmp.other),
+            "overlap" if cmp.base.overlaps(cmp.other) else "apart",
+            cmp.base.epochs, cmp.other.epochs)
+    elif cmp.test is None:
+        s = "no test: the copy-hot/copy-cold figures come aggregated"
+    else:
+        n = "n=%d+%d" % (cmp.base.n, cmp.other.n)
+        if cmp.significant:
+            s = "significant (p=%s < %g, %s)" % (pval(cmp.p), alpha, n)
+        else:
+            s = "not significant (p=%s >= %g, %s)" % (pval(cmp.p), alpha, n)
+            if not cmp.can_reach:
+                s += "; with these n the smallest possible p is %s" % \
+                    pval(cmp.min_p)
+    if cmp.below_resolution:
+        s += "; the medians are within %d timer steps of %s ticks per call: " \
+             "below the timer's resolution" % (
+                 A.FEW_STEPS, num(max(q for q in (cmp.base.quantum,
+                                                  cmp.other.quantum) if q)))
     return s
 
 
@@ -105,49 +123,95 @@ def pass_head(m, p):
 def pass_table(m, p, alpha):
     f = A.ns_per_tick(m)
     rank = A.ranking(m, p)
+    stat = any(c.epochs is not None for _, _, c in rank)
     out = [pass_head(m, p)]
     if p.aggregates and not p.samples:
-        head = ["rank", "variant", "n", "min", "median", "max", "B/tick"]
+        head = ["rank", "variant", "n", "min", "median", "max"]
+        if stat:
+            head += ["epochs", "batch", "time", "95% interval"]
+        head += ["B/tick"]
         if f:
-            head += ["median ns", "GB/s"]
+            head += ["time ns" if stat else "median ns", "GB/s"]
         rows = [head]
         for r, v, c in rank:
+            a = p.aggregates.get(v)
             tp = A.throughput(m, p, c.median)
-            row = [str(r), v + ("!" if c.failed else ""), str(c.n), num(c.min),
-                   num(c.median), num(c.max),
-                   "%.3f" % tp[0] if tp else "unknown"]
+            row = [str(r), v + ("!" if c.failed else "")]
+            row += [str(a.n), num(a.min), num(a.median), num(a.max)] if a \
+                else ["-"] * 4
+            if stat:
+                row += stat_cells(c)
+            row += ["%.3f" % tp[0] if tp else "unknown"]
             if f:
                 row += [num(c.median * f, A.NS),
                         "%.2f" % tp[1] if tp and tp[1] else "unknown"]
             rows.append(row)
         out.append(table(rows, right=set(range(2, len(head))) | {0}))
     else:
-        head = ["rank", "variant", "n", "pre", "time", "post", "min-max",
-                "IQR", "B/tick"]
+        use = any(A.raw_cell(m, p, v, "use") for _, v, _ in rank)
+        head = ["rank", "variant", "n"]
+        if stat:
+            head += ["epochs", "batch"]
+        head += ["pre", "time"]
+        if stat:
+            head += ["95% interval"]
+        head += ["post"] + (["use"] if use else []) + ["min-max", "IQR", "B/tick"]
         if f:
-            head += ["pre ns", "time ns", "post ns", "GB/s"]
+            head += ["pre ns", "time ns", "post ns"] + \
+                (["use ns"] if use else []) + ["GB/s"]
         rows = [head]
         for r, v, c in rank:
             pre = A.raw_cell(m, p, v, "pre")
             post = A.raw_cell(m, p, v, "post")
+            u = A.raw_cell(m, p, v, "use") if use else None
             tp = A.throughput(m, p, c.median)
-            row = [str(r), v + ("!" if c.failed else ""), str(c.n),
-                   num(pre.median if pre else None), num(c.median),
-                   num(post.median if post else None),
-                   "%s-%s" % (num(c.min), num(c.max)),
-                   num(c.iqr) if c.iqr is not None else "-",
-                   "%.3f" % tp[0] if tp else "unknown"]
+            row = [str(r), v + ("!" if c.failed else ""), str(c.n)]
+            if stat:
+                row += stat_cells(c)[:2]
+            row += [num(pre.median if pre else None), num(c.median)]
+            if stat:
+                row += [stat_cells(c)[3]]
+            row += [num(post.median if post else None)]
+            if use:
+                row += [num(u.median if u else None)]
+            row += ["%s-%s" % (num(c.min), num(c.max)),
+                    num(c.iqr) if c.iqr is not None else "-",
+                    "%.3f" % tp[0] if tp else "unknown"]
             if f:
                 row += [num(pre.median * f if pre else None, A.NS),
                         num(c.median * f, A.NS),
-                        num(post.median * f if post else None, A.NS),
-                        "%.2f" % tp[1] if tp and tp[1] else "unknown"]
+                        num(post.median * f if post else None, A.NS)]
+                if use:
+                    row += [num(u.median * f if u else None, A.NS)]
+                row += ["%.2f" % tp[1] if tp and tp[1] else "unknown"]
             rows.append(row)
         out.append(table(rows, right=set(range(2, len(head))) | {0}))
+        if use:
+            out.append("use: reading the destination back right after the "
+                       "call, in the probe's order (ticks, once an epoch): "
+                       "what the next user of the page pays")
     out.append(winner_line(A.Winner(m, p, alpha), alpha))
+    if stat:
+        out.append(stat_legend(m, p))
     if any(c.failed for _, _, c in rank):
         out.append("! this variant failed verification in this pass")
     return "\n".join(out)
+
+
+def stat_cells(c):
+    """epochs, batch, time and 95% interval of a cell from a stat line."""
+    if c.epochs is None:
+        return ["-", "-", "-", "-"]
+    return [str(c.epochs), str(c.batch), num(c.median),
+            interval_text(c) if c.has_interval else "none"]
+
+
+def stat_legend(m, p):
+    stops = sorted({st.stop for st in p.stats.values()})
+    return ("time: the median of the epochs' medians (stat lines), ticks per "
+            "call; 95%% interval: where a rerun's median falls 95%% of the "
+            "time; batch: calls per timed sample; stopped by: %s" %
+            ", ".join(stops))
 
 
 def winner_line(w, alpha):
@@ -156,17 +220,28 @@ def winner_line(w, alpha):
     if w.runner_up is None:
         return "winner: %s (the only variant)" % w.variant
     if w.margin is None:
-        return "winner: %s; runner-up %s (margin unknown: median 0); %s" % (
-            w.variant, w.runner_up, sig_text(w.cmp, alpha))
-    return "winner: %s; runner-up %s is %.2f%% slower; %s" % (
-        w.variant, w.runner_up, 100 * w.margin, sig_text(w.cmp, alpha))
+        runner = "runner-up %s (margin unknown: median 0)" % w.runner_up
+    else:
+        runner = "runner-up %s is %.2f%% slower" % (w.runner_up, 100 * w.margin)
+    if w.decided:
+        return "winner: %s; %s; %s" % (w.variant, runner, sig_text(w.cmp, alpha))
+    s = "winner: undecided (%s): lowest median %s; %s; %s" % (
+        w.undecided, w.variant, runner, sig_text(w.cmp, alpha))
+    if len(w.as_good) > 1:
+        s += "; as good as %s: %s" % (w.variant, ", ".join(w.as_good))
+    return s
 
 
 # -- diff ------------------------------------------------------------------
 
 def spread_pct(c, how):
-    """The +- part of a cell, relative to the median."""
+    """The +- part of a cell, relative to the median: half its 95%
+    interval where it has one, else half its IQR or range."""
     if not c.median:
+        return None
+    if c.has_interval:
+        return c.half / abs(c.median)
+    if c.min is None or c.max is None:
         return None
     if how == "range" or c.iqr is None:
         half = (c.max - c.min) / 2
@@ -194,6 +269,10 @@ def delta_text(cmp):
         return "-"
     if cmp.delta is None:
         return "?"
+    if cmp.by_epochs:
+        return "%8s %s (epochs %d+%d)" % (pct(cmp.delta),
+                                          " " if cmp.significant else "~",
+                                          cmp.base.epochs, cmp.other.epochs)
     if cmp.test is None:
         return "%8s ? (aggregated: no test)" % pct(cmp.delta)
     n = "n=%d+%d" % (cmp.base.n, cmp.other.n)
@@ -243,7 +322,8 @@ def diff(machines, alpha, metrics, unit, how="iqr"):
         if len(rows) == 0:
             continue
         title = "%s (%s)" % ({"time": "variant time", "pre": "pre probe",
-                              "post": "post probe"}[metric],
+                              "post": "post probe",
+                              "use": "use probe"}[metric],
                              unit.label if unit != A.RATIO else
                              "ratio to the best variant of the same machine "
                              "and pass")
@@ -267,12 +347,15 @@ def diff(machines, alpha, metrics, unit, how="iqr"):
             "significant (run with more reps)" % (
                 n1, n2, pval(min_p(n1, n2)), alpha, count,
                 "" if count == 1 else "s"))
-    legend = ("cells: median ±%s relative to the median; (agg): "
+    legend = ("cells: median ±%s relative to the median, or ±half its 95%% "
+              "interval where a stat line gives one; (agg): "
               "copy-hot/copy-cold figures as the log gives them, ± half "
               "their range; !: failed "
-              "verification. vs: change of the median against %s, "
-              "Mann-Whitney U two-sided p; ~ = not significant at "
-              "alpha=%g; ? = aggregated, no test" % (
+              "verification. vs: change of the median against %s; with "
+              "intervals on both sides (epochs N+N) the change is "
+              "significant when it exceeds the root mean square of the two "
+              "half-widths, otherwise the Mann-Whitney U two-sided p decides; "
+              "~ = not significant at alpha=%g; ? = aggregated, no test" % (
                   "half the IQR" if how == "iqr" else "half the range",
                   base.name, alpha))
     out.append(legend)
@@ -297,11 +380,10 @@ def winners_rows(machines, alpha, unit_for):
 def sig_mark(w):
     if w.cmp is None:
         return "-"
-    if w.cmp.test is None:
-        return "n/a"
-    if w.cmp.significant:
+    if w.decided:
         return "yes"
-    return "~" if w.cmp.can_reach else "~ (n too small)"
+    return {"no test": "n/a", "not significant": "~"}.get(
+        w.undecided, "~ (%s)" % w.undecided)
 
 
 def winners(machines, alpha, unit_for):
@@ -321,7 +403,11 @@ def winners(machines, alpha, unit_for):
         rows.append([op, what, m.name, w.variant or "-", num(med, unit),
                      unit.label + "/call", w.runner_up or "-", pct(w.margin),
                      pval(w.cmp.p if w.cmp else None), sig_mark(w)])
-    legend = ("margin: how much slower the runner-up's median is; "
-              "significant: Mann-Whitney U of winner against runner-up, "
-              "two-sided, alpha=%g" % alpha)
+    legend = ("winner: the lowest median, the pass's winner where "
+              "significant says yes; margin: how much slower the "
+              "runner-up's median is; significant: the runner-up's 95%% "
+              "interval apart from the winner's where stat lines give them, "
+              "else Mann-Whitney U of winner against runner-up, two-sided, "
+              "alpha=%g; never where the medians are within %d timer steps "
+              "(below the timer's resolution)" % (alpha, A.FEW_STEPS))
     return table(rows, right={4, 7, 8}) + "\n\n" + legend

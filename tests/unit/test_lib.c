@@ -15,6 +15,7 @@
 #include "cpu/cpu.h"
 #include "lib/fmt.h"
 #include "harness/options.h"
+#include "harness/epochs.h"
 #include "harness/plan.h"
 #include "variants/strings.h"
 #include "variants/variants.h"
@@ -555,9 +556,21 @@ static void test_plan_sizes(void)
 	expect_u("plan.bytes_hot_copy", pass_bytes(&p, PASS_HOT, OP_COPY), 4096);
 	expect_u("plan.bytes_hot_clear", pass_bytes(&p, PASS_HOT, OP_CLEAR), 0);
 	plan_buffer_sizes(&p, &bs);
-	result(bs.fill == 16384 * 4096ull && bs.work >= (8192 + 3) * 4096ull &&
+	/* Epochs move fill and the work area by up to EPOCH_SHIFT_PAGES. */
+	result(bs.fill == (16384 + EPOCH_SHIFT_PAGES) * 4096ull &&
+	       bs.work >= (8192 + 3 + EPOCH_SHIFT_PAGES) * 4096ull &&
 	       bs.cold >= 2 * COPY_COLD_BYTES, "plan.buffer_sizes",
 	       "fill=%zu work=%zu cold=%zu", bs.fill, bs.work, bs.cold);
+	/* passes=l1: the work area holds a batch's buffers (half of L2) too. */
+	build(&p, "passes=l1", &d, 1024 * MIB);
+	plan_buffer_sizes(&p, &bs);
+	result(bs.fill == (8 + EPOCH_SHIFT_PAGES) * 4096ull &&
+	       bs.work == 512 * 1024 + (1 + EPOCH_SHIFT_PAGES) * 4096ull,
+	       "plan.buffer_sizes_batch_room", "fill=%zu work=%zu", bs.fill, bs.work);
+	build(&p, "suite=xen passes=l1", &d, 1024 * MIB);
+	plan_buffer_sizes(&p, &bs);
+	result(bs.fill == 8 * 4096ull && bs.work == (4 + 3) * 4096ull,
+	       "plan.buffer_sizes_xen_as_2021", "fill=%zu work=%zu", bs.fill, bs.work);
 
 	/*
 	 * 16 MiB: after 2 MiB reserved, 3584 pages, of which 2/3 may be fill:
@@ -577,8 +590,12 @@ static void test_plan_sizes(void)
 	       "plan.l2_runs_small_ram", "passes=0x%x nr=%zu max_nr=%zu",
 	       p.passes, p.nr[PASS_L2], p.max_nr);
 
-	/* Room for 12000 fill pages: MEM shrinks to that, still above L3. */
-	build(&p, NULL, &d, 2 * MIB + 18000 * 4096ull);
+	/*
+	 * Room for 12000 fill pages, besides what epochs and batches take
+	 * (two shifts, half of L2, a guard page): MEM shrinks to that, still
+	 * above L3.
+	 */
+	build(&p, NULL, &d, 2 * MIB + (18000 + 2 * EPOCH_SHIFT_PAGES + 128 + 1) * 4096ull);
 	result((p.passes & BIT(PASS_MEM)) && p.nr[PASS_MEM] == 12000 &&
 	       p.nr[PASS_L3] == 8192, "plan.mem_capped",
 	       "passes=0x%x mem nr=%zu l3 nr=%zu", p.passes, p.nr[PASS_MEM],
@@ -631,7 +648,8 @@ static void test_plan_choices(void)
 			xen |= BIT(i);
 
 	build(&p, NULL, &d, 1024 * MIB);
-	expect_u("plan.reps_default", p.reps, 10);
+	/* 0: epochs until precise (test_options_precision). */
+	expect_u("plan.reps_default", p.reps, 0);
 	build(&p, "suite=xen", &d, 1024 * MIB);
 	expect_u("plan.reps_xen", p.reps, 3);
 	expect_u("plan.passes_xen", p.passes, BIT(PASS_L1) | BIT(PASS_L1F) |
@@ -1046,6 +1064,85 @@ static void test_plan_strings(void)
 	       "runs=0x%llx strings=%zu", (unsigned long long)p.str_runs, bs.strings);
 }
 
+/* precision= and budget= (harness/epochs.h): parsing, errors, the plan. */
+static void test_options_precision(void)
+{
+	static const struct { const char *arg; unsigned int bp; } good[] = {
+		{ "precision=1%", 100 }, { "precision=0.5%", 50 },
+		{ "precision=2", 200 }, { "precision=1.25%", 125 },
+		{ "precision=0.1%", 10 }, { "precision=50%", 5000 },
+	};
+	static const char *const bad[] = {
+		"precision=0%", "precision=0.05%", "precision=51%", "precision=abc",
+		"precision=1.%", "precision=.5%", "precision=1.234%", "precision=1%%",
+		"precision=-1", "precision=", "precision=99999999999999999999",
+	};
+	static const struct { const char *arg; uint64_t ms; } budgets[] = {
+		{ "budget=500ms", 500 }, { "budget=2s", 2000 }, { "budget=10ms", 10 },
+		{ "budget=3600s", 3600000 },
+	};
+	static const char *const bad_budgets[] = {
+		"budget=5ms", "budget=3601s", "budget=2", "budget=2m", "budget=ms",
+		"budget=1.5s", "budget=",
+	};
+	struct plan p;
+	unsigned int i;
+	char name[80];
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		parse(good[i].arg);
+		snprintf(name, sizeof(name), "opt.precision.%s", good[i].arg + 10);
+		result(!o.nerrors && o.precision_bp == good[i].bp, name,
+		       "bp=%u errors=%u %s", o.precision_bp, o.nerrors,
+		       o.nerrors ? o.errors[0] : "");
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(name, sizeof(name), "opt.precision_bad.%s", bad[i] + 10);
+		expect_error(name, bad[i], "precision=", "valid: a per cent from 0.1% to 50%");
+		result(o.precision_bp == 0, name, "kept %u", o.precision_bp);
+	}
+	for (i = 0; i < sizeof(budgets) / sizeof(budgets[0]); i++) {
+		parse(budgets[i].arg);
+		snprintf(name, sizeof(name), "opt.budget.%s", budgets[i].arg + 7);
+		result(!o.nerrors && o.budget_ms == budgets[i].ms, name,
+		       "ms=%llu errors=%u", (unsigned long long)o.budget_ms, o.nerrors);
+	}
+	for (i = 0; i < sizeof(bad_budgets) / sizeof(bad_budgets[0]); i++) {
+		snprintf(name, sizeof(name), "opt.budget_bad.%s", bad_budgets[i] + 7);
+		expect_error(name, bad_budgets[i], "budget=", "like 500ms or 2s");
+	}
+	/* One or the other: fixed reps, or epochs until precise. */
+	expect_error("opt.precision_and_reps", "reps=5 precision=2%", "reps=", "give one of them");
+	result(o.reps == 5 && !o.precision_bp, "opt.precision_and_reps_keeps_reps",
+	       "reps=%u bp=%u", o.reps, o.precision_bp);
+	expect_error("opt.budget_and_reps", "budget=2s reps=5", "reps=", "budget=");
+	expect_error("opt.precision_xen", "suite=xen precision=2%", "precision=",
+		     "suite xen runs a fixed number of reps");
+	expect_error("opt.budget_strings", "suite=strings budget=1s", "budget=",
+		     "suite strings");
+	expect_error("opt.precision_scrub", "suite=scrub precision=1%", "precision=", NULL);
+
+	/* The plan: until precise by default, with the defaults or the options. */
+	build(&p, NULL, &skylake, 1024 * MIB);
+	result(!p.reps && p.stats && p.precision_bp == PRECISION_DEFAULT_BP &&
+	       p.budget_ms == BUDGET_DEFAULT_MS && p.batch_room == 512 * 1024,
+	       "plan.precision_default", "reps=%u stats=%d bp=%u ms=%llu room=%zu",
+	       p.reps, p.stats, p.precision_bp, (unsigned long long)p.budget_ms,
+	       p.batch_room);
+	build(&p, "precision=0.5% budget=250ms", &skylake, 1024 * MIB);
+	result(!p.reps && p.precision_bp == 50 && p.budget_ms == 250,
+	       "plan.precision_given", "bp=%u ms=%llu", p.precision_bp,
+	       (unsigned long long)p.budget_ms);
+	build(&p, "reps=7", &skylake, 1024 * MIB);
+	result(p.reps == 7 && p.stats && !p.precision_bp, "plan.reps_fixed",
+	       "reps=%u bp=%u", p.reps, p.precision_bp);
+	/* suite=xen: the 2021 experiment, no epochs, no batches, no room for them. */
+	build(&p, "suite=xen", &skylake, 1024 * MIB);
+	result(p.reps == 3 && !p.stats && !p.precision_bp && !p.batch_room,
+	       "plan.xen_no_stats", "reps=%u stats=%d bp=%u", p.reps, p.stats,
+	       p.precision_bp);
+}
+
 int main(void)
 {
 	/* Every line out before a crash, should a check crash. */
@@ -1062,5 +1159,6 @@ int main(void)
 	test_scrub_options();
 	test_options_strings();
 	test_plan_strings();
+	test_options_precision();
 	return failures ? 1 : 0;
 }

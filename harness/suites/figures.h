@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The figures of one pass of the clear and copy tables: each variant's
+ * timed samples, gathered into epochs (harness/epochs.h), the median of
+ * each epoch, the interval over them (harness/interval.h), and the `stat`
+ * lines that print them (docs/log-format.md). The use probe's figures
+ * (one per epoch) go the same way, on stat lines of their own.
+ */
+#ifndef PB_FIGURES_H
+#define PB_FIGURES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "harness/epochs.h"
+#include "harness/interval.h"
+#include "harness/summary.h"
+#include "variants/variants.h"
+
+struct pass_figures {
+	const char *suite;		/* "clear", "copy" */
+	const char *pass;		/* the pass id, "l1" */
+	uint64_t step;			/* the timer's, in ticks */
+	unsigned int epochs;		/* ended so far */
+	bool use;			/* the pass takes use samples */
+};
+
+void figures_begin(struct pass_figures *pf, const char *suite,
+		   const char *pass, uint64_t step, bool use);
+
+/* Calls in each of variant i's samples; 1 unless set. */
+void figures_set_batch(struct pass_figures *pf, unsigned int i,
+		       unsigned int batch);
+unsigned int figures_batch(const struct pass_figures *pf, unsigned int i);
+
+/* A sample of variant i: ticks for its batch of calls. */
+void figures_add(struct pass_figures *pf, unsigned int i, uint64_t ticks);
+/* The use probe of variant i in this epoch, in ticks. */
+void figures_add_use(struct pass_figures *pf, unsigned int i, uint64_t ticks);
+
+/*
+ * Ends an epoch of the variants in runs: each one's median of it, and
+ * its interval so far. Returns whether every interval is within
+ * precision_bp (hundredths of a per cent) of its median.
+ */
+bool figures_end_epoch(struct pass_figures *pf, variant_set runs,
+		       unsigned int precision_bp);
+
+/* Variant i's figure and interval so far (its time; its use probe with use). */
+const struct interval *figures_interval(const struct pass_figures *pf,
+					unsigned int i, bool use);
+
+/* The stat lines of the variants in runs, in table order. */
+void figures_print(const struct pass_figures *pf, variant_set runs,
+		   enum epoch_stop stop);
+
+/* Each variant's figure and interval, to the summary (NULL: none). */
+void figures_summarise(const struct pass_figures *pf, variant_set runs,
+		       struct summary *sum);
+
+#endif

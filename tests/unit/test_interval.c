@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The figures of a pass (harness/interval.c, harness/epochs.c,
+ * harness/suites/figures.c) on samples of this test's own, whose noise
+ * between and within epochs is known:
+ *
+ * - coverage: the median of an independent rerun falls inside the first
+ *   run's interval about 95% of the time, whether the noise is between
+ *   epochs, within them, or both;
+ * - not padded: it does not fall inside nearly always, and the squared
+ *   half-width is what the factor of scripts/interval-constants makes of
+ *   the epoch medians' variance, on average;
+ * - a figure that does not move has the interval of its quantum;
+ * - the stopping rule on a synthetic clock: precision, budget, the most
+ *   epochs, fixed reps; and the batch a short call gets.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "harness/epochs.h"
+#include "harness/host.h"
+#include "harness/interval.h"
+#include "harness/suites/figures.h"
+#include "tests/unit/check.h"
+
+/* harness/bench.c (sort_u64) comes along; its host calls are never made here. */
+void host_caps(struct host_caps *c) { c->wbinvd = c->ibpb = false; }
+void host_wbinvd(void) { }
+bool host_ibpb(void) { return false; }
+bool host_call_guarded(void (*fn)(void *), void *ctx, struct fault *f)
+{
+	(void)f;
+	fn(ctx);
+	return true;
+}
+
+static uint64_t rng = 0x243f6a8885a308d3ull;
+
+static double uniform(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (double)(rng >> 11) / (double)(1ull << 53);
+}
+
+/* A standard normal value, near enough: twelve uniforms less six (Irwin-Hall). */
+static double normal(void)
+{
+	double s = -6;
+	int i;
+
+	for (i = 0; i < 12; i++)
+		s += uniform();
+	return s;
+}
+
+#define TRUE_FIGURE	100000.0	/* hundredths of a tick: 1000 ticks */
+#define REPS_SPLIT_CHECKED 1000
+
+struct noise {
+	double between, within;	/* standard deviations, in hundredths of a tick */
+	unsigned int reps;	/* per epoch */
+};
+
+/* One run of epochs epochs: each epoch's median, as the harness takes it. */
+static void run_epochs(const struct noise *nz, unsigned int epochs, uint64_t *med)
+{
+	uint64_t s[EPOCH_REPS_MAX * 8];
+	unsigned int e, r;
+
+	for (e = 0; e < epochs; e++) {
+		double shift = nz->between * normal();
+
+		for (r = 0; r < nz->reps; r++)
+			s[r] = (uint64_t)(TRUE_FIGURE + shift + nz->within * normal() + 0.5);
+		med[e] = median_u64(s, nz->reps);
+	}
+}
+
+/* The variance of an epoch's median, by simulation of many epochs. */
+static double epoch_median_variance(const struct noise *nz)
+{
+	static uint64_t med[20000];
+	double sum = 0, sq = 0;
+	unsigned int i, n = sizeof(med) / sizeof(med[0]);
+
+	run_epochs(nz, n, med);
+	for (i = 0; i < n; i++)
+		sum += (double)med[i];
+	for (i = 0; i < n; i++)
+		sq += ((double)med[i] - sum / n) * ((double)med[i] - sum / n);
+	return sq / (n - 1);
+}
+
+static void test_coverage(const char *name, const struct noise *nz,
+			  unsigned int epochs)
+{
+	enum { TRIALS = 4000 };
+	uint64_t a[INTERVAL_EPOCHS_MAX], b[INTERVAL_EPOCHS_MAX];
+	double var = epoch_median_variance(nz), f = interval_factor_ppm[epochs] / 1e6;
+	double h2 = 0;
+	unsigned int t, inside = 0;
+	char check[96];
+
+	for (t = 0; t < TRIALS; t++) {
+		struct interval first, rerun;
+
+		run_epochs(nz, epochs, a);
+		run_epochs(nz, epochs, b);
+		interval_of_epochs(a, epochs, 1, &first);
+		interval_of_epochs(b, epochs, 1, &rerun);
+		inside += rerun.median >= first.lo && rerun.median <= first.hi;
+		h2 += ((double)first.hi - first.median) * ((double)first.hi - first.median);
+	}
+	snprintf(check, sizeof(check), "interval.coverage.%s.e%u", name, epochs);
+	printf("# %s: %u of %u\n", check, inside, TRIALS);
+	result(inside >= TRIALS * 92 / 100 && inside <= TRIALS * 98 / 100, check,
+	       "a rerun's median inside %u of %u times (want 92%% to 98%%)",
+	       inside, TRIALS);
+	snprintf(check, sizeof(check), "interval.not_padded.%s.e%u", name, epochs);
+	h2 /= TRIALS;
+	result(h2 / (f * f * var) > 0.9 && h2 / (f * f * var) < 1.1, check,
+	       "mean squared half-width %.0f, f(E)^2 times the epoch medians' variance %.0f",
+	       h2, f * f * var);
+}
+
+static void test_intervals(void)
+{
+	static const struct noise between = { 2000, 0, 1 };	/* 2% */
+	static const struct noise within = { 0, 3000, 3 };	/* 3% per rep */
+	static const struct noise both = { 1500, 2000, 3 };
+	static const unsigned int epochs[] = { 3, 5, 9, 21, 63 };
+	uint64_t same[5] = { 5000, 5000, 5000, 5000, 5000 }, med[5];
+	struct interval iv;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(epochs) / sizeof(epochs[0]); i++) {
+		test_coverage("between", &between, epochs[i]);
+		test_coverage("within", &within, epochs[i]);
+		test_coverage("both", &both, epochs[i]);
+	}
+	/* A figure that never moved: its interval is its quantum, not zero. */
+	interval_of_epochs(same, 5, 93, &iv);
+	result(iv.has_interval && iv.median == 5000 && iv.lo == 5000 - 93 &&
+	       iv.hi == 5000 + 93, "interval.quantum_floor", "%llu [%llu, %llu]",
+	       (unsigned long long)iv.median, (unsigned long long)iv.lo,
+	       (unsigned long long)iv.hi);
+	/* Too few epochs, or an even count: a figure, no interval. */
+	interval_of_epochs(same, 2, 93, &iv);
+	result(!iv.has_interval && iv.median == 5000, "interval.two_epochs_none", "median %llu", (unsigned long long)iv.median);
+	interval_of_epochs(same, 4, 93, &iv);
+	result(!iv.has_interval, "interval.even_epochs_none", "an interval of 4 epochs");
+	/* By hand: 90, 100, 110: s = 10, f(3) from the table. */
+	med[0] = 110, med[1] = 90, med[2] = 100;
+	interval_of_epochs(med, 3, 1, &iv);
+	result(iv.median == 100 && iv.hi - 100 == 10ull * interval_factor_ppm[3] / 1000000 &&
+	       100 - iv.lo == iv.hi - 100 && med[0] == 110,
+	       "interval.by_hand", "median %llu hi %llu (f=%u ppm)",
+	       (unsigned long long)iv.median, (unsigned long long)iv.hi,
+	       interval_factor_ppm[3]);
+	result(interval_factor_ppm[3] > interval_factor_ppm[5] &&
+	       interval_factor_ppm[61] > interval_factor_ppm[63] &&
+	       interval_factor_ppm[63] > 400000, "interval.factors_fall_with_epochs",
+	       "f(3)=%u f(63)=%u", interval_factor_ppm[3], interval_factor_ppm[63]);
+	iv = (struct interval){ 10000, 9900, 10100, true };
+	result(interval_precise(&iv, 100) && !interval_precise(&iv, 99),
+	       "interval.precise_at_the_edge", "half-width 100 of 10000");
+	/* Huge figures: no overflow in the median or the deviations. */
+	med[0] = UINT64_MAX - 4, med[1] = UINT64_MAX - 2, med[2] = UINT64_MAX - 6;
+	interval_of_epochs(med, 3, 1, &iv);
+	result(iv.median == UINT64_MAX - 4 && iv.lo < iv.median, "interval.no_overflow",
+	       "median %llx", (unsigned long long)iv.median);
+	result(isqrt_u64(99) == 9 && isqrt_u64(100) == 10 &&
+	       isqrt_u64(UINT64_MAX) == 0xffffffffull, "interval.isqrt", "%llu",
+	       (unsigned long long)isqrt_u64(UINT64_MAX));
+}
+
+static void test_batch(void)
+{
+	static const uint64_t calls[] = { 1200, 2799, 2800, 5000, 122, 35, 1 };
+	const uint64_t step = 28;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		unsigned int k = batch_for(calls[i] * CENTI, step, 10000);
+		char check[64];
+
+		snprintf(check, sizeof(check), "batch.call_%llu_ticks",
+			 (unsigned long long)calls[i]);
+		/* At least BATCH_TIMER_STEPS steps, and no call more than needed. */
+		result(k * calls[i] >= BATCH_TIMER_STEPS * step &&
+		       (k == 1 || (k - 1) * calls[i] < BATCH_TIMER_STEPS * step), check,
+		       "batch %u of a %llu-tick call, step %llu", k,
+		       (unsigned long long)calls[i], (unsigned long long)step);
+	}
+	result(batch_for(122 * CENTI, step, 16) == 16, "batch.capped", "%u",
+	       batch_for(122 * CENTI, step, 16));
+	result(batch_for(0, step, 16) == 16 && batch_for(1000, step, 0) == 1,
+	       "batch.edges", "%u %u", batch_for(0, step, 16), batch_for(1000, step, 0));
+	/* Hundredths: a call of 12.5 ticks needs 224 calls for 2800 ticks. */
+	result(batch_for(1250, step, 1000) == 224, "batch.hundredths", "%u",
+	       batch_for(1250, step, 1000));
+}
+
+/*
+ * A pass on a synthetic clock: every epoch takes epoch_ticks and gives
+ * variant 0 reps samples with the noise given; returns why it stopped,
+ * with the epochs it ran and its last interval's precision.
+ */
+static enum epoch_stop pass_on_clock(const struct epoch_rule *rule,
+				     const struct noise *nz, uint64_t epoch_ticks,
+				     unsigned int *epochs, bool *precise,
+				     struct interval *iv)
+{
+	struct pass_figures pf;
+	enum epoch_stop stop = EPOCH_GO_ON;
+	uint64_t clock = 0;
+	unsigned int e;
+
+	figures_begin(&pf, "clear", "l1", 1, false);
+	for (e = 0; stop == EPOCH_GO_ON; e++) {
+		unsigned int r, reps = rule->reps ? epoch_reps_fixed(rule->reps, e) : nz->reps;
+		double shift = nz->between * normal();
+
+		for (r = 0; r < reps; r++)
+			figures_add(&pf, 0, (uint64_t)(TRUE_FIGURE + shift +
+						      nz->within * normal()) / CENTI);
+		clock += epoch_ticks;
+		*precise = figures_end_epoch(&pf, 1, rule->precision_bp);
+		stop = epoch_next(rule, e + 1, *precise, clock, epoch_ticks);
+	}
+	*epochs = e;
+	*iv = *figures_interval(&pf, 0, false);
+	return stop;
+}
+
+/*
+ * A pass stops when its interval is narrow, which favours intervals whose
+ * epochs happened to agree; a rerun's median must still fall inside about
+ * 95% of the time, whether precision, the budget or the most epochs
+ * stopped the first run.
+ */
+static void test_coverage_under_the_rule(void)
+{
+	static const struct noise noises[] = { { 300, 300, 3 }, { 1200, 300, 3 },
+					       { 3000, 1000, 3 } };
+	struct epoch_rule rule = { 0, 100, UINT64_MAX / 4 };
+	unsigned int k, t, inside, epochs;
+	struct interval a, b;
+	char check[64];
+	bool precise;
+
+	for (k = 0; k < sizeof(noises) / sizeof(noises[0]); k++) {
+		enum { TRIALS = 2000 };
+
+		for (t = inside = 0; t < TRIALS; t++) {
+			pass_on_clock(&rule, &noises[k], 1000, &epochs, &precise, &a);
+			pass_on_clock(&rule, &noises[k], 1000, &epochs, &precise, &b);
+			inside += b.median >= a.lo && b.median <= a.hi;
+		}
+		snprintf(check, sizeof(check), "stop.coverage_under_the_rule.%u", k);
+		printf("# %s: %u of %u\n", check, inside, TRIALS);
+		result(inside >= TRIALS * 92 / 100 && inside <= TRIALS * 98 / 100,
+		       check, "a rerun's median inside %u of %u times", inside, TRIALS);
+	}
+}
+
+static void test_stopping(void)
+{
+	static const struct noise quiet = { 20, 20, 3 }, loud = { 5000, 1000, 3 };
+	static const struct noise medium = { 1200, 300, 3 };
+	struct epoch_rule rule = { 0, 100, 1000000 };
+	enum epoch_stop stop;
+	unsigned int epochs, e;
+	struct interval iv;
+	bool precise;
+
+	/* Quiet: precise at once, but not trusted before EPOCHS_PRECISE_MIN. */
+	stop = pass_on_clock(&rule, &quiet, 1000, &epochs, &precise, &iv);
+	result(stop == EPOCH_STOP_PRECISION && epochs == EPOCHS_PRECISE_MIN,
+	       "stop.precision_first", "stop=%s after %u epochs",
+	       epoch_stop_name(stop), epochs);
+	/* Medium: precise later, at an odd count, and only then. */
+	stop = pass_on_clock(&rule, &medium, 1000, &epochs, &precise, &iv);
+	result(stop == EPOCH_STOP_PRECISION && precise && (epochs & 1) &&
+	       epochs > EPOCHS_PRECISE_MIN, "stop.precision_later",
+	       "stop=%s after %u epochs", epoch_stop_name(stop), epochs);
+	/*
+	 * Loud, a budget of 10 epochs: after 7 (7 + 2 <= 10) it goes on,
+	 * after 9 (9 + 2 > 10) it stops.
+	 */
+	rule.budget_ticks = 10 * 1000;
+	stop = pass_on_clock(&rule, &loud, 1000, &epochs, &precise, &iv);
+	result(stop == EPOCH_STOP_BUDGET && epochs == 9 && !precise,
+	       "stop.budget", "stop=%s after %u epochs", epoch_stop_name(stop), epochs);
+	/* The least epochs run even past the budget: there is no interval before. */
+	rule.budget_ticks = 10;
+	stop = pass_on_clock(&rule, &loud, 1000, &epochs, &precise, &iv);
+	result(stop == EPOCH_STOP_BUDGET && epochs == INTERVAL_EPOCHS_MIN,
+	       "stop.budget_after_the_least", "stop=%s after %u epochs",
+	       epoch_stop_name(stop), epochs);
+	/* Loud, time enough: the most epochs. */
+	rule.budget_ticks = UINT64_MAX / 4;
+	stop = pass_on_clock(&rule, &loud, 1000, &epochs, &precise, &iv);
+	result(stop == EPOCH_STOP_EPOCHS && epochs == INTERVAL_EPOCHS_MAX,
+	       "stop.most_epochs", "stop=%s after %u epochs", epoch_stop_name(stop), epochs);
+	/* reps=10: three epochs of 4, 3 and 3 reps, whatever the noise. */
+	rule = (struct epoch_rule){ 10, 0, 0 };
+	stop = pass_on_clock(&rule, &quiet, 1000, &epochs, &precise, &iv);
+	result(stop == EPOCH_STOP_REPS && epochs == 3 && epoch_reps_fixed(10, 0) == 4 &&
+	       epoch_reps_fixed(10, 1) == 3 && epoch_reps_fixed(10, 2) == 3,
+	       "stop.fixed_reps", "stop=%s after %u epochs", epoch_stop_name(stop), epochs);
+	/* How reps= splits: odd epoch counts, every rep in one. */
+	for (e = 1; e <= REPS_SPLIT_CHECKED; e++) {
+		unsigned int n = epochs_of_reps(e), k, sum = 0;
+
+		for (k = 0; k < n; k++)
+			sum += epoch_reps_fixed(e, k);
+		if (!(n & 1) || sum != e || n > INTERVAL_EPOCHS_MAX ||
+		    (e >= INTERVAL_EPOCHS_MIN && n < INTERVAL_EPOCHS_MIN))
+			break;
+	}
+	result(e > REPS_SPLIT_CHECKED, "stop.reps_split", "reps=%u splits into %u epochs",
+	       e, epochs_of_reps(e));
+	/* Reps per epoch from one rep's time. */
+	rule = (struct epoch_rule){ 0, 100, 9000 };
+	result(epoch_reps_adaptive(&rule, 10) == EPOCH_REPS_MAX &&
+	       epoch_reps_adaptive(&rule, 1500) == 2 &&
+	       epoch_reps_adaptive(&rule, 100000) == 1, "stop.reps_per_epoch",
+	       "%u %u %u", epoch_reps_adaptive(&rule, 10),
+	       epoch_reps_adaptive(&rule, 1500), epoch_reps_adaptive(&rule, 100000));
+}
+
+static void test_place(void)
+{
+	size_t f, w, f0, w0, f2, w2;
+	unsigned int e, moved = 0;
+
+	epoch_place(3, 0, 63, 100000, &f0, &w0);
+	for (e = 0; e < 64; e++) {
+		epoch_place(3, e, 63, 100000, &f, &w);
+		epoch_place(3, e, 63, 100000, &f2, &w2);
+		if (f > 63 || w > 100000 || f != f2 || w != w2)
+			break;
+		moved += f != f0 || w != w0;
+	}
+	result(e == 64 && moved > 48, "place.within_room_repeatable_moving",
+	       "epoch %u: fill +%zu work +%zu pages; %u of 64 moved", e, f, w, moved);
+	epoch_place(3, 5, 0, 0, &f, &w);
+	result(f == 0 && w == 0, "place.no_room_stays", "fill +%zu work +%zu", f, w);
+}
+
+int main(void)
+{
+	test_intervals();
+	test_batch();
+	test_stopping();
+	test_coverage_under_the_rule();
+	test_place();
+	return check_exit();
+}
