@@ -39,6 +39,13 @@ class UnitTests(unittest.TestCase):
         """The formatter, the command-line parser and the plan."""
         self.run_binary("test_lib")
 
+    def test_interval(self):
+        """A pass's figures over epochs, on synthetic noise between and
+        within epochs: a rerun's median inside the interval about 95% of
+        the time, the intervals not padded, the stopping rule on a
+        synthetic clock, the batch a short call gets."""
+        self.run_binary("test_interval")
+
     def test_cpu(self):
         """CPUID decoding on recorded register values, cache arithmetic."""
         self.run_binary("test_cpu")
