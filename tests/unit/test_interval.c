@@ -22,6 +22,7 @@
 #include "harness/host.h"
 #include "harness/interval.h"
 #include "harness/suites/figures.h"
+#include "harness/summary.h"
 #include "tests/unit/check.h"
 
 /* harness/bench.c (sort_u64) comes along; its host calls are never made here. */
@@ -352,6 +353,32 @@ static void test_place(void)
 	result(f == 0 && w == 0, "place.no_room_stays", "fill +%zu work +%zu", f, w);
 }
 
+/* The screen's summary: no "winner" where an interval overlaps the first's. */
+static void test_summary_marks(void)
+{
+	static struct summary sum;
+	char lines[4][SUMMARY_COLS];
+	unsigned int n;
+
+	summary_begin(&sum, OP_CLEAR, PASS_L1, 8 * 4096);
+	summary_add_interval(&sum, "slow", 2 * 2000, 2 * 1900, 2 * 2100);
+	summary_add_interval(&sum, "fast", 2 * 1000, 2 * 980, 2 * 1020);
+	summary_add_interval(&sum, "near", 2 * 1010, 2 * 1000, 2 * 1030);
+	summary_end(&sum);
+	n = summary_block(&sum.pass[0], 0, lines, 4);
+	result(n == 4 && strstr(lines[1], "fast") && strstr(lines[1], "undecided") &&
+	       strstr(lines[2], "near") && strstr(lines[2], "~+1.00%") &&
+	       strstr(lines[3], "slow") && strstr(lines[3], " +100.00%"),
+	       "summary.as_good_marked", "'%s' '%s' '%s'", lines[1], lines[2], lines[3]);
+	summary_begin(&sum, OP_CLEAR, PASS_L1, 8 * 4096);
+	summary_add_interval(&sum, "fast", 2 * 1000, 2 * 980, 2 * 1020);
+	summary_add_interval(&sum, "slow", 2 * 2000, 2 * 1900, 2 * 2100);
+	summary_end(&sum);
+	n = summary_block(&sum.pass[1], 0, lines, 4);
+	result(n == 3 && strstr(lines[1], "winner") && strstr(lines[2], " +100.00%"),
+	       "summary.apart_winner", "'%s' '%s'", lines[1], lines[2]);
+}
+
 int main(void)
 {
 	test_intervals();
@@ -359,5 +386,6 @@ int main(void)
 	test_stopping();
 	test_coverage_under_the_rule();
 	test_place();
+	test_summary_marks();
 	return check_exit();
 }
