@@ -3,6 +3,7 @@ stopped VM, and building the options of a rerun."""
 import importlib.machinery
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -103,3 +104,77 @@ class Options(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def run_qemu(*args, timeout=300, **kw):
+    return subprocess.run([SCRIPT] + list(args), stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=timeout, **kw)
+
+
+# A run of a few seconds under TCG.
+QUICK = "suite=xen passes=l1 reps=1"
+
+
+class UsbTarget(unittest.TestCase):
+    """--usb FILE takes a regular file of ours or a new path; anything else
+    is refused before a byte is written."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def assert_refused(self, path, why):
+        r = run_qemu("--usb", path, "--append", QUICK, "--timeout", "120",
+                     "-o", os.path.join(self.tmp, "serial.log"))
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertRegex(r.stderr, r"run-qemu: --usb %s: .*%s" % (re.escape(path), why))
+        self.assertNotIn("qemu-system", r.stderr)
+
+    def test_refuses_what_is_not_a_file(self):
+        fifo = os.path.join(self.tmp, "fifo")
+        os.mkfifo(fifo)
+        link = os.path.join(self.tmp, "null-link")
+        os.symlink("/dev/null", link)
+        for path, why in (("/dev/null", "character device"), (self.tmp, "directory"),
+                          (fifo, "fifo"), (link, "symlink")):
+            with self.subTest(path=path):
+                self.assert_refused(path, why)
+
+    @unittest.skipUnless(os.geteuid() == 0, "needs root to give a file to another user")
+    def test_refuses_a_file_another_user_owns(self):
+        theirs = os.path.join(self.tmp, "theirs.img")
+        with open(theirs, "wb") as f:
+            f.write(b"their data")
+        os.chown(theirs, 65534, 65534)
+        self.assert_refused(theirs, "owned by uid 65534")
+        with open(theirs, "rb") as f:
+            self.assertEqual(f.read(), b"their data")
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("losetup"),
+                         "needs root and losetup for a loop device")
+    def test_refuses_a_loop_device_and_leaves_it_alone(self):
+        img = os.path.join(self.tmp, "disk.img")
+        pattern = bytes(range(256)) * (32 << 12)         # 8 MiB
+        with open(img, "wb") as f:
+            f.write(pattern)
+        dev = subprocess.run(["losetup", "-f", "--show", img], check=True,
+                             capture_output=True, text=True).stdout.strip()
+        self.addCleanup(subprocess.run, ["losetup", "-d", dev], check=True)
+        link = os.path.join(self.tmp, "stick")
+        os.symlink(dev, link)
+        for path, why in ((dev, "block device"), (link, "symlink")):
+            with self.subTest(path=path):
+                self.assert_refused(path, why)
+        with open(dev, "rb") as f:
+            self.assertEqual(f.read(), pattern)
+        with open(img, "rb") as f:
+            self.assertEqual(f.read(), pattern)
+
+    def test_a_new_path_gets_the_image(self):
+        stick = os.path.join(self.tmp, "stick.img")
+        r = run_qemu("-q", "--usb", stick, "--append", QUICK, "--timeout", "120",
+                     "-o", os.path.join(self.tmp, "serial.log"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(stick, "rb") as f:
+            head = f.read(0x8006)
+        self.assertEqual(head[0x8001:0x8006], b"CD001")
