@@ -178,3 +178,78 @@ class UsbTarget(unittest.TestCase):
         with open(stick, "rb") as f:
             head = f.read(0x8006)
         self.assertEqual(head[0x8001:0x8006], b"CD001")
+
+
+def cmdline_of(log):
+    """The options the kernel says it received (its cmdline line)."""
+    with open(log, "rb") as f:
+        for raw in f.read().decode("utf-8", "replace").splitlines():
+            m = re.search(r"\(PB\) cmdline:(?: (.*))?$", raw.rstrip("\r"))
+            if m:
+                return m.group(1) or ""
+    return None
+
+
+ELF = os.path.join(REPO, "build", "pagebench.elf")
+OVMF = "/usr/share/ovmf/OVMF.fd"
+# GRUB's metacharacters, a variable of its own, a comment, a reserved word:
+# unknown options to the kernel (so the run counts failures), but each must
+# reach it as written.
+GRUB_SPECIALS = "x=$grub_platform y=${root};echo z=a|b&c w=<d> v={e} u=#f then"
+
+
+@unittest.skipUnless(os.path.exists(ELF), "needs build/pagebench.elf: run make")
+class Append(unittest.TestCase):
+    """--append reaches the kernel exactly as given, or is refused."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.log = os.path.join(self.tmp, "serial.log")
+
+    def boot(self, *args):
+        return run_qemu("-q", "-o", self.log, "--timeout", "240", *args)
+
+    def test_grub_specials_reach_the_kernel_as_given(self):
+        append = QUICK + " " + GRUB_SPECIALS
+        for firmware in ([], ["--uefi"]):
+            if firmware and not os.path.exists(OVMF):
+                continue
+            with self.subTest(firmware=firmware):
+                r = self.boot("--append", append, *firmware)
+                self.assertEqual(r.returncode, 1, r.stderr)   # unknown options are failures
+                self.assertEqual(cmdline_of(self.log), append)
+
+    def test_kernel_gets_quotes_and_backslashes_as_given(self):
+        append = QUICK + " x=$y a'b c\"d e\\f"
+        r = self.boot("--kernel", "--append", append)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        # QEMU's -kernel puts the image's path first.
+        self.assertEqual(cmdline_of(self.log), ELF + " " + append)
+
+    def test_quotes_and_backslashes_are_refused_through_grub(self):
+        """GRUB's multiboot commands hand the kernel \\' for ', \\" for "
+        and \\\\ for \\: such options cannot arrive as given."""
+        for bad in ("a'b", 'c"d', "e\\f", "'unbalanced"):
+            with self.subTest(bad=bad):
+                r = self.boot("--append", QUICK + " " + bad)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn("quote or backslash", r.stderr)
+                self.assertNotIn("qemu-system", r.stderr)
+                r = subprocess.run([os.path.join(REPO, "scripts", "mkiso"), ELF,
+                                    os.path.join(self.tmp, "x.iso"), bad],
+                                   capture_output=True, text=True)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertFalse(os.path.exists(os.path.join(self.tmp, "x.iso")))
+
+    def test_control_characters_are_refused(self):
+        forged = QUICK + "\n(PB) done: 0 failures"
+        for args in (["--append", forged], ["--kernel", "--append", forged],
+                     ["--cpu", "max\r"], ["--qemu-arg=-no-hpet\x1b[2J"],
+                     ["-o", os.path.join(self.tmp, "a\nb.log")]):
+            with self.subTest(args=args):
+                r = self.boot(*args)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertRegex(r.stderr, r"control character")
+                self.assertNotIn("qemu-system", r.stderr)
+        self.assertEqual(os.listdir(self.tmp), [])
