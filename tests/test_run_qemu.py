@@ -1,11 +1,15 @@
-"""scripts/run-qemu's own logic, without booting: reading QEMU's dump of a
-stopped VM, and building the options of a rerun."""
+"""scripts/run-qemu: its own logic without booting (reading QEMU's dump of
+a stopped VM, building the options of a rerun, the command it prints), and
+short boots for what it passes on (--append, --usb)."""
 import importlib.machinery
 import importlib.util
+import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -253,3 +257,40 @@ class Append(unittest.TestCase):
                 self.assertRegex(r.stderr, r"control character")
                 self.assertNotIn("qemu-system", r.stderr)
         self.assertEqual(os.listdir(self.tmp), [])
+
+
+# A qemu-system-x86_64 that records the arguments it was given and exits.
+RECORDING_QEMU = """#!%s
+import json, os, sys
+with open(os.environ["RECORDED_ARGV"], "w") as f:
+    json.dump(sys.argv[1:], f)
+""" % sys.executable
+
+
+class PrintedCommand(unittest.TestCase):
+    def test_printed_command_can_be_pasted(self):
+        """The command run-qemu prints, split as a shell would, is the
+        command QEMU was given, whatever the paths hold."""
+        tmp = tempfile.mkdtemp(prefix="pb run $HOME 'q' ")
+        self.addCleanup(shutil.rmtree, tmp)
+        bin_dir = os.path.join(tmp, "bin")
+        os.mkdir(bin_dir)
+        qemu = os.path.join(bin_dir, "qemu-system-x86_64")
+        with open(qemu, "w") as f:
+            f.write(RECORDING_QEMU)
+        os.chmod(qemu, 0o755)
+        iso = os.path.join(tmp, 'a "b" c;d.iso')
+        shutil.copyfile(os.path.join(REPO, "build", "pagebench.iso"), iso)
+        recorded = os.path.join(tmp, "argv.json")
+        env = dict(os.environ, PATH=bin_dir + ":" + os.environ["PATH"], RECORDED_ARGV=recorded)
+        r = run_qemu("-q", "--accel", "tcg", "--iso", iso, "--elf", ELF,
+                     "--qemu-arg=-name", "--qemu-arg=a b\\c", "-o", os.path.join(tmp, "x.log"),
+                     env=env)
+        self.assertEqual(r.returncode, 4, r.stderr)        # no kernel ran
+        printed = [l[len("run-qemu: "):] for l in r.stderr.splitlines()
+                   if l.startswith("run-qemu: qemu-system-x86_64 ")]
+        self.assertEqual(len(printed), 1, r.stderr)
+        with open(recorded) as f:
+            argv = json.load(f)
+        self.assertIn(iso, argv)
+        self.assertEqual(shlex.split(printed[0]), ["qemu-system-x86_64"] + argv)
