@@ -294,3 +294,24 @@ class PrintedCommand(unittest.TestCase):
             argv = json.load(f)
         self.assertIn(iso, argv)
         self.assertEqual(shlex.split(printed[0]), ["qemu-system-x86_64"] + argv)
+
+
+class LogName(unittest.TestCase):
+    """The default log's name comes from the hostname, made safe: it never
+    leaves the folder it is meant for."""
+
+    def setUp(self):
+        self.real = rq.socket.gethostname
+        self.addCleanup(setattr, rq.socket, "gethostname", self.real)
+
+    def test_hostile_hostnames_stay_in_the_folder(self):
+        folder = os.path.join(REPO, "results")
+        for host, want in (("../../../x", "_.._.._x"), ("/etc/passwd", "_etc_passwd"),
+                           (".hidden", "hidden"), ("a b\tc", "a_b_c"), ("..", "host"),
+                           ("", "host"), ("épée", "_p_e"), ("vm-1.example.org", "vm-1.example.org")):
+            with self.subTest(host=host):
+                rq.socket.gethostname = lambda: host
+                path = rq.default_log_path()
+                self.assertEqual(os.path.dirname(path), folder)
+                name = os.path.basename(path)
+                self.assertRegex(name, r"^%s-\d{4}-\d\d-\d\dT\d{6}\.log$" % re.escape(want))
