@@ -135,9 +135,10 @@ $(B)/host/pagebench-linux: $(LINUX_OBJ) $(HOST_COMMON)
 deps:
 	@scripts/deps $(DEPS_FOR)
 
+# The log goes to build/logs, which git ignores; SAVE=1 keeps it in results/.
 run: DEPS_FOR = run
 run: deps all
-	scripts/run-qemu $(RUN_ARGS)
+	scripts/run-qemu $(if $(filter 1,$(SAVE)),--log-dir results) $(RUN_ARGS)
 
 test: DEPS_FOR = test
 test: deps all

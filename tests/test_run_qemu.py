@@ -223,6 +223,8 @@ class Append(unittest.TestCase):
                 r = self.boot("--append", append, *firmware)
                 self.assertEqual(r.returncode, 1, r.stderr)   # unknown options are failures
                 self.assertEqual(cmdline_of(self.log), append)
+                with open(self.log, "rb") as f:
+                    self.assertNotIn(b"\x1b", f.read())     # GRUB's screen
 
     def test_kernel_gets_quotes_and_backslashes_as_given(self):
         append = QUICK + " x=$y a'b c\"d e\\f"
@@ -298,20 +300,90 @@ class PrintedCommand(unittest.TestCase):
 
 class LogName(unittest.TestCase):
     """The default log's name comes from the hostname, made safe: it never
-    leaves the folder it is meant for."""
+    leaves the folder it is meant for, build/logs unless told."""
 
     def setUp(self):
         self.real = rq.socket.gethostname
         self.addCleanup(setattr, rq.socket, "gethostname", self.real)
 
     def test_hostile_hostnames_stay_in_the_folder(self):
-        folder = os.path.join(REPO, "results")
+        folder = os.path.join(REPO, "build", "logs")
         for host, want in (("../../../x", "_.._.._x"), ("/etc/passwd", "_etc_passwd"),
                            (".hidden", "hidden"), ("a b\tc", "a_b_c"), ("..", "host"),
                            ("", "host"), ("épée", "_p_e"), ("vm-1.example.org", "vm-1.example.org")):
             with self.subTest(host=host):
                 rq.socket.gethostname = lambda: host
-                path = rq.default_log_path()
-                self.assertEqual(os.path.dirname(path), folder)
-                name = os.path.basename(path)
-                self.assertRegex(name, r"^%s-\d{4}-\d\d-\d\dT\d{6}\.log$" % re.escape(want))
+                for where, got in ((folder, rq.default_log_path(None)),
+                                   ("/tmp/logs", rq.default_log_path("/tmp/logs"))):
+                    self.assertEqual(os.path.dirname(got), where)
+                    self.assertRegex(os.path.basename(got),
+                                     r"^%s-\d{4}-\d\d-\d\dT\d{6}\.log$" % re.escape(want))
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("unshare"),
+                         "needs root and unshare for a hostname of its own")
+    def test_hostname_with_slashes(self):
+        """A real hostname of ../../x (in a UTS namespace of its own), and a
+        QEMU that exits at once: the log is made in --log-dir, nowhere else."""
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        bin_dir, logs = os.path.join(tmp, "bin"), os.path.join(tmp, "a", "b", "logs")
+        os.mkdir(bin_dir)
+        with open(os.path.join(bin_dir, "qemu-system-x86_64"), "w") as f:
+            f.write(RECORDING_QEMU)
+        os.chmod(os.path.join(bin_dir, "qemu-system-x86_64"), 0o755)
+        env = dict(os.environ, PATH=bin_dir + ":" + os.environ["PATH"],
+                   RECORDED_ARGV=os.path.join(tmp, "argv.json"))
+        # hostname(1) refuses such a name; the system call takes it.
+        set_hostname = "import os, socket, sys; socket.sethostname(sys.argv[1]); " \
+                       "os.execv(sys.argv[2], sys.argv[2:])"
+        r = subprocess.run(["unshare", "--uts", sys.executable, "-c", set_hostname, "../../x",
+                            SCRIPT, "-q", "--accel", "tcg", "--log-dir", logs],
+                           env=env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 4, r.stderr)        # no kernel ran
+        made = [os.path.relpath(os.path.join(d, n), tmp) for d, _, names in os.walk(tmp)
+                for n in names]
+        self.assertEqual(len(made), 3, made)               # the shim, its record, the log
+        log, = [m for m in made if m.startswith("a/b/logs/")]
+        self.assertRegex(log, r"^a/b/logs/_.._x-[0-9T-]+\.log$")
+
+
+class MakeRun(unittest.TestCase):
+    """make run keeps its log where git ignores it; SAVE=1 puts it in results/."""
+
+    def run_line(self, *make_args):
+        r = subprocess.run(["make", "-n", "-C", REPO, "run"] + list(make_args),
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [l for l in r.stdout.splitlines() if l.startswith("scripts/run-qemu")]
+        self.assertEqual(len(lines), 1, r.stdout)
+        return shlex.split(lines[0])
+
+    def test_default_and_save(self):
+        self.assertNotIn("--log-dir", self.run_line())
+        argv = self.run_line("SAVE=1", "RUN_ARGS=--kernel")
+        self.assertEqual(argv[argv.index("--log-dir") + 1], "results")
+        self.assertEqual(argv[-1], "--kernel")
+        ignored = subprocess.run(["git", "-C", REPO, "check-ignore", "-q", "build/logs/x.log"])
+        self.assertEqual(ignored.returncode, 0, "build/logs is not ignored by git")
+
+
+class SavedLog(unittest.TestCase):
+    """The saved log holds GRUB's text without its screen's control
+    sequences; the live view gets the bytes as they came."""
+    GRUB = (b"\x1b[H\x1b[J\x1b[1;1H\x1b[?25l\x1b[m\x1b[2;24HGNU GRUB  version 2.06\r\n"
+            b"\x1b[5;78H\x1b[22;1H   The highlighted entry will be executed\r\n"
+            b"\x1b(B\x1b]0;title\x07\r(PB) pagebench version=abc\r\n")
+
+    def test_screen_sequences_are_not_saved(self):
+        import io
+        saved, live = io.StringIO(), io.StringIO()
+        real = sys.stdout
+        sys.stdout = live
+        try:
+            rq.Boot([], saved, quiet=False)._read_serial(io.BytesIO(self.GRUB))
+        finally:
+            sys.stdout = real
+        self.assertEqual(saved.getvalue(), "GNU GRUB  version 2.06\r\n"
+                         "   The highlighted entry will be executed\r\n"
+                         "\r(PB) pagebench version=abc\r\n")
+        self.assertEqual(live.getvalue(), self.GRUB.decode())
