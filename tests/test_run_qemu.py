@@ -182,6 +182,16 @@ class UsbTarget(unittest.TestCase):
         with open(stick, "rb") as f:
             head = f.read(0x8006)
         self.assertEqual(head[0x8001:0x8006], b"CD001")
+        # It ends with the command that reads the stick, which works.
+        last = r.stderr.splitlines()[-1]
+        prefix = "run-qemu: the logs a UEFI run saved on the stick: "
+        self.assertTrue(last.startswith(prefix), last)
+        cmd = shlex.split(last[len(prefix):])
+        self.assertEqual([os.path.abspath(cmd[0]), cmd[1]],      # relative to here, if it can
+                         [os.path.join(REPO, "scripts", "usb-logs"), stick])
+        logs = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        self.assertEqual(logs.returncode, 0, logs.stderr)
+        self.assertIn("no logs saved on PBRESULTS yet", logs.stdout)   # BIOS saves none
 
 
 def cmdline_of(log):
