@@ -52,6 +52,11 @@ class Refusals(unittest.TestCase):
                 self.assertEqual(r.returncode, 2)
                 self.assertIn("refused", r.stderr)
 
+    def test_control_character(self):
+        r = run("--iso", ISO, "/dev/sdz\n")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("control character", r.stderr)
+
     def test_not_an_iso(self):
         r = run("--iso", os.path.join(REPO, "README.md"), "/dev/null")
         self.assertEqual(r.returncode, 2)
