@@ -103,7 +103,7 @@ class Options(unittest.TestCase):
         r = subprocess.run([SCRIPT, "--kernel", "--elf", "/nonexistent.elf"],
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
-        self.assertIn("missing", r.stderr)
+        self.assertIn("/nonexistent.elf: no such file", r.stderr)
 
 
 if __name__ == "__main__":
@@ -298,7 +298,7 @@ class PrintedCommand(unittest.TestCase):
         r = run_qemu("-q", "--accel", "tcg", "--iso", iso, "--elf", ELF,
                      "--qemu-arg=-name", "--qemu-arg=a b\\c", "-o", os.path.join(tmp, "x.log"),
                      env=env)
-        self.assertEqual(r.returncode, 4, r.stderr)        # no kernel ran
+        self.assertEqual(r.returncode, 3, r.stderr)        # no kernel ran
         printed = [l[len("run-qemu: "):] for l in r.stderr.splitlines()
                    if l.startswith("run-qemu: qemu-system-x86_64 ")]
         self.assertEqual(len(printed), 1, r.stderr)
@@ -349,7 +349,7 @@ class LogName(unittest.TestCase):
         r = subprocess.run(["unshare", "--uts", sys.executable, "-c", set_hostname, "../../x",
                             SCRIPT, "-q", "--accel", "tcg", "--log-dir", logs],
                            env=env, capture_output=True, text=True, timeout=60)
-        self.assertEqual(r.returncode, 4, r.stderr)        # no kernel ran
+        self.assertEqual(r.returncode, 3, r.stderr)        # no kernel ran
         made = [os.path.relpath(os.path.join(d, n), tmp) for d, _, names in os.walk(tmp)
                 for n in names]
         self.assertEqual(len(made), 3, made)               # the shim, its record, the log
@@ -397,3 +397,74 @@ class SavedLog(unittest.TestCase):
                          "   The highlighted entry will be executed\r\n"
                          "\r(PB) pagebench version=abc\r\n")
         self.assertEqual(live.getvalue(), self.GRUB.decode())
+
+
+def fake_qemu(tmp, body):
+    """A directory holding a qemu-system-x86_64 that runs the Python body."""
+    bin_dir = os.path.join(tmp, "bin")
+    os.makedirs(bin_dir, exist_ok=True)
+    with open(os.path.join(bin_dir, "qemu-system-x86_64"), "w") as f:
+        f.write("#!%s\n%s\n" % (sys.executable, body))
+    os.chmod(os.path.join(bin_dir, "qemu-system-x86_64"), 0o755)
+    return bin_dir
+
+
+class ExitStatus(unittest.TestCase):
+    """0 done, 1 failures found, 2 usage, 3 the environment cannot run it,
+    4 timeout: what each means in run-qemu."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.log = os.path.join(self.tmp, "x.log")
+
+    def run_with(self, path, *args):
+        return subprocess.run([sys.executable, SCRIPT, "-q", "--accel", "tcg", "-o", self.log]
+                              + list(args), env=dict(os.environ, PATH=path),
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=120)
+
+    def test_no_qemu(self):
+        r = self.run_with(os.path.join(self.tmp, "empty"), "--kernel")
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("qemu-system-x86_64 is missing", r.stderr)
+
+    def test_qemu_ends_before_the_kernel(self):
+        r = self.run_with(fake_qemu(self.tmp, "import sys; sys.exit(1)"), "--kernel")
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("before the kernel ended the run", r.stderr)
+
+    def test_kernel_failures(self):
+        body = "print('(PB) done: 2 failures\\r', flush=True); raise SystemExit(3)"
+        r = self.run_with(fake_qemu(self.tmp, body), "--kernel")
+        self.assertEqual(r.returncode, 1, r.stderr)
+
+    def test_done(self):
+        body = "print('(PB) done: 0 failures\\r', flush=True); raise SystemExit(1)"
+        r = self.run_with(fake_qemu(self.tmp, body), "--kernel")
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_timeout(self):
+        r = self.run_with(fake_qemu(self.tmp, "import time; time.sleep(60)"), "--kernel",
+                          "--timeout", "1")
+        self.assertEqual(r.returncode, 4, r.stderr)
+        self.assertIn("timeout after 1 s", r.stderr)
+
+    def test_no_ovmf(self):
+        real = rq.OVMF
+        self.addCleanup(setattr, rq, "OVMF", real)
+        rq.OVMF = [os.path.join(self.tmp, "OVMF.fd")]
+        self.assertEqual(rq.main(["--uefi"]), rq.ENVIRONMENT)
+
+    def test_build_output_missing_or_named_file_missing(self):
+        real = rq.DEFAULT_ELF
+        self.addCleanup(setattr, rq, "DEFAULT_ELF", real)
+        rq.DEFAULT_ELF = os.path.join(self.tmp, "pagebench.elf")
+        self.assertEqual(rq.main(["--kernel", "--elf", rq.DEFAULT_ELF]), rq.ENVIRONMENT)
+        self.assertEqual(rq.main(["--kernel", "--elf", os.path.join(self.tmp, "mine.elf")]),
+                         rq.USAGE)
+
+    def test_help_documents_them(self):
+        r = subprocess.run([SCRIPT, "--help"], capture_output=True, text=True)
+        for status in ("0  ", "1  ", "2  ", "3  ", "4  "):
+            self.assertIn("\n  " + status, r.stdout)

@@ -37,3 +37,22 @@ class Version(unittest.TestCase):
         r = script("usb-logs", "--version", env=env)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout, "usb-logs (pagebench) unknown\n")
+
+
+class ExitStatus(unittest.TestCase):
+    def test_help_documents_the_shared_statuses(self):
+        for name in SCRIPTS:
+            with self.subTest(script=name):
+                r = script(name, "--help")
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertIn("Exit status (as in every pagebench tool", r.stdout)
+                for status in ("0", "2", "3"):
+                    self.assertRegex(r.stdout, r"\n  %s  \S" % status)
+
+    def test_usage_errors_are_2(self):
+        for name in SCRIPTS:
+            for args in (["--no-such-option"], ["x", "y", "z", "w"], ["bad\nvalue"]):
+                with self.subTest(script=name, args=args):
+                    r = script(name, *args)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertTrue(r.stderr)

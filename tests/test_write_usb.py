@@ -49,8 +49,13 @@ class Refusals(unittest.TestCase):
         for dev in ("/nonexistent/sdz", "/dev/null", os.path.join(REPO, "README.md")):
             with self.subTest(dev=dev):
                 r = run("--iso", ISO, dev)
-                self.assertEqual(r.returncode, 2)
+                self.assertEqual(r.returncode, 3)
                 self.assertIn("refused", r.stderr)
+
+    def test_usage(self):
+        for args in ([], ["--nosuch", "/dev/sdz"], ["/dev/sdz", "/dev/sdy"]):
+            with self.subTest(args=args):
+                self.assertEqual(run(*args).returncode, 2)
 
     def test_control_character(self):
         r = run("--iso", ISO, "/dev/sdz\n")
@@ -59,7 +64,7 @@ class Refusals(unittest.TestCase):
 
     def test_not_an_iso(self):
         r = run("--iso", os.path.join(REPO, "README.md"), "/dev/null")
-        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.returncode, 3)
         self.assertIn("not an ISO 9660 image", r.stderr)
 
     def test_iso_is_hybrid(self):
@@ -205,7 +210,7 @@ class LoopDevice(Stick):
 
     def test_refuses_a_real_loop_device_as_fixed(self):
         r = run("--iso", ISO, self.dev)
-        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.returncode, 3)
         self.assertIn("neither removable nor on USB", r.stderr)
         self.assert_untouched()
 
@@ -294,7 +299,7 @@ class LoopDevice(Stick):
             raise wu.Refused("not confirmed within 60 s")
 
         status, _, err = self.main(self.dev, confirm=no)
-        self.assertEqual(status, 2)
+        self.assertEqual(status, 3)
         self.assertIn("not confirmed", err)
         self.assert_untouched()
 
@@ -303,7 +308,7 @@ class LoopDevice(Stick):
         holder = os.open(self.dev, os.O_RDONLY | os.O_EXCL)
         self.addCleanup(os.close, holder)
         status, _, err = self.main("--yes", self.dev)
-        self.assertEqual(status, 2)
+        self.assertEqual(status, 3)
         self.assertIn("in use, the kernel refused it exclusive access (EBUSY)", err)
         self.assert_untouched()
 
@@ -363,7 +368,7 @@ class RealUse(Stick):
 
     def refused(self, why):
         status, _, err = self.main("--yes", self.dev)
-        self.assertEqual(status, 2, err)
+        self.assertEqual(status, 3, err)
         self.assertIn("EBUSY", err)
         self.assertRegex(err, why)
         self.assert_untouched()
