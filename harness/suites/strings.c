@@ -22,6 +22,7 @@
 #include "lib/out.h"
 #include "harness/progress.h"
 #include "lib/run.h"
+#include "lib/sort.h"
 #include "harness/suites/strings.h"
 #include "variants/strings.h"
 
@@ -266,19 +267,6 @@ static bool batch(const struct block *k, void *fn, unsigned int rep,
 }
 
 /* ---- figures ---- */
-
-static void sort_i64(int64_t *v, unsigned int n)
-{
-	unsigned int i, j;
-
-	for (i = 1; i < n; i++)
-		for (j = i; j && v[j - 1] > v[j]; j--) {
-			int64_t x = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = x;
-		}
-}
 
 /* Hundredths of a tick per call: ticks over calls, rounded to nearest. */
 static int64_t per_call(int64_t ticks, uint64_t calls)
