@@ -21,6 +21,7 @@
 #include "harness/host.h"
 #include "lib/fmt.h"
 #include "lib/out.h"
+#include "harness/suites/strings.h"
 #include "harness/suites/strings_block.h"
 
 static const char *const mode_names[MODE_COUNT] = { "tput", "lat" };

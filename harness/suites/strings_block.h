@@ -3,9 +3,9 @@
  * What the files of suite=strings share, and the calls between them, which
  * flow one way: the driver (strings.c) calls the timed batches
  * (strings_time.c) and the report lines (strings_lines.c); the batches call
- * the checks of every byte (strings_verify.c). Nothing outside
- * harness/suites/strings*.c includes this; harness/suites/strings.h is the
- * suite's interface.
+ * the checks of every byte (strings_verify.c) and the timed loops
+ * (strings_loop.asm). Only these files include this; the suite's interface
+ * is harness/suites/strings.h.
  */
 #ifndef PB_STRINGS_BLOCK_H
 #define PB_STRINGS_BLOCK_H
@@ -13,8 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "harness/host.h"
+#include "harness/plan.h"
 #include "harness/progress.h"
-#include "harness/suites/strings.h"
+#include "harness/strings_plan.h"
 #include "variants/strings.h"
 
 /* Rows of strings.def, counted at compile time to size the result arrays. */

@@ -16,8 +16,8 @@ default rel
 %use smartalign
 alignmode p6
 
-; struct strings_batch, harness/suites/strings.h (checked by offsetof in
-; harness/suites/strings_time.c).
+; struct strings_batch, harness/suites/strings_loop.h (checked by offsetof
+; in harness/suites/strings_time.c).
 B_FN		equ 0
 B_DST		equ 8
 B_ARG2		equ 16

@@ -12,6 +12,7 @@
 #include "lib/run.h"
 #include "lib/sort.h"
 #include "harness/suites/strings_block.h"
+#include "harness/suites/strings_loop.h"
 
 _Static_assert(offsetof(struct strings_batch, fn) == 0 &&
 	       offsetof(struct strings_batch, dst) == 8 &&
