@@ -6,11 +6,12 @@ import re
 import sys
 
 from . import analysis as A
+from . import cmds
 from . import export as X
 from . import htmlreport as H
 from . import strings as S
 from . import textout as T
-from .parse import load
+from .fleet import load
 
 PROG = "pagebench-report"
 
@@ -144,6 +145,8 @@ def build_parser():
                        epilog=EPILOG)
     p.add_argument("logs", nargs="*", metavar="LOG")
 
+    cmds.add_parsers(sub, [common, stat], fmt, EPILOG)
+
     p = sub.add_parser("export", parents=[common], formatter_class=fmt,
                        help="every sample as CSV, JSON or Go benchfmt",
                        description="Write one row per sample (and one per "
@@ -246,6 +249,11 @@ def run(argv):
             for w in res.warnings:
                 say("warning: " + w)
         write_out("-", res.text + "\n")
+    elif args.cmd in ("verdict", "claims"):
+        try:
+            write_out("-", cmds.run(args, machines))
+        except cmds.CommandError as err:
+            raise UsageError(str(err))
     elif args.cmd == "export":
         text = {"csv": X.to_csv, "json": X.to_json,
                 "benchfmt": X.to_benchfmt}[args.format](machines)
