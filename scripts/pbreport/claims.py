@@ -288,7 +288,11 @@ def evaluate(table, machines, alpha, ids=None):
                      "proposition", "when", "quantifier")})
         row["tests"] = [{"a": t.a, "b": t.b or "rest", "where": t.where,
                          "expect": t.expect} for t in c.tests]
-        row["results"] = [evaluate_claim(c, m, alpha) for m in machines]
+        row["results"] = []
+        for m in machines:
+            r = evaluate_claim(c, m, alpha)
+            r["caveat"] = V.caveat(m)
+            row["results"].append(r)
         out.append(row)
     return out
 
@@ -308,9 +312,11 @@ def text(res, max_evidence=4):
         out.append("   quote: %s [%s]" % (c["quote"], c["quote-status"]))
         out.append("   claim: %s" % c["proposition"])
         for r in c["results"]:
-            out.append("   %s: %s%s" % (r["machine"], r["verdict"],
-                                        " (%s)" % r["why"] if r["why"]
-                                        else ""))
+            out.append("   %s: %s%s%s" % (r["machine"], r["verdict"],
+                                          " (%s)" % r["why"] if r["why"]
+                                          else "",
+                                          "; note: " + r["caveat"]
+                                          if r.get("caveat") else ""))
             ev = r["evidence"]
             order = sorted(ev, key=lambda e: {"contradicts": 0, "open": 1,
                                               "agrees": 2}[e["state"]])

@@ -20,24 +20,33 @@ TAGGED_RE = re.compile(rb"^\([A-Za-z0-9_]{1,15}\) ")
 
 
 def split_prefixed(data):
-    """[(host, bytes)] when data is a pdsh/clush stream, else None."""
+    """([(host, bytes)], [(line number, text)] of lines from no host) when
+    data is a pdsh/clush stream, else None. A host is a prefix in front of
+    at least one tagged line; pdsh's own messages ("pdsh@admin: ...") and
+    other text are left over."""
     lines = data.replace(b"\r\n", b"\n").split(b"\n")
-    prefixed = plain = 0
+    if lines and lines[-1] == b"":
+        lines.pop()
+    prefixed, plain, hosts = 0, 0, set()
     for ln in lines:
         m = PREFIX_RE.match(ln)
         if m and TAGGED_RE.match(m.group(2)):
             prefixed += 1
+            hosts.add(m.group(1))
         elif TAGGED_RE.match(ln):
             plain += 1
     if prefixed == 0 or prefixed <= plain:
         return None
-    hosts = {}
-    for ln in lines:
+    streams, left = {}, []
+    for i, ln in enumerate(lines, 1):
         m = PREFIX_RE.match(ln)
-        if m:
-            hosts.setdefault(m.group(1).decode("ascii", "replace"),
-                             []).append(m.group(2))
-    return [(h, b"\n".join(ls) + b"\n") for h, ls in hosts.items()]
+        if m and m.group(1) in hosts:
+            streams.setdefault(m.group(1).decode("ascii", "replace"),
+                               []).append(m.group(2))
+        elif ln.strip():
+            left.append((i, ln))
+    return ([(h, b"\n".join(ls) + b"\n") for h, ls in streams.items()],
+            left)
 
 
 def read_input(path):
@@ -53,10 +62,14 @@ def read_input(path):
             return [], [P.Diag(path, 0, 0, "cannot read: %s" % (
                 e.strerror or e), kind="error")]
         source, name = path, os.path.basename(path)
-    hosts = split_prefixed(data)
-    if hosts is None:
+    split = split_prefixed(data)
+    if split is None:
         return P.read_bytes(data, source, name)
+    hosts, left = split
     machines, diags = [], []
+    for i, _ in left:
+        diags.append(P.Diag(source, i, i, "not a host's pagebench line "
+                            "(no HOST: prefix of a host that printed one)"))
     for host, hdata in hosts:
         ms, ds = P.read_bytes(hdata, "%s[%s]" % (source, host), host)
         machines += ms

@@ -63,6 +63,9 @@ class Range:
         self.text = t = text.strip()
         if t == "*":
             self.lo = self.hi = None
+        elif t.startswith(">=") and " <" in t:
+            a, b = t[2:].split(" <", 1)
+            self.lo, self.hi = parse_version(a), parse_version(b)
         elif t.startswith(">="):
             self.lo, self.hi = parse_version(t[2:]), None
         elif t.startswith("<"):

@@ -201,7 +201,8 @@ def judge(dec, variant, cand):
          if r.delta is not None else None, "p": r.p,
          "significant": r.state == "slower", "among_best": r.as_good,
          "test": r.test, "why": r.reason,
-         "cost_pct": None if r.as_good else round(100 * r.delta, 2)}
+         "cost_pct": None if r.state in ("same", "tie") or r.delta is None
+         else round(100 * r.delta, 2)}
     if r.state in ("same", "tie", "faster"):
         rec = "keep"
     elif r.state == "slower":
@@ -292,11 +293,21 @@ def machine_verdict(m, alpha, versions, tabs=None, functions=FUNCTIONS):
                  "picks": decision_picks(tabs, dec, cand, facts, versions)}
             decisions.append(d)
     return {"machine": m.name, "source": m.source, "format": m.format,
+            "caveat": caveat(m),
             "features": facts, "fact_sources": src,
             "kernel_view": {k: [{"version": e, "flags": v} for e, v in rows]
                             for k, rows in kernel_view(tabs, facts,
                                                        versions).items()},
             "decisions": decisions}
+
+
+def caveat(m):
+    """Why the figures may not be a CPU's, where the log itself shows it."""
+    hv = (m.facts.get("hypervisor") or "").strip()
+    if hv.startswith("TCG"):
+        return ("hypervisor %s: the figures measure QEMU's TCG translator, "
+                "not a CPU" % hv)
+    return None
 
 
 # -- text -------------------------------------------------------------------
@@ -311,6 +322,9 @@ def cpu_text(v):
     bits = " ".join("%s=%s" % (k, f[k]) for k in
                     ("erms", "fsrm", "fsrs", "fzrm", "clzero", "clflush",
                      "avx512f", "fast_string") if k in f)
+    if not any(src == "features line" for src in v["fact_sources"].values()):
+        s += "; the log has no features line: picks that read a feature " \
+             "bit it lacks are unknown"
     return s + ("; " + bits if bits else "")
 
 
@@ -335,14 +349,15 @@ def pick_text(p):
 
 
 def cost_text(p):
-    if p.get("among_best"):
+    if p.get("cost_pct") is None:
         d = p.get("delta_pct")
-        return "cost none (%s%s)" % (
-            "the winner" if not d else "%+.1f%%, " % d,
-            "" if not d else p["why"])
+        return "cost none (%s)" % ("equal medians" if not d else
+                                   "%+.1f%%, %s" % (d, p["why"]))
     s = "cost %+.1f%%" % p["cost_pct"]
     if p.get("p") is not None:
         s += " p=%.2g" % p["p"]
+    if not p.get("significant"):
+        s += " not significant (%s)" % p["why"]
     return s
 
 
@@ -350,11 +365,14 @@ def text(verdicts):
     out = []
     for v in verdicts:
         out.append("== %s" % v["machine"])
+        if v.get("caveat"):
+            out.append("note: " + v["caveat"])
         out.append("cpu: " + cpu_text(v))
         for k, rows in v["kernel_view"].items():
             out.append("%s view: " % k + "; ".join(
                 "%s %s" % (e["version"], " ".join(
-                    "%s=%s" % kv for kv in sorted(e["flags"].items())))
+                    "%s=%s" % kv for kv in sorted(e["flags"].items()))
+                    or "(reads no flag)")
                 for e in rows))
         last = None
         for d in v["decisions"]:
