@@ -114,7 +114,9 @@ def group_text(key):
 def fleet(verdicts, tabs=None):
     """[row] over machine verdicts (verdict.machine_verdict dicts)."""
     tabs = tabs or R.tables()
-    names = group_names(tabs)
+    # A fact no log has (fast_string) would only add "?" to every group.
+    names = [n for n in group_names(tabs)
+             if any(n in v["features"] for v in verdicts)]
     groups = {}
     for v in verdicts:
         groups.setdefault(group_key(v["features"], names), []).append(v)
@@ -140,6 +142,7 @@ def fleet_row(key, vs, fn, ps):
     machines = list(ds)
     row = {"group": dict(key), "function": fn, "pass": ps,
            "machines": machines,
+           "group_machines": [v["machine"] for v in vs],
            "missing": [v["machine"] for v in vs if v["machine"] not in ds]}
     common = None
     for d in ds.values():
@@ -193,7 +196,7 @@ def text(rows):
         g = group_text(tuple(r["group"].items()))
         if g != last:
             out.append("")
-            out.append("group %s: %s" % (g, ", ".join(r["machines"])))
+            out.append("group %s: %s" % (g, ", ".join(r["group_machines"])))
             last = g
         if r["choice"] is None:
             s = "no variant measured on every machine"
