@@ -5,9 +5,11 @@
  * Error messages list the valid keys and values from the same tables, so
  * they cannot drift from what the parser accepts.
  */
-#include "fmt.h"
-#include "host.h"
-#include "options.h"
+#include "lib/fmt.h"
+#include "harness/host.h"
+#include "harness/options.h"
+#include "lib/out.h"
+#include "lib/run.h"
 #include "variants/strings.h"
 
 static const char *const tsc_pick_names[TSC_PICK_COUNT] = {
@@ -179,12 +181,12 @@ static void parse_selftest(struct options *o, char *val)
 		return;
 	}
 	for (i = 0; i < ARRAY_SIZE(kernel_only); i++) {
-		if (streq(val, kernel_only[i].name) && o->host == HOST_KERNEL) {
+		if (streq(val, kernel_only[i].name) && o->program == PROGRAM_KERNEL) {
 			o->selftest = kernel_only[i].t;
 			return;
 		}
 	}
-	if (o->host == HOST_KERNEL)
+	if (o->program == PROGRAM_KERNEL)
 		error(o, "selftest=: unknown '%s'; valid: ud map smp nosipi hang hang-ap ud-ap", val);
 	else
 		error(o, "selftest=: unknown '%s'; valid: ud (map smp nosipi hang hang-ap ud-ap are the kernel's)", val);
@@ -465,32 +467,32 @@ static void parse_sizes(struct options *o, char *val)
 static const struct option_def {
 	const char *key;
 	void (*parse)(struct options *o, char *val);
-	unsigned int hosts;		/* enum host bits */
+	unsigned int programs;		/* enum program bits */
 } option_defs[] = {
-	{ "console",	parse_console,	HOST_KERNEL },
-	{ "tag",	parse_tag,	HOST_KERNEL | HOST_LINUX },
-	{ "exit",	parse_exit,	HOST_KERNEL },
-	{ "selftest",	parse_selftest,	HOST_KERNEL | HOST_LINUX },
-	{ "disable",	parse_disable,	HOST_KERNEL | HOST_LINUX },
-	{ "force",	parse_force,	HOST_KERNEL | HOST_LINUX },
-	{ "suite",	parse_suite,	HOST_KERNEL | HOST_LINUX },
-	{ "reps",	parse_reps,	HOST_KERNEL | HOST_LINUX },
-	{ "passes",	parse_passes,	HOST_KERNEL | HOST_LINUX },
-	{ "variants",	parse_variants,	HOST_KERNEL | HOST_LINUX },
-	{ "cpus",	parse_cpus,	HOST_KERNEL | HOST_LINUX },
-	{ "scrub",	parse_scrub,	HOST_KERNEL | HOST_LINUX },
-	{ "sizes",	parse_sizes,	HOST_KERNEL | HOST_LINUX },
-	{ "tsc",	parse_tsc,	HOST_KERNEL },
-	{ "cpu",	parse_cpu,	HOST_LINUX },
-	{ "watchdog",	parse_watchdog,	HOST_KERNEL },
+	{ "console",	parse_console,	PROGRAM_KERNEL },
+	{ "tag",	parse_tag,	PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "exit",	parse_exit,	PROGRAM_KERNEL },
+	{ "selftest",	parse_selftest,	PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "disable",	parse_disable,	PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "force",	parse_force,	PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "suite",	parse_suite,	PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "reps",	parse_reps,	PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "passes",	parse_passes,	PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "variants",	parse_variants,	PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "cpus",	parse_cpus,	PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "scrub",	parse_scrub,	PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "sizes",	parse_sizes,	PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "tsc",	parse_tsc,	PROGRAM_KERNEL },
+	{ "cpu",	parse_cpu,	PROGRAM_LINUX },
+	{ "watchdog",	parse_watchdog,	PROGRAM_KERNEL },
 };
 
-static const char *host_name(enum host h)
+static const char *program_name(enum program h)
 {
-	return h == HOST_LINUX ? "pagebench-linux" : "the kernel";
+	return h == PROGRAM_LINUX ? "pagebench-linux" : "the kernel";
 }
 
-/* " console= tag= ..." for the keys this host takes. */
+/* " console= tag= ..." for the keys this program takes. */
 static void valid_keys(const struct options *o, char *buf, size_t size)
 {
 	size_t n = 0;
@@ -498,15 +500,15 @@ static void valid_keys(const struct options *o, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (i = 0; i < ARRAY_SIZE(option_defs); i++)
-		if (option_defs[i].hosts & o->host)
+		if (option_defs[i].programs & o->program)
 			n += fmt_snprintf(buf + n, n < size ? size - n : 0, " %s=",
 					  option_defs[i].key);
 }
 
-void options_init(struct options *o, enum host host)
+void options_init(struct options *o, enum program program)
 {
 	*o = (struct options){
-		.host = host,
+		.program = program,
 		.tag = "PB",
 		.console_port = 0x3f8,
 		.baud = 115200,
@@ -543,11 +545,11 @@ static void parse_one(struct options *o, const char *s, size_t len)
 	for (i = 0; i < ARRAY_SIZE(option_defs); i++) {
 		if (!streq(w, option_defs[i].key))
 			continue;
-		if (option_defs[i].hosts & o->host)
+		if (option_defs[i].programs & o->program)
 			option_defs[i].parse(o, val);
 		else
 			error(o, "%s=: not an option of %s; valid:%s", w,
-			      host_name(o->host), keys);
+			      program_name(o->program), keys);
 		return;
 	}
 	error(o, "unknown option '%s'; valid:%s", w, keys);
@@ -671,12 +673,12 @@ void options_finish(struct options *o)
 	}
 }
 
-void options_parse(struct options *o, enum host host, const char *cmdline)
+void options_parse(struct options *o, enum program program, const char *cmdline)
 {
 	const char *p = cmdline ? cmdline : "";
 	bool first = true;
 
-	options_init(o, host);
+	options_init(o, program);
 	while (*p) {
 		const char *start;
 		bool has_eq = false;
@@ -688,7 +690,7 @@ void options_parse(struct options *o, enum host host, const char *cmdline)
 		for (start = p; *p && *p != ' ' && *p != '\t'; p++)
 			has_eq |= *p == '=';
 		/* Multiboot loaders put the image's path first: it is no option. */
-		if (first && host == HOST_KERNEL && !has_eq) {
+		if (first && program == PROGRAM_KERNEL && !has_eq) {
 			first = false;
 			continue;
 		}
@@ -714,4 +716,17 @@ bool option_selects(const struct options *o, unsigned int i)
 	if (o->variants_arg[0])
 		return (o->variants >> i) & 1;
 	return true;
+}
+
+void options_print_errors(const struct options *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nerrors; i++) {
+		if (i < OPT_MAX_ERRORS)
+			out_line("option error: %s", o->errors[i]);
+		run_fail();
+	}
+	if (o->nerrors > OPT_MAX_ERRORS)
+		out_line("option error: %u more not shown", o->nerrors - OPT_MAX_ERRORS);
 }

@@ -19,8 +19,8 @@ from tables import variant_needs  # noqa: E402
 from pbreport import parse as P  # noqa: E402
 import strings_log  # noqa: E402
 
-TOOL = os.path.join(REPO, "build", "host", "pagebench-linux")
-CPUID_TOOL = os.path.join(REPO, "build", "host", "pagebench-cpuid")
+TOOL = os.path.join(REPO, "build", "bin", "pagebench-linux")
+CPUID_TOOL = os.path.join(REPO, "build", "bin", "pagebench-cpuid")
 # The smallest dump pagebench-cpuid reads: vendor, SSE2, long mode. Option
 # errors do not depend on the CPU, so no recorded dump is needed.
 CPUID_DUMP = (b"CPUID 00000000: 00000001-68747541-444D4163-69746E65\n"

@@ -17,7 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "harness/cpu.h"
+#include "cpu/cpu.h"
 
 #define PAGE_SIZE 4096u
 
