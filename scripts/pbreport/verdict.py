@@ -27,19 +27,34 @@ SUITE_OF = {"clear_page": "clear", "clear_pages": "clear",
 _SHAPES = {}
 
 
-def shapes(suite):
-    """{variant: "PAGE" or "RANGE"} from variants/<suite>.def."""
+def _read_def(suite):
+    """{variant: (shape, what)} from variants/<suite>.def."""
     if suite not in _SHAPES:
         out = {}
         path = os.path.join(ROOT, "variants", DEF_FILES[suite])
         with open(path, encoding="utf-8") as fh:
             for line in fh:
-                m = re.match(r"^\s*(?:CLEAR|COPY)\((\w+),\s*\w+,\s*"
-                             r"(PAGE|RANGE),", line)
+                m = re.match(r'^\s*(?:CLEAR|COPY)\((\w+),\s*\w+,\s*'
+                             r'(PAGE|RANGE),.*"(.*)"\)\s*$', line)
                 if m:
-                    out[m.group(1)] = m.group(2)
+                    out[m.group(1)] = (m.group(2), m.group(3))
         _SHAPES[suite] = out
     return _SHAPES[suite]
+
+
+def shapes(suite):
+    """{variant: "PAGE" or "RANGE"} from variants/<suite>.def."""
+    return {v: sw[0] for v, sw in _read_def(suite).items()}
+
+
+def unordered(function, variant):
+    """Whether a clear variant leaves its stores unordered (no SFENCE):
+    its time does not include their completion, and a kernel could not
+    use it as it is."""
+    if SUITE_OF.get(function) != "clear":
+        return False
+    what = _read_def("clear").get(variant, ("", ""))[1]
+    return "no SFENCE" in what
 
 
 def class_text(lo, hi):
@@ -208,6 +223,9 @@ def judge(dec, variant, cand):
     elif r.state == "slower":
         saves = 100 * (c.median - w.median) / c.median
         rec = "switch to %s (saves %.1f%%)" % (dec.winner, saves)
+        if unordered(cand.function, dec.winner):
+            rec += "; but %s has no SFENCE: its stores are not ordered, " \
+                   "and the time leaves their completion out" % dec.winner
     elif r.state == "untested":
         rec = "undecided: aggregated figures, no test"
     elif r.reps_needed is None:
