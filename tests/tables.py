@@ -11,7 +11,7 @@ def variant_needs():
     needs = {}
     for op in ("clear", "copy"):
         with open(os.path.join(REPO, "variants", op + ".def")) as f:
-            for m in re.finditer(r"^(?:CLEAR|COPY)\(\s*(\w+)\s*,\s*\w+\s*,"
+            for m in re.finditer(r"^(?:CLEAR|COPY)\(\s*(\w+)\s*,"
                                  r"\s*(?:PAGE|RANGE)\s*,\s*FEAT_(\w+)", f.read(), re.M):
                 needs[(op, m.group(1))] = m.group(2).lower()
     return needs
@@ -22,6 +22,6 @@ def string_variant_needs():
     needs = {}
     with open(os.path.join(REPO, "variants", "strings.def")) as f:
         for m in re.finditer(r"^STRING_VARIANT\(\s*(\w+)\s*,\s*(\w+)\s*,"
-                             r"\s*\w+\s*,\s*FEAT_(\w+)", f.read(), re.M):
+                             r"\s*FEAT_(\w+)", f.read(), re.M):
             needs[(m.group(1), m.group(2))] = m.group(3).lower()
     return needs

@@ -3,7 +3,7 @@
  * The short-string variants: memset and memcpy routines measured over
  * sizes and alignments (issue 12). Each routine lives in a
  * variants/memset_*.asm or memcpy_*.asm file and has exactly one line in
- * strings.def.
+ * strings.def, which names it: the routine of row (OP, NAME) is OP_NAME.
  *
  * Calling convention: exactly libc's, System V AMD64:
  *	void *memset(void *dst, int c, size_t n)  fills with (unsigned char)c
@@ -35,7 +35,7 @@ struct string_variant {
 
 #define STRING_DECL_memset(fn)	void *fn(void *dst, int c, size_t n);
 #define STRING_DECL_memcpy(fn)	void *fn(void *dst, const void *src, size_t n);
-#define STRING_VARIANT(op, name, fn, need, what) STRING_DECL_##op(fn)
+#define STRING_VARIANT(op, name, need, what) STRING_DECL_##op(op##_##name)
 #include "variants/strings.def"
 #undef STRING_VARIANT
 #undef STRING_DECL_memset

@@ -3,10 +3,10 @@
 #include "variants/variants.h"
 
 const struct variant variants[] = {
-#define CLEAR(n, fn, shape, need, xen, what) \
-	{ #n, OP_CLEAR, SHAPE_##shape, fn, need, xen, what },
-#define COPY(n, fn, shape, need, what) \
-	{ #n, OP_COPY, SHAPE_##shape, fn, need, false, what },
+#define CLEAR(n, shape, need, xen, what) \
+	{ #n, OP_CLEAR, SHAPE_##shape, clear_##n, need, xen, what },
+#define COPY(n, shape, need, what) \
+	{ #n, OP_COPY, SHAPE_##shape, copy_##n, need, false, what },
 #include "variants/clear.def"
 #include "variants/copy.def"
 #undef CLEAR

@@ -2,8 +2,9 @@
 /*
  * The clear and copy variants: one table, as perf bench's mem-functions.c
  * has one struct function array. Each routine lives in one .asm file of
- * variants/ and has exactly one line in clear.def or copy.def: adding a
- * variant means adding its routine and its line, nothing else.
+ * variants/ and has exactly one line in clear.def or copy.def, which names
+ * it: the routine of row NAME is clear_NAME or copy_NAME. Adding a variant
+ * means adding its routine and its line, nothing else.
  *
  * Every routine has the System V shape fn(dst, src, bytes): rdi = dst,
  * rsi = src (copies; clears ignore it), rdx = bytes (range routines; page
@@ -40,8 +41,8 @@ struct variant {
 	const char *what;
 };
 
-#define CLEAR(name, fn, shape, need, xen, what) variant_fn fn;
-#define COPY(name, fn, shape, need, what) variant_fn fn;
+#define CLEAR(name, shape, need, xen, what) variant_fn clear_##name;
+#define COPY(name, shape, need, what) variant_fn copy_##name;
 #include "variants/clear.def"
 #include "variants/copy.def"
 #undef CLEAR
