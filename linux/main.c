@@ -13,6 +13,7 @@
 #include "cpu/insn.h"
 #include "lib/out.h"
 #include "lib/run.h"
+#include "lib/status.h"
 #include "cpu/live.h"
 #include "linux/linux.h"
 
@@ -20,20 +21,27 @@
 #error "build with -DPB_VERSION=\"...\" (the Makefile passes git describe)"
 #endif
 
-static void usage(FILE *f)
+static void help_line(const char *line)
+{
+	puts(line);
+}
+
+static void usage(void)
 {
 	fputs("Usage: pagebench-linux [OPTION=VALUE]...\n"
-	      "Run pagebench's clear and copy suites (or suite=strings) in user\n"
-	      "space, on one CPU, and print the kernel's log lines on standard\n"
-	      "output.\n"
-	      "\n"
-	      "OPTIONs are the kernel's (suite= reps= passes= variants= sizes=\n"
-	      "disable= force= tag= selftest=, see README.md), plus cpu=N: the CPU to run\n"
-	      "on (default: the last one this process may use).\n"
-	      "\n"
-	      "Exit status: 0 no failures; 1 failures (an option error, a\n"
-	      "verification failure, a fault), as the kernel reports them.\n",
-	      f);
+	      "       pagebench-linux --help | --version\n"
+	      "Run pagebench's suites in user space, pinned to one CPU (every CPU\n"
+	      "for suite=scrub), and print the kernel's log lines on standard\n"
+	      "output. OPTION=VALUE words are read as the kernel reads its\n"
+	      "command line; these are the ones that apply here:\n"
+	      "\n", stdout);
+	options_help(PROGRAM_LINUX, help_line);
+	fputs("\n"
+	      "Exit status:\n"
+	      "  0  done, no failures\n"
+	      "  1  the run found failures (a verification failure, a fault)\n"
+	      "  2  usage or option error: nothing was measured (the error is\n"
+	      "     also on standard error)\n", stdout);
 }
 
 static void stdout_sink(const char *s, size_t len)
@@ -59,13 +67,36 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
-/* The end of the run: the done line and the status the kernel would give. */
-static int finish(void)
+/* The end of the run: the done line, and the status. */
+static int finish(enum status status)
 {
 	linux_progress_end();
 	run_print_done();
 	fflush(stdout);
-	return run_failures() ? EXIT_FAILED : EXIT_OK;
+	if (status == STATUS_DONE && run_failures())
+		status = STATUS_FAILURES;
+	return status;
+}
+
+/*
+ * Option errors go to the log, as the kernel prints them, and to stderr
+ * too: with stdout in a file, the user would see nothing and no reason.
+ */
+static void print_option_errors(const struct options *o, const char *pin_error)
+{
+	unsigned int i;
+
+	options_print_errors(o);
+	for (i = 0; i < o->nerrors && i < OPT_MAX_ERRORS; i++)
+		fprintf(stderr, "pagebench-linux: option error: %s\n", o->errors[i]);
+	if (o->nerrors > OPT_MAX_ERRORS)
+		fprintf(stderr, "pagebench-linux: option error: %u more not shown\n",
+			o->nerrors - OPT_MAX_ERRORS);
+	if (pin_error) {
+		out_line("option error: %s", pin_error);
+		fprintf(stderr, "pagebench-linux: option error: %s\n", pin_error);
+		run_fail();
+	}
 }
 
 int main(int argc, char **argv)
@@ -83,8 +114,12 @@ int main(int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return EXIT_OK;
+			usage();
+			return STATUS_DONE;
+		}
+		if (!strcmp(argv[i], "--version")) {
+			printf("pagebench-linux %s\n", PB_VERSION);
+			return STATUS_DONE;
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -103,14 +138,10 @@ int main(int argc, char **argv)
 	linux_live_facts(&live, &d, cmdline ? cmdline : "");
 	describe_cpu(&d, PB_VERSION, &live);
 	linux_print_release();
-	options_print_errors(&o);
-	if (!pinned) {
-		out_line("option error: %s", pin_error);
-		run_fail();
-	}
+	print_option_errors(&o, pinned ? NULL : pin_error);
 	/* Unlike the kernel, which cannot be asked again, stop before measuring. */
 	if (run_failures())
-		return finish();
+		return finish(STATUS_USAGE);
 
 	if (o.selftest == SELFTEST_UD) {
 		run_step("selftest=ud: a deliberate invalid opcode");
@@ -129,5 +160,5 @@ int main(int argc, char **argv)
 
 	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);
 	free(cmdline);
-	return finish();
+	return finish(STATUS_DONE);
 }

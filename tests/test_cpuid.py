@@ -252,11 +252,13 @@ class TestCpuidDumps(ToolTestCase):
     def test_cpuid_option_error(self):
         path = os.path.join(DUMPS, "GenuineIntel00306C3_Haswell.txt")
         r = run_tool("suite=bogus", path)
-        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.returncode, 2)
         errors = [l for l in payloads(r.stdout)
                   if l.startswith("option error: ")]
         self.assertEqual(len(errors), 1, r.stdout.decode())
         self.assertIn("suite", errors[0])
+        # On stderr too: stdout may be a file.
+        self.assertEqual(r.stderr.decode(), "pagebench-cpuid: %s\n" % errors[0])
 
     def test_cpuid_stdin(self):
         path = os.path.join(DUMPS, "AuthenticAMD0830F10_K17_Rome.txt")
@@ -363,9 +365,12 @@ class TestCpuidMalformed(ToolTestCase):
     def test_cpuid_usage(self):
         r = run_tool()
         self.assertEqual(r.returncode, 2)
+        self.assertIn(b"no DUMP given", r.stderr)
         r = run_tool("--help")
         self.assertEqual(r.returncode, 0)
         self.assertIn(b"Usage: pagebench-cpuid", r.stdout)
+        # The kernel's options, from the parser's table.
+        self.assertRegex(r.stdout, rb"\n  watchdog=S\n")
 
 
 class TestCpuidLiveMachine(ToolTestCase):

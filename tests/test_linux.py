@@ -139,13 +139,15 @@ class LinuxRunner(unittest.TestCase):
         self.assert_report_reads(r)
 
     def test_bad_options_fail_as_the_kernel(self):
-        """The kernel's parser and error text; exit 1 before measuring."""
+        """The kernel's parser and error text; exit 2 before measuring, the
+        error on stderr as well as in the log."""
         for args in (("reps=abc",), ("suite=fill",), ("variants=nope",), ("frobnicate",)):
             with self.subTest(args=args):
                 r = run(*args)
-                self.assertEqual(r.status, 1)
+                self.assertEqual(r.status, 2)
                 errors = r.all("option_error")
                 self.assertEqual(len(errors), 1, r.lines)
+                self.assertEqual(r.stderr, "pagebench-linux: %s\n" % errors[0])
                 self.assertEqual(r.all("value"), [])
                 self.assertEqual(r.lines[-1], "done: 1 failure")
                 # pagebench-cpuid parses as the kernel does: same text.
@@ -154,7 +156,8 @@ class LinuxRunner(unittest.TestCase):
                 if args[0] != "frobnicate":
                     dump = subprocess.run([CPUID_TOOL] + list(args) + ["-"],
                                           input=CPUID_DUMP, capture_output=True)
-                    self.assertEqual(dump.returncode, 1, dump.stderr)
+                    self.assertEqual(dump.returncode, 2, dump.stderr)
+                    self.assertEqual(dump.stderr.decode(), "pagebench-cpuid: %s\n" % errors[0])
                     kernel = [l for l in dump.stdout.decode().splitlines()
                               if "option error" in l]
                     self.assertEqual(["(PB) " + errors[0]], kernel)
@@ -172,11 +175,60 @@ class LinuxRunner(unittest.TestCase):
                           if "option error" in l]
         self.assertEqual(r.all("option_error"), kernel)
 
+    def test_option_error_on_the_terminal(self):
+        """`pagebench-linux suite=stirngs > x.log`: the error reaches the
+        terminal (stderr), the status says usage (2), not failures (1)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "x.log")
+            with open(log, "w") as f:
+                proc = subprocess.run([TOOL, "suite=stirngs"], stdout=f,
+                                      stderr=subprocess.PIPE, text=True, timeout=60)
+            with open(log) as f:
+                logged = f.read()
+        self.assertEqual(proc.returncode, 2)
+        self.assertEqual(proc.stderr, "pagebench-linux: option error: suite=: unknown "
+                         "'stirngs'; valid: all xen clear copy scrub strings\n")
+        self.assertIn("(PB) option error: suite=: unknown 'stirngs'", logged)
+        self.assertTrue(logged.endswith("(PB) done: 1 failure\n"), logged[-200:])
+
+    def test_newline_cannot_forge_a_line(self):
+        """An argument with a newline once wrote a "(PB) done: 0 failures"
+        line of its own into the log. Now it is refused as an option error,
+        and every line of the log is one that the program wrote."""
+        forged = "tag=PB\n(PB) done: 0 failures"
+        for word in (forged, "variants=stosb\r(PB) done: 0 failures", "\x1b[2J=1"):
+            with self.subTest(word=word):
+                r = run(word, "suite=xen", "reps=1", "passes=l1")
+                self.assertEqual(r.status, 2)
+                self.assertEqual([l for l in r.lines if l.startswith("done:")],
+                                 ["done: 1 failure"])
+                self.assertEqual(r.all("value"), [])
+                (error,) = r.all("option_error")
+                self.assertRegex(error, r"control character \(?0x(0a|0d|1b)")
+                self.assertIn(error, r.stderr)
+                for raw in r.stdout.splitlines():
+                    self.assertNotRegex(raw, r"[\x00-\x1f\x7f]", raw)
+        # The cmdline line keeps the argument, made printable, on one line.
+        self.assertIn("cmdline: tag=PB?(PB) done: 0 failures suite=xen reps=1 passes=l1",
+                      run(forged, "suite=xen", "reps=1", "passes=l1").lines)
+
+    def test_version(self):
+        """--version gives the version= of the log."""
+        r = run("suite=xen", "reps=1", "passes=l1")
+        logged = re.match(r"pagebench version=(\S+)$", r.first("version")).group(1)
+        for tool in (TOOL, CPUID_TOOL):
+            with self.subTest(tool=os.path.basename(tool)):
+                out = subprocess.run([tool, "--version"], capture_output=True,
+                                     text=True, timeout=60)
+                self.assertEqual(out.returncode, 0)
+                self.assertEqual(out.stdout, "%s %s\n" % (os.path.basename(tool), logged))
+                self.assertEqual(out.stderr, "")
+
     def test_kernel_only_options_refused(self):
         for opt in ("console=ttyS1", "exit=halt"):
             with self.subTest(opt=opt):
                 r = run(opt)
-                self.assertEqual(r.status, 1)
+                self.assertEqual(r.status, 2)
                 self.assertRegex(r.all("option_error")[0],
                                  r"^option error: %s=: not an option of pagebench-linux; "
                                  r"valid: .*cpu=" % opt.split("=")[0])
@@ -190,7 +242,7 @@ class LinuxRunner(unittest.TestCase):
         r = run("suite=xen", "reps=1", "passes=l1")
         self.assertRegex(r.first("linux_release"), r" cpu=%d " % max(online))
         r = run("cpu=4095")
-        self.assertEqual(r.status, 1)
+        self.assertEqual(r.status, 2)
         self.assertRegex(r.all("option_error")[0], r"^option error: cpu=: CPU 4095 is not one")
 
     @unittest.skipUnless(shutil.which("qemu-x86_64"),
@@ -314,6 +366,72 @@ class LinuxRunner(unittest.TestCase):
             self.assertTrue(TAG.match(line), line)
 
 
+def help_options(tool):
+    """{key: value form} from a program's --help, its option lines."""
+    out = subprocess.run([tool, "--help"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stderr == "", out
+    return dict(re.findall(r"^  (\w+)=(\S+)$", out.stdout, re.M))
+
+
+def readme_options():
+    """README's Options table: {key: {"programs", "names"}}, with programs
+    from "kernel only" / "pagebench-linux only" and the a|b|c names of the
+    first column, each name with the programs of its own row."""
+    with open(os.path.join(REPO, "README.md")) as f:
+        text = f.read()
+    table = text.split("| Option | Meaning | Default |\n|---|---|---|\n", 1)[1]
+    table = table.split("\n\n", 1)[0]
+    keys = {}
+    for row in table.splitlines():
+        first, meaning = row.split(" | ")[:2]
+        programs = ({"kernel"} if meaning.startswith("kernel only") else
+                    {"linux"} if meaning.startswith("pagebench-linux only") else
+                    {"kernel", "linux"})
+        for key, value in re.findall(r"`(\w+)=([^`]*)`", first):
+            k = keys.setdefault(key, {"programs": set(), "names": {}})
+            k["programs"] |= programs
+            if re.fullmatch(r"[a-z0-9-]+(\\\|[a-z0-9-]+)*", value):
+                for name in value.split("\\|"):
+                    k["names"].setdefault(name, set()).update(programs)
+    return keys
+
+
+class OptionsDocumented(unittest.TestCase):
+    """--help comes from the parser's own table, so README's Options table
+    is checked against it: no option the parser lacks, none it leaves out,
+    each for the same programs, and the same names where it lists them."""
+
+    def test_help_lists_every_option(self):
+        """cpus= and scrub= were missing from the hand-written help."""
+        linux = help_options(TOOL)
+        for key in ("cpus", "scrub", "cpu", "suite", "sizes"):
+            self.assertIn(key, linux)
+        for key in ("console", "exit", "tsc", "watchdog"):
+            self.assertNotIn(key, linux)
+        kernel = help_options(CPUID_TOOL)
+        self.assertIn("watchdog", kernel)
+        self.assertNotIn("cpu", kernel)
+
+    def test_readme_table_matches_the_parser(self):
+        helps = {"linux": help_options(TOOL), "kernel": help_options(CPUID_TOOL)}
+        parser = {}
+        for program, options in helps.items():
+            for key, form in options.items():
+                k = parser.setdefault(key, {"programs": set(), "names": {}})
+                k["programs"].add(program)
+                if re.fullmatch(r"[a-z0-9-]+(\|[a-z0-9-]+)*", form):
+                    for name in form.split("|"):
+                        k["names"].setdefault(name, set()).add(program)
+        readme = readme_options()
+        self.assertEqual(sorted(readme), sorted(parser),
+                         "README's Options table vs the parser's keys")
+        for key in sorted(parser):
+            with self.subTest(key=key):
+                self.assertEqual(readme[key]["programs"], parser[key]["programs"])
+                if parser[key]["names"]:
+                    self.assertEqual(readme[key]["names"], parser[key]["names"])
+
+
 class StringsSuite(unittest.TestCase):
     """suite=strings under pagebench-linux (issue 12): the documented lines
     in their order, every variant the CPU offers, gating, option errors,
@@ -393,7 +511,7 @@ class StringsSuite(unittest.TestCase):
         for arg, rx in cases.items():
             with self.subTest(arg=arg):
                 r = run("suite=strings", arg)
-                self.assertEqual(r.status, 1)
+                self.assertEqual(r.status, 2)
                 errors = r.all("option_error")
                 self.assertEqual(len(errors), 1, r.lines)
                 self.assertRegex(errors[0], rx)

@@ -854,6 +854,88 @@ static void test_options_hosts(void)
 	       o.reps);
 }
 
+/*
+ * A control character in a word is refused, and the error does not echo
+ * it: a newline there would forge the next log line (issue 18).
+ */
+static void test_options_control(void)
+{
+	parse("tag=PB\n(PB)");
+	result(o.nerrors == 1 && !strcmp(o.tag, "PB") &&
+	       !strcmp(o.errors[0], "tag=: control character 0x0a in the value; "
+			       "values are printable text"),
+	       "opt.control_newline", "nerrors=%u tag=%s \"%s\"", o.nerrors, o.tag,
+	       o.nerrors ? o.errors[0] : "");
+	parse_linux("variants=avx\x1b[2J");
+	result(o.nerrors == 1 && !o.variants_arg[0] && !strchr(o.errors[0], 0x1b),
+	       "opt.control_escape", "nerrors=%u \"%s\"", o.nerrors,
+	       o.nerrors ? o.errors[0] : "");
+	parse_linux("\x7f=1");
+	result(o.nerrors == 1 && strstr(o.errors[0], "(0x7f) refused") &&
+	       !strchr(o.errors[0], 0x7f), "opt.control_in_key", "\"%s\"",
+	       o.nerrors ? o.errors[0] : "");
+	/* Bytes of UTF-8 are not control characters: an unknown suite. */
+	expect_error("opt.control_utf8_not", "suite=\xc3\xa9", "suite=: unknown", NULL);
+}
+
+/*
+ * --help's lines: every option of the program, and only those. The text
+ * under an option is kept unwrapped, "  key=VALUE\n text...\n", so that a
+ * check does not depend on where a line was cut.
+ */
+static char help_text[8192];
+static size_t help_len;
+static unsigned int help_long_lines;
+
+static void help_put(const char *line)
+{
+	size_t n = strlen(line);
+	bool under = !strncmp(line, "      ", 6);
+
+	if (n > 78)
+		help_long_lines++;
+	if (under) {
+		line += 5;	/* one space joins it to the line before */
+		n -= 5;
+		if (help_len && help_text[help_len - 1] == '\n')
+			help_len--;
+	}
+	if (help_len + n + 2 < sizeof(help_text)) {
+		memcpy(help_text + help_len, line, n);
+		help_len += n;
+		help_text[help_len++] = '\n';
+		help_text[help_len] = '\0';
+	}
+}
+
+static void help_of(enum program p)
+{
+	help_len = 0;
+	help_text[0] = '\0';
+	help_long_lines = 0;
+	options_help(p, help_put);
+}
+
+static void test_options_help(void)
+{
+	help_of(PROGRAM_LINUX);
+	result(strstr(help_text, "\n  cpus=N ") && strstr(help_text, "\n  scrub=SIZE ") &&
+	       strstr(help_text, "\n  cpu=N ") && strstr(help_text, "\n  selftest=ud ") &&
+	       !strstr(help_text, "  console=") && !strstr(help_text, "  watchdog="),
+	       "help.linux_keys", "%s", help_text);
+	result(strstr(help_text, "\n  suite=all|xen|clear|copy|scrub|strings ") &&
+	       strstr(help_text, "Default: 10 (xen 3, scrub 3, strings 11).") &&
+	       strstr(help_text, "PASS: l1 l1f l2 l2f l3 l3f mem hot cold all."),
+	       "help.generated", "%s", help_text);
+	expect_u("help.linux_width", help_long_lines, 0);
+	help_of(PROGRAM_KERNEL);
+	result(strstr(help_text, "\n  selftest=ud|map|smp|nosipi|hang|hang-ap|ud-ap ") &&
+	       strstr(help_text, "\n  tsc=auto|cpuid|amd|hpet|pmtimer|pit ") &&
+	       strstr(help_text, "Default: 120.") && !strstr(help_text, "  cpu=N"),
+	       "help.kernel_keys", "%s", help_text);
+	expect_u("help.kernel_width", help_long_lines, 0);
+}
+
 /* suite=scrub's options: cpus= and scrub=, and the plan's region. */
 static void test_scrub_options(void)
 {
@@ -1055,6 +1137,8 @@ int main(void)
 	test_options_passes();
 	test_options_variants();
 	test_options_hosts();
+	test_options_control();
+	test_options_help();
 	test_plan_sizes();
 	test_plan_choices();
 	test_skip_reasons();
