@@ -784,7 +784,7 @@ static void list_variant_names(enum suite s, char *buf, size_t size)
 	for (i = 0; i < variant_count; i++) {
 		if (!suite_has_variant(s, &variants[i]))
 			continue;
-		/* sse2, avx and avx512 exist in both tables: list them once. */
+		/* sse2, avx, avx512 and their _t exist in both tables: list them once. */
 		for (j = 0; j < i; j++)
 			if (suite_has_variant(s, &variants[j]) &&
 			    streq(variants[j].name, variants[i].name))
@@ -792,7 +792,7 @@ static void list_variant_names(enum suite s, char *buf, size_t size)
 		if (j == i)
 			list_add(buf, size, &n, variants[i].name);
 	}
-	/* suite=strings: memset and memcpy share orig, avx and avx512 too. */
+	/* suite=strings: memset and memcpy share orig, avx_t and avx512_t too. */
 	for (i = 0; (suites[s].ops & OPS_STRINGS) && i < string_variant_count; i++) {
 		for (j = 0; j < i; j++)
 			if (streq(string_variants[j].name, string_variants[i].name))
@@ -804,7 +804,7 @@ static void list_variant_names(enum suite s, char *buf, size_t size)
 
 /*
  * A name selects the variant of that name in each table of the suite that
- * has one (sse2, avx and avx512 exist in both).
+ * has one (sse2, avx, avx512 and their _t exist in both).
  */
 static bool add_variant(struct options *o, const char *name)
 {

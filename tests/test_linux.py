@@ -463,15 +463,15 @@ class StringsSuite(unittest.TestCase):
         r = run("suite=strings", "sizes=8", "reps=1", "disable=avx512bw")
         LinuxRunner.assert_clean(self, r)
         for op in ("memset", "memcpy"):
-            self.assertIn("skipped: avx512 (%s): needs avx512bw (turned off by "
+            self.assertIn("skipped: avx512_t (%s): needs avx512bw (turned off by "
                           "disable=avx512bw)" % op, r.lines)
         strings_log.check(self, r.lines, [8], 1, r.flags(), disabled=("avx512bw",))
-        self.assertFalse([l for l in r.all("strings_value") if l.startswith(" avx512 ")])
+        self.assertFalse([l for l in r.all("strings_value") if l.startswith(" avx512_t ")])
 
     @unittest.skipUnless(shutil.which("qemu-x86_64"),
                          "qemu-x86_64 (Debian qemu-user) is not installed")
     def test_strings_gated_and_forced_without_avx512(self):
-        """QEMU's user-mode emulator has no AVX-512: the avx512 routines
+        """QEMU's user-mode emulator has no AVX-512: the avx512_t routines
         are skipped with the reason; forced, each faults once and the run
         goes on."""
         def qemu(*args):
@@ -483,15 +483,15 @@ class StringsSuite(unittest.TestCase):
         LinuxRunner.assert_clean(self, r)
         strings_log.check(self, r.lines, [0, 8], 2, r.flags())
         for op in ("memset", "memcpy"):
-            self.assertIn("skipped: avx512 (%s): needs avx512bw" % op, r.lines)
+            self.assertIn("skipped: avx512_t (%s): needs avx512bw" % op, r.lines)
         r = qemu("suite=strings", "sizes=8", "reps=1", "force=avx512bw,avx512f",
-                 "variants=avx512,stosb,movsb")
+                 "variants=avx512_t,stosb,movsb")
         self.assertEqual(r.status, 1, r.stderr)
         faults = r.all("fault")
         self.assertEqual(len(faults), 2, r.lines)
         for op, fault in zip(("memset", "memcpy"), faults):
             self.assertRegex(fault, r"^fault: suite=%s pass=strings tput dst=0( src=0)? "
-                             r"n=8 variant=avx512 SIGILL \(illegal instruction\) "
+                             r"n=8 variant=avx512_t SIGILL \(illegal instruction\) "
                              r"rip=0x[0-9a-f]+$" % op)
         values = [grammar.compiled("strings_value").match(l).group(1)
                   for l in r.all("strings_value")]
@@ -527,7 +527,7 @@ class StringsSuite(unittest.TestCase):
         logs = []
         with tempfile.TemporaryDirectory() as d:
             for i in (1, 2):
-                r = run("suite=strings", "sizes=1,64", "reps=5", "variants=stosb,movsb,avx")
+                r = run("suite=strings", "sizes=1,64", "reps=5", "variants=stosb,movsb,avx_t")
                 LinuxRunner.assert_clean(self, r)
                 path = os.path.join(d, "run%d.log" % i)
                 with open(path, "w") as f:
@@ -538,7 +538,7 @@ class StringsSuite(unittest.TestCase):
             self.assertEqual(out.returncode, 0, out.stderr)
             rows = [l for l in out.stdout.splitlines()
                     if re.match(r"^mem(set|cpy)\s", l)]
-            # memset: 6 blocks x 2 sizes x 2 variants (stosb, avx) + zero 2 x 3
+            # memset: 6 blocks x 2 sizes x 2 variants (stosb, avx_t) + zero 2 x 3
             # memcpy: 18 x 2 x 2 + 2 x 3
             self.assertEqual(len(rows), 6 * 2 * 2 + 6 + 18 * 2 * 2 + 6)
             for row in rows:

@@ -671,8 +671,8 @@ static void test_plan_choices(void)
 	       (p.runs & BIT(clear_index("orig"))),
 	       "plan.clear_present", "runs=0x%llx", (unsigned long long)p.runs);
 	result(!(p.runs & BIT(copy_index("avx512"))) &&
-	       !(p.runs & BIT(copy_index("avx512_nt"))) &&
-	       (p.runs & BIT(copy_index("avx"))) &&
+	       !(p.runs & BIT(copy_index("avx512_t"))) &&
+	       (p.runs & BIT(copy_index("avx_t"))) &&
 	       (p.runs & BIT(copy_index("movsb"))),
 	       "plan.copy_runs", "runs=0x%llx", (unsigned long long)p.runs);
 	result(p.selected == all_bits(variant_count) &&
@@ -778,7 +778,7 @@ static void test_disable_force(void)
 	       "disable.avx_reason", "avx: \"%s\"", why);
 	build(&p, "disable=avx", &d, 1024 * MIB);
 	result(!(p.runs & BIT(clear_index("avx"))) &&
-	       !(p.runs & BIT(copy_index("avx_nt"))) &&
+	       !(p.runs & BIT(copy_index("avx_t"))) &&
 	       (p.runs & BIT(clear_index("sse2"))), "disable.avx_plan",
 	       "runs=0x%llx", (unsigned long long)p.runs);
 	/* The description is what was printed: the plan alone acts on disable=. */
@@ -1049,15 +1049,15 @@ static void test_options_strings(void)
 	expect_error("strings.passes", "suite=strings passes=l1", "passes=",
 		     "no passes");
 
-	parse("suite=strings variants=stosb,avx");
+	parse("suite=strings variants=stosb,avx_t");
 	result(!o.nerrors && !o.variants &&
 	       o.str_variants == (BIT(string_index(STRING_MEMSET, "stosb")) |
-				  BIT(string_index(STRING_MEMSET, "avx")) |
-				  BIT(string_index(STRING_MEMCPY, "avx"))),
+				  BIT(string_index(STRING_MEMSET, "avx_t")) |
+				  BIT(string_index(STRING_MEMCPY, "avx_t"))),
 	       "strings.variants_both_tables", "nerrors=%u variants=0x%llx str=0x%llx",
 	       o.nerrors, (unsigned long long)o.variants,
 	       (unsigned long long)o.str_variants);
-	result(option_selects_string(&o, string_index(STRING_MEMCPY, "avx")) &&
+	result(option_selects_string(&o, string_index(STRING_MEMCPY, "avx_t")) &&
 	       !option_selects_string(&o, string_index(STRING_MEMCPY, "movsb")),
 	       "strings.selects", "str=0x%llx", (unsigned long long)o.str_variants);
 	expect_error("strings.variants_page_name", "suite=strings variants=clzero",
@@ -1084,8 +1084,8 @@ static void test_plan_strings(void)
 		256, 511, 512, 1023, 1024, 2048, 4095, 4096,
 	};
 	static const uint16_t given[] = { 1, 3 };
-	const int set512 = string_index(STRING_MEMSET, "avx512");
-	const int cpy512 = string_index(STRING_MEMCPY, "avx512");
+	const int set512 = string_index(STRING_MEMSET, "avx512_t");
+	const int cpy512 = string_index(STRING_MEMCPY, "avx512_t");
 	struct buffer_sizes bs;
 	struct plan p;
 
@@ -1096,13 +1096,13 @@ static void test_plan_strings(void)
 	result(!p.passes && !p.runs && p.str_runs, "plan.strings_no_pages",
 	       "passes=0x%x runs=0x%llx str=0x%llx", p.passes,
 	       (unsigned long long)p.runs, (unsigned long long)p.str_runs);
-	/* Skylake has no AVX-512: both avx512 routines skipped, with the reason. */
+	/* Skylake has no AVX-512: both avx512_t routines skipped, with the reason. */
 	result(!(p.str_runs & (BIT(set512) | BIT(cpy512))) &&
 	       starts_with(p.str_skip[set512], "needs avx512bw") &&
 	       starts_with(p.str_skip[cpy512], "needs avx512bw"),
 	       "plan.strings_gated", "runs=0x%llx why=%s",
 	       (unsigned long long)p.str_runs, p.str_skip[set512]);
-	result((p.str_runs & BIT(string_index(STRING_MEMSET, "avx"))) &&
+	result((p.str_runs & BIT(string_index(STRING_MEMSET, "avx_t"))) &&
 	       (p.str_runs & BIT(string_index(STRING_MEMCPY, "movsb"))),
 	       "plan.strings_present", "runs=0x%llx", (unsigned long long)p.str_runs);
 	plan_buffer_sizes(&p, &bs);
@@ -1110,7 +1110,7 @@ static void test_plan_strings(void)
 
 	build(&p, "suite=strings disable=avx", &skylake, 1024 * MIB);
 	expect_s("plan.strings_disable_reason",
-		 p.str_skip[string_index(STRING_MEMCPY, "avx")],
+		 p.str_skip[string_index(STRING_MEMCPY, "avx_t")],
 		 "needs avx (turned off by disable=avx)");
 	build(&p, "suite=strings sizes=3,1", &skylake, 1024 * MIB);
 	result(sizes_are(p.sizes, p.nsizes, given, 2), "plan.strings_sizes_option",
@@ -1118,7 +1118,7 @@ static void test_plan_strings(void)
 	build(&p, "suite=strings variants=movsb", &skylake, 1024 * MIB);
 	expect_u("plan.strings_variants", p.str_runs,
 		 BIT(string_index(STRING_MEMCPY, "movsb")));
-	build(&p, "suite=strings variants=avx512", &skylake, 1024 * MIB);
+	build(&p, "suite=strings variants=avx512_t", &skylake, 1024 * MIB);
 	plan_buffer_sizes(&p, &bs);
 	result(!p.str_runs && bs.strings == 0, "plan.strings_nothing_runs",
 	       "runs=0x%llx strings=%zu", (unsigned long long)p.str_runs, bs.strings);

@@ -51,8 +51,8 @@
 #define MISALIGN	64u	/* dst and src offsets 0..63 from a line start */
 /*
  * Every n up to here: past the head (64 bytes), two trips of the widest
- * loop (4 zmm, 256 bytes) and a full masked tail (64) of memset_avx512
- * and memcpy_avx512, so every way in and out of every loop is taken.
+ * loop (4 zmm, 256 bytes) and a full masked tail (64) of memset_avx512_t
+ * and memcpy_avx512_t, so every way in and out of every loop is taken.
  */
 #define SMALL_MAX	640u
 
