@@ -295,6 +295,34 @@ static void print_strings(const struct plan *p)
 	}
 }
 
+/*
+ * A "variant" line per selected variant, from its .def row: what its name
+ * stands for, so that a log explains itself. suite=xen keeps to the lines
+ * of the 2021 experiment.
+ */
+static void print_variant_rows(const struct plan *p)
+{
+	static const char fmt[] = "variant name=%s op=%s shape=%s store=%s needs=%s what=\"%s\"";
+	const struct variant *v;
+	const struct string_variant *s;
+	unsigned int i;
+
+	if (suites[p->suite].xen_only)
+		return;
+	for (i = 0; i < variant_count; i++) {
+		v = &variants[i];
+		if ((p->selected >> i) & 1)
+			out_line(fmt, v->name, op_name(v->op), shape_name(v->shape),
+				 store_name(v->store), feat_name(v->need), v->what);
+	}
+	for (i = 0; i < string_variant_count; i++) {
+		s = &string_variants[i];
+		if ((p->str_selected >> i) & 1)
+			out_line(fmt, s->name, string_op_name(s->op), "string",
+				 store_name(s->store), feat_name(s->need), s->what);
+	}
+}
+
 void plan_print(const struct plan *p)
 {
 	char list[OUT_LINE_MAX];
@@ -328,6 +356,7 @@ void plan_print(const struct plan *p)
 			print_variants(p, op);
 	if (suites[p->suite].ops & OPS_STRINGS)
 		print_strings(p);
+	print_variant_rows(p);
 	for (op = FEAT_NONE + 1; op < FEAT_COUNT; op++)
 		if ((p->forced >> op) & 1)
 			out_line("note: force=%s: running its variants although this CPU does not report it",

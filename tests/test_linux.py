@@ -15,7 +15,7 @@ import unittest
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 from pbreport import grammar  # noqa: E402
-from tables import variant_needs  # noqa: E402
+from tables import rows as variant_rows, variant_needs  # noqa: E402
 from pbreport import parse as P  # noqa: E402
 import strings_log  # noqa: E402
 
@@ -111,6 +111,8 @@ class LinuxRunner(unittest.TestCase):
         self.assertRegex(r.first("flush"), r"^flush: clflush(opt)?$")
         self.assertEqual(len(r.all("disturbance")), 4)
         self.assertEqual(len(r.all("sizes")), 4)
+        # Jan's shapes only: no variant lines.
+        self.assertEqual(r.all("variant"), [])
         m = self.assert_report_reads(r)
         # The report reads the sizes the run printed, not a rule of its own.
         fill, clear, _ = (int(x) for x in re.match(
@@ -137,6 +139,45 @@ class LinuxRunner(unittest.TestCase):
         copies = {n for op, n in ran if op == "copy"}
         self.assertEqual(got, {(v, k) for v in copies for k in ("copy-hot", "copy-cold")})
         self.assert_report_reads(r)
+        self.assert_variant_lines(r, [v for v in variant_rows() if v["op"] in ("clear", "copy")])
+
+    def assert_variant_lines(self, r, want):
+        """One variant line per selected variant, its .def row, in table
+        order, after every variants and skipped line."""
+        rx = grammar.compiled("variant")
+        got = [dict(zip(("name", "op", "shape", "store", "needs", "what"),
+                        rx.match(l).groups())) for l in r.all("variant")]
+        self.assertEqual(got, want)
+        kinds = [grammar.classify(l) for l in r.lines]
+        first = kinds.index("variant")
+        self.assertEqual(kinds[first:first + len(want)], ["variant"] * len(want))
+        self.assertNotIn("variants", kinds[first:])
+        self.assertNotIn("skipped_variant", kinds[first:])
+        self.assertEqual(kinds[first - 1] in ("variants", "skipped_variant"), True)
+
+    def test_variant_lines_follow_the_selection(self):
+        r = run("variants=stosb,avx_t", "passes=l1", "reps=1")
+        self.assert_clean(r)
+        self.assert_variant_lines(r, [v for v in variant_rows()
+                                      if v["name"] in ("stosb", "avx_t")
+                                      and v["op"] in ("clear", "copy")])
+
+    def test_one_naming_convention(self):
+        """A plain vector name stores non-temporally in every table, _t is
+        its temporal twin (issue 18): the copy table had them the other
+        way round. Jan's seven suite=xen names are unchanged."""
+        rows = variant_rows()
+        vector = ("sse2", "avx", "avx512")
+        for v in rows:
+            with self.subTest(op=v["op"], name=v["name"]):
+                if v["name"] in vector:
+                    self.assertEqual(v["store"], "nt")
+                if v["name"].startswith(tuple(n + "_t" for n in vector)):
+                    self.assertEqual(v["store"], "t")
+        jan = ["sse2", "stosb", "stosl", "stosq", "avx", "avx512", "clzero"]
+        self.assertEqual([v["name"] for v in rows if v["op"] == "clear"][:7], jan)
+        names = run("suite=xen", "reps=1", "passes=l1").first("variants").split(":")[1].split()
+        self.assertEqual(names, [n for n in jan if n in names])
 
     def test_bad_options_fail_as_the_kernel(self):
         """The kernel's parser and error text; exit 2 before measuring, the
@@ -448,6 +489,8 @@ class StringsSuite(unittest.TestCase):
         LinuxRunner.assert_clean(self, r)
         self.assertEqual(r.first("plan"), "plan suite=strings reps=3 passes=none")
         strings_log.check(self, r.lines, sizes, 3, r.flags())
+        LinuxRunner.assert_variant_lines(self, r, [v for v in variant_rows()
+                                                   if v["shape"] == "string"])
         # pagebench-linux says what disturbed each block, like each pass.
         self.assertEqual(len(r.all("disturbance")), 6 + 18 + 2)
         self.assertEqual(r.all("value"), [])

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "cpu/cpu.h"
+#include "variants/store.h"
 
 #define PAGE_SIZE 4096u
 
@@ -35,14 +36,15 @@ struct variant {
 	const char *name;	/* unique within its op */
 	enum op op;
 	enum variant_shape shape;
+	enum store store;
 	variant_fn *fn;
 	enum feat need;
 	bool xen;		/* one of the 2021 Xen experiment's variants */
 	const char *what;
 };
 
-#define CLEAR(name, shape, need, xen, what) variant_fn clear_##name;
-#define COPY(name, shape, need, what) variant_fn copy_##name;
+#define CLEAR(name, shape, store, need, xen, what) variant_fn clear_##name;
+#define COPY(name, shape, store, need, what) variant_fn copy_##name;
 #include "variants/clear.def"
 #include "variants/copy.def"
 #undef CLEAR
@@ -56,6 +58,7 @@ extern const unsigned int variant_count;
 typedef unsigned long long variant_set;
 
 const char *op_name(enum op op);	/* "clear", "copy" */
+const char *shape_name(enum variant_shape shape);	/* "page", "range" */
 
 /* Calls v over [dst, dst + bytes), once per page or once in all. */
 void variant_call(const struct variant *v, void *dst, const void *src,
