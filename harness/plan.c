@@ -217,6 +217,71 @@ void plan_build(struct plan *p, const struct options *o,
 		size_scrub(p, o, d, mem_bytes);
 }
 
+/* The first selected variant's reason for not running, as "name (op): why". */
+static void first_skip(const struct plan *p, char *why, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < variant_count; i++)
+		if (p->variant_skip[i]) {
+			fmt_snprintf(why, len, "no selected variant can run here, e.g. %s (%s): %s",
+				     variants[i].name, op_name(variants[i].op),
+				     p->variant_skip[i]);
+			return;
+		}
+	for (i = 0; i < string_variant_count; i++)
+		if (p->str_skip[i]) {
+			fmt_snprintf(why, len, "no selected variant can run here, e.g. %s (%s): %s",
+				     string_variants[i].name,
+				     string_op_name(string_variants[i].op),
+				     p->str_skip[i]);
+			return;
+		}
+	fmt_snprintf(why, len, "no variant selected");
+}
+
+bool plan_measures_nothing(const struct plan *p, char *why, size_t len)
+{
+	const char *suite = suite_name(p->suite);
+	char because[OUT_LINE_MAX];
+	unsigned int id;
+
+	switch (suites[p->suite].how) {
+	case HOW_STRINGS:
+		if (p->str_runs)
+			return false;
+		first_skip(p, because, sizeof(because));
+		break;
+	case HOW_SCRUB:
+		if (p->runs && !p->scrub_skip)
+			return false;
+		if (p->scrub_skip)
+			fmt_snprintf(because, sizeof(because), "%s", p->scrub_skip);
+		else
+			first_skip(p, because, sizeof(because));
+		break;
+	case HOW_PASSES:
+	default:
+		if (p->runs && p->passes)
+			return false;
+		if (!p->runs) {
+			first_skip(p, because, sizeof(because));
+			break;
+		}
+		fmt_snprintf(because, sizeof(because), "no pass can run");
+		for (id = 0; id < PASS_COUNT; id++)
+			if (p->pass_skip[id]) {
+				fmt_snprintf(because, sizeof(because),
+					     "no pass can run, e.g. %s: %s",
+					     passes[id].header, p->pass_skip[id]);
+				break;
+			}
+		break;
+	}
+	fmt_snprintf(why, len, "suite=%s: %s", suite, because);
+	return true;
+}
+
 bool plan_runs_op(const struct plan *p, enum op op)
 {
 	unsigned int i;

@@ -6,9 +6,12 @@
  * the summary and the exit status. The lines are the kernel's, plus
  * "linux ..." lines saying how this run differs.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cpu/describe.h"
 #include "cpu/insn.h"
 #include "lib/out.h"
@@ -41,12 +44,36 @@ static void usage(void)
 	      "  0  done, no failures\n"
 	      "  1  the run found failures (a verification failure, a fault)\n"
 	      "  2  usage or option error: nothing was measured (the error is\n"
-	      "     also on standard error)\n", stdout);
+	      "     also on standard error)\n"
+	      "  3  this machine cannot do what was asked: nothing of it can be\n"
+	      "     measured (no memory for it, no CPU feature for any selected\n"
+	      "     variant), the buffers cannot be mapped, or the log cannot be\n"
+	      "     written; standard error says which\n", stdout);
+}
+
+/* The log is the point of the run: once it cannot be written, stop. */
+static void __attribute__((noreturn)) log_lost(int err)
+{
+	linux_progress_end();
+	fprintf(stderr, "pagebench-linux: cannot write the log to standard output: %s\n",
+		strerror(err));
+	_exit(STATUS_CANNOT);
 }
 
 static void stdout_sink(const char *s, size_t len)
 {
-	fwrite(s, 1, len, stdout);
+	errno = 0;
+	if (fwrite(s, 1, len, stdout) != len || ferror(stdout))
+		log_lost(errno ? errno : EIO);
+}
+
+/* Everything written reached the file: the final flush and close too. */
+static int stdout_close(int status)
+{
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout) || fclose(stdout))
+		log_lost(errno ? errno : EIO);
+	return status;
 }
 
 /* The arguments joined by spaces: what the "cmdline:" line shows. */
@@ -72,10 +99,9 @@ static int finish(enum status status)
 {
 	linux_progress_end();
 	run_print_done();
-	fflush(stdout);
 	if (status == STATUS_DONE && run_failures())
 		status = STATUS_FAILURES;
-	return status;
+	return stdout_close(status);
 }
 
 /*
@@ -106,20 +132,27 @@ int main(int argc, char **argv)
 	static struct live_facts live;
 	static struct plan plan;
 	struct buffers bufs;
-	char pin_error[200];
-	uint64_t t_start = rdtsc_ordered();
+	char pin_error[200], nothing[OUT_LINE_MAX];
+	uint64_t t_start = rdtsc_ordered(), mem;
+	enum status status = STATUS_DONE;
 	char *cmdline;
 	bool pinned;
 	int i;
 
+	/* With fd 1 closed, the next file opened would get it, and the log. */
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+		fputs("pagebench-linux: standard output is closed: the log would be lost\n",
+		      stderr);
+		return STATUS_CANNOT;
+	}
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage();
-			return STATUS_DONE;
+			return stdout_close(STATUS_DONE);
 		}
 		if (!strcmp(argv[i], "--version")) {
 			printf("pagebench-linux %s\n", PB_VERSION);
-			return STATUS_DONE;
+			return stdout_close(STATUS_DONE);
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -148,17 +181,29 @@ int main(int argc, char **argv)
 		asm volatile("ud2");
 	}
 
-	plan_build(&plan, &o, &d, linux_mem_available() / 2);
+	mem = linux_mem_available();
+	plan_build(&plan, &o, &d, mem / 2);
 	plan_print(&plan);
-	if (linux_buffers(&bufs, &plan)) {
+	/*
+	 * A run that can measure none of what was asked must not look like
+	 * one that did: the skipped lines say why, stderr says so once, and
+	 * the status is not 0.
+	 */
+	if (plan_measures_nothing(&plan, nothing, sizeof(nothing))) {
+		fprintf(stderr, "pagebench-linux: nothing to measure: %s%s\n", nothing,
+			mem ? "" : " (/proc/meminfo gives no MemAvailable, so no memory is free)");
+		status = STATUS_CANNOT;
+	} else if (linux_buffers(&bufs, &plan)) {
 		linux_sched_fifo();
 		out_line("linux wbinvd=no ibpb=no interrupts=on");
 		suite_run(&plan, &d, &bufs, live.tsc_khz, NULL);
 	} else {
-		run_fail();
+		fputs("pagebench-linux: cannot map the buffers of this plan (see the note: line)\n",
+		      stderr);
+		status = STATUS_CANNOT;
 	}
 
 	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);
 	free(cmdline);
-	return finish(STATUS_DONE);
+	return finish(status);
 }

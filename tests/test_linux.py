@@ -265,6 +265,74 @@ class LinuxRunner(unittest.TestCase):
                 self.assertEqual(out.stdout, "%s %s\n" % (os.path.basename(tool), logged))
                 self.assertEqual(out.stderr, "")
 
+    def test_nothing_to_measure(self):
+        """scrub=1T beyond memory skipped the suite and exited 0; a run that
+        measures none of what was asked now exits 3, naming the part and
+        why on stderr, and its log still ends cleanly."""
+        with open("/proc/meminfo") as f:
+            avail = int(re.search(r"^MemAvailable:\s+(\d+) kB", f.read(), re.M).group(1))
+        if avail * 1024 >= (1 << 40):
+            self.skipTest("this machine has 1 TiB free: scrub=1T would run")
+        r = run("suite=scrub", "scrub=1T", "reps=1")
+        self.assertEqual(r.status, 3)
+        self.assertEqual(r.stderr, "pagebench-linux: nothing to measure: suite=scrub: not "
+                         "enough memory for the region (scrub=SIZE sets a smaller one)\n")
+        self.assertIsNotNone(r.first("skipped_scrub"))
+        self.assertEqual(r.all("scrub"), [])
+        self.assertEqual(r.lines[-1], "done: 0 failures")
+        flags = r.flags()
+        lacking = sorted({(n, f) for (op, n), f in variant_needs().items()
+                          if op == "clear" and f != "none" and flags.get(f) == "0"})
+        if lacking:
+            name, feat = lacking[0]
+            r = run("suite=clear", "variants=" + name, "reps=1")
+            self.assertEqual(r.status, 3)
+            self.assertIn("nothing to measure: suite=clear: no selected variant can run "
+                          "here, e.g. %s (clear): needs %s" % (name, feat), r.stderr)
+            self.assertEqual(r.all("value"), [])
+            # Part of what was asked is still a run: exit 0.
+            r = run("suite=clear", "variants=stosb," + name, "reps=1", "passes=l1")
+            self.assert_clean(r)
+            self.assertIn("skipped: %s (clear): needs %s" % (name, feat), r.lines)
+
+    def test_without_meminfo(self):
+        """Without /proc/meminfo every pass is skipped: that is exit 3 too,
+        and stderr says where the memory figure went missing."""
+        script = 'mount --bind /dev/null /proc/meminfo && exec "$0" suite=xen reps=1'
+        if not shutil.which("unshare"):
+            self.skipTest("no unshare (util-linux)")
+        probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount --bind /dev/null /proc/meminfo"],
+                               capture_output=True, text=True)
+        if probe.returncode:
+            self.skipTest("cannot hide /proc/meminfo in a mount namespace: %s" % probe.stderr.strip())
+        proc = subprocess.run(["unshare", "-m", "sh", "-c", script, TOOL],
+                              capture_output=True, text=True, timeout=120)
+        r = Run(("suite=xen",), proc)
+        self.assertEqual(r.status, 3, r.stderr)
+        self.assertEqual(len(r.all("skipped_pass")), 4)
+        self.assertEqual(r.all("value"), [])
+        self.assertRegex(r.stderr, r"^pagebench-linux: nothing to measure: suite=xen: no pass "
+                         r"can run, e.g. L1 w/o flush: .* \(/proc/meminfo gives no MemAvailable")
+
+    def test_lost_output(self):
+        """>/dev/full and a closed stdout exited 0 with the log cut or gone;
+        now stderr says so and the status is 3."""
+        for tool, args in ((TOOL, ["suite=xen", "reps=1"]), (TOOL, ["--help"]),
+                           (TOOL, ["--version"])):
+            with self.subTest(args=args, out="/dev/full"):
+                with open("/dev/full", "w") as full:
+                    proc = subprocess.run([tool] + args, stdout=full, stderr=subprocess.PIPE,
+                                          text=True, timeout=120)
+                self.assertEqual(proc.returncode, 3)
+                self.assertEqual(proc.stderr, "pagebench-linux: cannot write the log to "
+                                 "standard output: No space left on device\n")
+        proc = subprocess.run(["sh", "-c", 'exec "$0" suite=xen reps=1 >&-', TOOL],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              timeout=120)
+        self.assertEqual(proc.returncode, 3)
+        self.assertEqual(proc.stderr, "pagebench-linux: standard output is closed: the log "
+                         "would be lost\n")
+
     def test_kernel_only_options_refused(self):
         for opt in ("console=ttyS1", "exit=halt"):
             with self.subTest(opt=opt):
