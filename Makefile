@@ -2,7 +2,7 @@
 #   make          kernel (build/pagebench.elf), ISO (build/pagebench.iso), user-space programs
 #   make run      boot it under QEMU, show and save the serial log
 #   make test     all tests; ends with "N passed, N failed, N skipped"
-#   make bench    pagebench-linux beside perf bench mem, figures only
+#   make bench    pagebench-linux beside perf bench and likwid-bench, figures only
 # Missing Debian packages are installed when run as root (scripts/deps).
 #
 # Sources by layer, lowest first (README.md, "Layout"): lib/, cpu/,
@@ -57,8 +57,22 @@ HARNESS_LIB := $(B)/h/libharness.a
 HARNESS_OBJ := $(patsubst %.c,$(B)/h/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/bin/%,$(wildcard tests/unit/test_*.c))
-BIN := $(B)/bin/pagebench-cpuid $(B)/bin/pagebench-linux $(UNIT_TESTS)
+BIN := $(B)/bin/pagebench-cpuid $(B)/bin/pagebench-linux \
+	$(B)/bin/pagebench-linux-static $(UNIT_TESTS)
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
+
+# Plain make on a machine without the tools names the script that
+# installs them, rather than failing on the first missing one. run, test
+# and bench install them first themselves (their deps prerequisite).
+NEEDED_TOOLS := $(CC) $(NASM) $(LD) $(OBJCOPY) $(AR) $(PYTHON) grub-mkrescue xorriso mformat
+NEEDED_FILES := /usr/share/consolefonts/Uni2-VGA16.psf.gz
+MISSING := $(foreach t,$(NEEDED_TOOLS),$(if $(shell command -v $(t) 2>/dev/null),,$(t))) \
+	   $(foreach f,$(NEEDED_FILES),$(if $(wildcard $(f)),,$(f)))
+ifneq ($(strip $(MISSING)),)
+ifeq ($(filter deps clean run test bench,$(MAKECMDGOALS)),)
+$(error missing $(strip $(MISSING)): run scripts/deps (as root it installs what is missing, otherwise it prints the apt-get command), or make run, which does)
+endif
+endif
 
 .PHONY: all run test bench deps clean FORCE
 # Keep the objects pattern rules make on the way: no rebuild on the next make.
@@ -132,6 +146,12 @@ $(B)/bin/pagebench-linux: $(LINUX_OBJ) $(HARNESS_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
 
+# The same program linked statically: one file to copy to any x86-64
+# Linux of a fleet (README.md, "A fleet"), whatever its libc.
+$(B)/bin/pagebench-linux-static: $(LINUX_OBJ) $(HARNESS_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -static -o $@ $^
+
 deps:
 	@scripts/deps $(DEPS_FOR)
 
@@ -143,9 +163,9 @@ test: DEPS_FOR = test
 test: deps all
 	tests/run
 
-bench: DEPS_FOR = run
+bench: DEPS_FOR = bench
 bench: deps all
-	scripts/bench-vs-perf $(BENCH_ARGS)
+	scripts/bench-vs-peers $(BENCH_ARGS)
 
 clean:
 	rm -rf $(B)

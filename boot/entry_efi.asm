@@ -9,7 +9,7 @@
 ; firmware describes, and its drivers need them), the GDT and the CS
 ; selector (the firmware's interrupt handlers use them; trap_init() puts
 ; the CS in use in the kernel's IDT gates). Left: its stack (the kernel's
-; is larger, see entry64.asm) and its IDT, which kernel/efi.c puts back
+; is larger, see entry64.asm) and its IDT, which kernel/efi/efi.c puts back
 ; around every firmware call. Interrupts go off here and stay off in the
 ; kernel.
 

@@ -77,7 +77,7 @@ enum tsc_source {
 	TSC_SRC_CPUID15,	/* Intel only */
 	TSC_SRC_CPUID16,	/* Intel only */
 	TSC_SRC_HV,		/* hypervisor leaf 0x40000010 */
-	/* Set by the kernel (kernel/tsc.c), never by cpu_decode(): */
+	/* Set by the kernel (kernel/time/tsc.c), never by cpu_decode(): */
 	TSC_SRC_AMD_P0,		/* AMD P-state 0 definition MSR */
 	TSC_SRC_HPET,		/* measured against the HPET */
 	TSC_SRC_PMTIMER,	/* ... the ACPI PM timer */

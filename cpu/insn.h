@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The unprivileged instructions the harness needs, as C: the same in the
- * kernel and in user space. Privileged ones are in kernel/x86.h.
+ * kernel and in user space. Privileged ones are in kernel/x86/x86.h.
  */
 #ifndef PB_INSN_H
 #define PB_INSN_H

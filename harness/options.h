@@ -22,10 +22,10 @@ enum program {
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
 enum selftest { SELFTEST_NONE, SELFTEST_UD, SELFTEST_MAP,
-		/* every CPU at once (kernel/smp_selftest.c) */
+		/* every CPU at once (kernel/smp/selftest.c) */
 		SELFTEST_SMP, SELFTEST_NOSIPI, SELFTEST_HANG, SELFTEST_HANG_AP,
 		SELFTEST_UD_AP };
-/* tsc=: where the kernel takes the TSC rate from (kernel/tsc.c); auto tries in order. */
+/* tsc=: where the kernel takes the TSC rate from (kernel/time/tsc.c); auto tries in order. */
 enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 		TSC_PICK_PMTIMER, TSC_PICK_PIT, TSC_PICK_COUNT };
 

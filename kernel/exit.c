@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+#include "kernel/smp/stop.h"
 #include "kernel/efi/efi_log.h"
 #include "kernel/exit.h"
 #include "lib/out.h"
 #include "lib/run.h"
 #include "kernel/screen/run.h"
-#include "kernel/smp/smp.h"
 #include "kernel/x86/x86.h"
 
 /*

@@ -3,11 +3,13 @@
  * The harness's host interface in ring 0. The whole run has interrupts
  * off, so nothing the kernel could count disturbs a pass.
  */
+#include "kernel/smp/cpu.h"
+#include "kernel/smp/call.h"
+#include "kernel/smp/smp.h"
 #include "lib/fmt.h"
 #include "harness/host.h"
 #include "kernel/host_fault.h"
 #include "kernel/screen/run.h"
-#include "kernel/smp/smp.h"
 #include "kernel/x86/x86.h"
 
 #define MSR_PRED_CMD	0x49

@@ -3,6 +3,9 @@
  * The run, in the order the data flows: multiboot info, options, consoles,
  * CPU description, the plan, the suites, the summary and the exit.
  */
+#include "kernel/smp/smp.h"
+#include "kernel/smp/stop.h"
+#include "kernel/smp/selftest.h"
 #include "kernel/acpi/acpi.h"
 #include "kernel/boot/boot_info.h"
 #include "kernel/screen/console.h"
@@ -21,7 +24,6 @@
 #include "kernel/x86/paging.h"
 #include "kernel/screen/screen.h"
 #include "kernel/screen/run.h"
-#include "kernel/smp/smp.h"
 #include "kernel/x86/trap.h"
 #include "kernel/time/tsc.h"
 #include "kernel/x86/x86.h"

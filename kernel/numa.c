@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
+#include "kernel/smp/smp.h"
 #include "kernel/acpi/acpi.h"
 #include "kernel/numa.h"
-#include "kernel/smp/smp.h"
 
 #define SRAT_MEMS_MAX 64
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A recorded CPUID dump as a struct cpuid_source, so that kernel/cpu.c
+ * A recorded CPUID dump as a struct cpuid_source, so that cpu/cpu.c
  * decodes it exactly as it decodes the live CPU. Reads InstLatx64/AIDA64
  * dumps ("CPUID 00000007: EAX-EBX-ECX-EDX [SL 00]") and the output of
  * "cpuid -r -1" ("0x00000007 0x00: eax=0x... ebx=0x... ecx=0x... edx=0x...").

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * suite=scrub (harness/scrub.h). A step: a clear variant, a count of CPUs
+ * suite=scrub (harness/suites/scrub.h). A step: a clear variant, a count of CPUs
  * and where their memory is. Its CPUs split the region into equal shares
  * of whole pages, each share in the CPU's own NUMA node's copy of the
  * region (or, in the remote step, the next node's). The shares are filled

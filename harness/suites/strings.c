@@ -30,7 +30,7 @@ _Static_assert(offsetof(struct strings_batch, fn) == 0 &&
 	       offsetof(struct strings_batch, arg2) == 16 &&
 	       offsetof(struct strings_batch, ns) == 24 &&
 	       offsetof(struct strings_batch, calls) == 32,
-	       "harness/strings_loop.asm has these offsets");
+	       "harness/suites/strings_loop.asm has these offsets");
 
 /* Rows of strings.def, counted at compile time to size the result arrays. */
 enum {

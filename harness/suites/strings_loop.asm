@@ -1,6 +1,6 @@
 ; SPDX-License-Identifier: MIT
 ;
-; The timed loops of suite=strings (harness/strings_run.c): one batch of
+; The timed loops of suite=strings (harness/suites/strings.c): one batch of
 ; calls of a memset or memcpy routine, each call's size read from an array.
 ; In assembly so that the kernel and pagebench-linux time the very same
 ; instructions, and so that no compiler moves anything across a call.
@@ -15,7 +15,7 @@ default rel
 %use smartalign
 alignmode p6
 
-; struct strings_batch, harness/strings_run.h (checked there by offsetof).
+; struct strings_batch, harness/suites/strings.h (checked there by offsetof).
 B_FN		equ 0
 B_DST		equ 8
 B_ARG2		equ 16

@@ -283,7 +283,7 @@ void suite_run(const struct plan *p, const struct cpu_desc *d,
 	uint64_t total = 0;
 	unsigned int id, op;
 
-	if (suites[p->suite].how == HOW_STRINGS) {	/* harness/strings_run.c */
+	if (suites[p->suite].how == HOW_STRINGS) {	/* harness/suites/strings.c */
 		strings_run(p, d, b, tsc_khz);
 		return;
 	}

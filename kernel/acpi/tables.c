@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ACPI table discovery and the parsers of kernel/acpi.h. Offsets and bits
+ * ACPI table discovery and the parsers of kernel/acpi/tables.h. Offsets and bits
  * are named after the ACPI 6.5 specification's field names; a parser reads
  * a field only after checking that the table's checked length holds it.
  */

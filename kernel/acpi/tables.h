@@ -4,7 +4,7 @@
  *
  * Everything here is pure: tables are byte buffers, physical memory is
  * reached only through a struct acpi_mem, and nothing keeps state. The
- * kernel maps identity-mapped memory (kernel/acpi_live.c); the host unit
+ * kernel maps identity-mapped memory (kernel/acpi/acpi.c); the host unit
  * test (tests/unit/test_acpi.c) maps synthetic tables. Every function that
  * can fail returns NULL on success or a reason fit for a log line; a
  * table is never read past the length it was checked for.

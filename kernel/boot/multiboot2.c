@@ -2,7 +2,7 @@
 /*
  * Multiboot2, as GRUB on UEFI hands over (boot/entry_efi.asm): a list of
  * tags. With boot services kept (tag 18), the firmware's RAM is claimed
- * through it (kernel/efi.c): GRUB's memory map (tag 6) then counts boot
+ * through it (kernel/efi/efi.c): GRUB's memory map (tag 6) then counts boot
  * services memory as free, which it is only after ExitBootServices().
  */
 #include "kernel/efi/efi.h"

@@ -9,7 +9,7 @@
  *           own page tables loaded.
  *   run     no firmware call at all, interrupts off, the kernel's IDT.
  *   end     the firmware's page tables back, the TPL lowered again, the
- *           log written (kernel/efi_log.c).
+ *           log written (kernel/efi/efi_log.c).
  */
 #include "kernel/efi/efi.h"
 #include "lib/fmt.h"
@@ -251,7 +251,7 @@ static void claim_ram(struct efi_handover *h)
 }
 
 /*
- * Another CPU starts in real mode at a page below 1 MiB (kernel/smp.c
+ * Another CPU starts in real mode at a page below 1 MiB (kernel/smp/smp.c
  * picks it from the RAM of boot_info): one such page is the kernel's too.
  */
 static void claim_low_page(struct efi_handover *h)

@@ -4,7 +4,7 @@
  * specification (2.10): the tables by their field order, only as far as
  * the last member used. Firmware functions use the Microsoft x64 calling
  * convention (ms_abi). Every call goes through EFI_CALL(), which gives the
- * firmware back its IDT and interrupts for the call (kernel/efi.c).
+ * firmware back its IDT and interrupts for the call (kernel/efi/efi.c).
  */
 #ifndef PB_EFI_H
 #define PB_EFI_H

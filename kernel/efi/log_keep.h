@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The whole log, kept in memory for the file written at the end (UEFI,
- * kernel/efi_log.c). Lines are kept as serial sends them ("\r\n"), from
+ * kernel/efi/efi_log.c). Lines are kept as serial sends them ("\r\n"), from
  * the first, until the buffer is full; the lines after that are counted,
  * and the kept text ends with a note saying how many are on serial only.
  */

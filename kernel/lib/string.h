@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The C library functions the kernel has (kernel/string.c). */
+/* The C library functions the kernel has (kernel/lib/string.c). */
 #ifndef PB_LIB_H
 #define PB_LIB_H
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
+#include "kernel/smp/cpu.h"
 #include "kernel/screen/console.h"
 #include "kernel/x86/delay.h"
 #include "lib/out.h"
 #include "kernel/efi/log_keep.h"
 #include "kernel/screen/screen.h"
 #include "kernel/screen/serial.h"
-#include "kernel/smp/smp.h"
 #include "kernel/x86/x86.h"
 
 /*

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The layout of kernel/screen.h. Every call stores its text and repaints
+ * The layout of kernel/screen/screen.h. Every call stores its text and repaints
  * the whole layout into a shadow of the screen; only cells that changed
  * reach the hardware, so repainting is cheap and regions can move.
  */

@@ -10,7 +10,7 @@
  *
  * with a labelled rule between regions. Regions with no lines take no
  * rows; the body gets what is left. Text is code page 437 bytes (ASCII,
- * and the line characters of kernel/font.h); lines longer than the screen
+ * and the line characters of kernel/screen/font.h); lines longer than the screen
  * is wide are cut, except messages, which wrap. Serial output is not
  * affected by any of this.
  */
@@ -60,7 +60,7 @@ void screen_set_footer(enum screen_tone tone, const char *const *lines,
 
 /*
  * An out_line() sink: the log lines a person at the screen needs go to
- * their region (kernel/screen_log.c says which); value lines and other
+ * their region (kernel/screen/log.c says which); value lines and other
  * bulk stay on serial only.
  */
 void screen_log_sink(const char *s, size_t len);

@@ -28,7 +28,7 @@ enum vga_colour {
 
 /*
  * Take over the text screen fb describes: the screen font replaces the
- * firmware's (so a screendump shows exactly kernel/font.h's glyphs), the
+ * firmware's (so a screendump shows exactly kernel/screen/font.h's glyphs), the
  * cursor is hidden, the screen cleared.
  */
 void vga_text_setup(const struct framebuffer *fb);

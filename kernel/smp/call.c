@@ -4,11 +4,12 @@
  * gives it a call; the last one also watches the BSP for the watchdog.
  * docs/method.md.
  */
+#include "kernel/smp/call.h"
+#include "kernel/smp/cpu.h"
 #include "kernel/x86/apic.h"
 #include "kernel/x86/delay.h"
 #include "lib/fmt.h"
 #include "lib/run.h"
-#include "kernel/smp/cpu.h"
 #include "kernel/smp/watchdog.h"
 #include "kernel/x86/x86.h"
 

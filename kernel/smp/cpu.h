@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A CPU's slot, shared by the files of kernel/smp/ (cpu.c holds them).
- * Nothing outside that folder reads it.
+ * The CPU slots (kernel/smp/cpu.c), and which one the calling CPU is.
+ * Only kernel/smp/ reads a slot; the rest of the kernel asks for indexes
+ * and APIC ids.
  */
 #ifndef PB_SMP_CPU_H
 #define PB_SMP_CPU_H
@@ -9,7 +10,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "harness/host.h"
-#include "kernel/smp/smp.h"
 
 #define VEC_WAKE	0xf0		/* a call, or the watcher's timer */
 #define WATCH_PERIOD_MS	100
@@ -43,6 +43,13 @@ extern uint32_t smp_watch_ticks;	/* its APIC timer period */
  */
 extern bool smp_timer_runs_in_halt;
 
+/* The calling CPU's index (0 before smp_init()). */
+unsigned int smp_cpu_index(void);
+unsigned int smp_online(void);
+uint32_t smp_apic_id(unsigned int cpu);
+/* True while another CPU watches the BSP (the watchdog can catch a hang). */
+bool smp_bsp_watched(void);
+
 static inline struct cpu *this_cpu(void)
 {
 	return &smp_cpu[smp_cpu_index()];
@@ -51,7 +58,5 @@ static inline struct cpu *this_cpu(void)
 /* The calling CPU's slot from now on: %gs:0 is its index. */
 void smp_cpu_enter(struct cpu *self);
 
-/* A started AP, from ap_main() on: calls, watching, until stopped. */
-void __attribute__((noreturn)) smp_idle(struct cpu *self);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Which CPUs of the MADT to start, and their NUMA nodes from the SRAT.
- * Pure: tables in, decisions out (tests/unit/test_smp.c); kernel/smp.c
+ * Pure: tables in, decisions out (tests/unit/test_smp.c); kernel/smp/smp.c
  * acts on them.
  */
 #ifndef PB_SMP_PLAN_H

@@ -6,12 +6,15 @@
  * earlier than asked; selftest=hang and hang-ap hang on purpose, ud-ap
  * faults on an AP.
  */
+#include "kernel/smp/cpu.h"
+#include "kernel/smp/call.h"
+#include "kernel/smp/smp.h"
+#include "kernel/smp/selftest.h"
 #include "kernel/x86/apic.h"
 #include "kernel/x86/delay.h"
 #include "lib/fmt.h"
 #include "lib/out.h"
 #include "lib/run.h"
-#include "kernel/smp/smp.h"
 #include "kernel/x86/x86.h"
 
 /* Ample for an IPI and a wake-up from HLT, even for TCG's threads. */

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Every CPU up: the MADT says which exist, smp_plan() which to start,
- * INIT-SIPI-SIPI through boot/trampoline.asm starts them, one at a time,
- * and each goes on to smp_idle() (kernel/smp_call.c). docs/method.md.
+ * INIT-SIPI-SIPI through kernel/smp/trampoline.asm starts them, one at a time,
+ * and each goes on to smp_idle() (kernel/smp/call.c). docs/method.md.
  */
+#include "kernel/smp/smp.h"
+#include "kernel/smp/cpu.h"
+#include "kernel/smp/call.h"
 #include "kernel/acpi/acpi.h"
 #include "kernel/x86/apic.h"
 #include "kernel/x86/delay.h"
@@ -12,8 +15,6 @@
 #include "lib/run.h"
 #include "kernel/lib/string.h"
 #include "kernel/x86/paging.h"
-#include "kernel/smp/smp.h"
-#include "kernel/smp/cpu.h"
 #include "kernel/smp/plan.h"
 #include "kernel/x86/trap.h"
 #include "kernel/smp/watchdog.h"

@@ -3,6 +3,7 @@
  * The end of CPUs: parked by an NMI, by the watchdog or at the end of the
  * run. docs/method.md.
  */
+#include "kernel/smp/stop.h"
 #include "kernel/smp/cpu.h"
 #include "kernel/x86/apic.h"
 #include "kernel/x86/delay.h"

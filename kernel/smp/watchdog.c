@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+#include "kernel/smp/cpu.h"
+#include "kernel/smp/stop.h"
 #include "kernel/x86/delay.h"
 #include "lib/fmt.h"
 #include "lib/out.h"
 #include "lib/run.h"
-#include "kernel/smp/smp.h"
 #include "kernel/smp/watchdog.h"
 #include "kernel/x86/x86.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The watchdog: a CPU whose run_step() has not moved for the deadline is
- * stuck. Another CPU notices (kernel/smp.c says which watches which),
+ * stuck. Another CPU notices (kernel/smp/smp.c says which watches which),
  * stops it with an NMI, and prints what it was doing. docs/method.md.
  */
 #ifndef PB_WATCHDOG_H

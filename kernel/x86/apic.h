@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The local APIC of the CPU that calls, in xAPIC (MMIO) or x2APIC (MSR)
- * mode: one mode for every CPU, chosen once on the BSP (kernel/smp.c).
+ * mode: one mode for every CPU, chosen once on the BSP (kernel/smp/smp.c).
  */
 #ifndef PB_APIC_H
 #define PB_APIC_H

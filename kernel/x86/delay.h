@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 /*
- * The TSC rate in kHz (kernel/tsc.h). 0 when no source gave one: every
+ * The TSC rate in kHz (kernel/time/tsc.h). 0 when no source gave one: every
  * wait then assumes a TSC as fast as any there is, so it lasts at least
  * as long as asked, however slow the TSC really is.
  */

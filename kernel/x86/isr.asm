@@ -26,7 +26,7 @@ stub_%1:
 %assign v v + 1
 %endrep
 
-; Vectors 32-255: an idle AP's wake-up (kernel/smp.c halts with interrupts
+; Vectors 32-255: an idle AP's wake-up (kernel/smp/smp.c halts with interrupts
 ; on) and the APIC's spurious vector. Nothing to do but return: the idle
 ; loop sends the EOI itself, once interrupts are off again.
 align 16

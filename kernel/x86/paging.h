@@ -58,7 +58,7 @@ enum map_result map_device(uint64_t base, uint64_t len);
 enum map_result map_device_uncached(uint64_t base, uint64_t len);
 const char *map_result_name(enum map_result r);
 
-/* selftest=map: map_device() far above RAM, checked (kernel/map_selftest.c). */
+/* selftest=map: map_device() far above RAM, checked (kernel/x86/map_selftest.c). */
 void map_selftest(void);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The privileged instructions the kernel needs, as C; the rest are in harness/insn.h. */
+/* The privileged instructions the kernel needs, as C; the rest are in cpu/insn.h. */
 #ifndef PB_X86_H
 #define PB_X86_H
 

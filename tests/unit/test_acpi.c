@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of kernel/acpi.c on synthetic tables laid out as the ACPI 6.5
+ * Unit tests of kernel/acpi/tables.c on synthetic tables laid out as the ACPI 6.5
  * specification describes them: discovery of the RSDP and the root table
  * in a fake physical memory, and the FADT, HPET, MADT and SRAT parsers.
  * Bad tables are placed so that they end at an inaccessible page: a parser

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of kernel/cpu.c and host/cpuid_dump.c. The register values are
+ * Unit tests of cpu/cpu.c and tools/cpuid_dump.c. The register values are
  * copied by hand from the InstLatx64 dumps in shared/cpuid (file names in
  * the comments), so the expectations come from real CPUs, not from the code
  * under test. Prints "ok NAME", "FAIL NAME: why" or "skip NAME: why" per

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the kernel's pure C code: the formatter (kernel/fmt.c), the
- * command-line parser (kernel/options.c) and the plan (kernel/plan.c). The
+ * Unit tests of the kernel's pure C code: the formatter (lib/fmt.c), the
+ * command-line parser (harness/options.c) and the plan (harness/plan.c). The
  * expectations are written from the headers' contracts and the documented
  * option syntax, not copied from the code's output. Prints "ok NAME",
  * "FAIL NAME: why" or "skip NAME: why" per check; exits 1 if anything failed.

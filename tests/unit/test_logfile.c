@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of what the saved log is made of (kernel/log_keep.c) and of
+ * Unit tests of what the saved log is made of (kernel/efi/log_keep.c) and of
  * how the boot stick's partitions are told apart from other disks
- * (kernel/efi_path.c), on buffers and device paths made here. Expectations
+ * (kernel/efi/efi_path.c), on buffers and device paths made here. Expectations
  * come from the headers' contracts and the UEFI device path layout.
  */
 #include <stdio.h>

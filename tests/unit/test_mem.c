@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * kernel/mem.c on made-up memory maps: what the buffers get, and the NUMA
+ * kernel/boot/mem.c on made-up memory maps: what the buffers get, and the NUMA
  * case, a block from within one node's range, splitting a region.
  */
 #include <stdint.h>

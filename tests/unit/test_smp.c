@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of kernel/smp_plan.c: which MADT CPUs are started (the BSP,
+ * Unit tests of kernel/smp/plan.c: which MADT CPUs are started (the BSP,
  * disabled and duplicate entries, ids that need x2APIC, cpus=, the CPU
  * limit, selftest=nosipi), the page for the AP trampoline from a memory
  * map, NUMA nodes from SRAT entries, and the APIC id lists of the log.

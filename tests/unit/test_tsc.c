@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of kernel/amd_pstate.c: the TSC rate from AMD's P-state 0.
+ * Unit tests of kernel/time/amd_pstate.c: the TSC rate from AMD's P-state 0.
  * The register values were recorded on real machines and published; each
  * comes with where it is from. No MSR is in shared/cpuid (those are CPUID
  * dumps), but the CPUID 0x80000007 EDX values below are from there.
