@@ -29,14 +29,14 @@ class Version(unittest.TestCase):
             with self.subTest(script=name):
                 r = script(name, "--version")
                 self.assertEqual(r.returncode, 0, r.stderr)
-                self.assertEqual(r.stdout, "%s (pagebench) %s\n" % (name, version))
+                self.assertEqual(r.stdout, "%s %s\n" % (name, version))
 
     def test_outside_a_checkout(self):
         """No git repository above: "unknown", as the Makefile says then."""
         env = dict(os.environ, GIT_DIR="/nonexistent", GIT_CEILING_DIRECTORIES="/")
         r = script("usb-logs", "--version", env=env)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(r.stdout, "usb-logs (pagebench) unknown\n")
+        self.assertEqual(r.stdout, "usb-logs unknown\n")
 
 
 class ExitStatus(unittest.TestCase):

@@ -1,7 +1,7 @@
 """What the pagebench scripts share on their command line: the exit
 statuses, --version, and the refusal of control characters in values.
 
-Each script puts HERE on sys.path and imports this module."""
+Each script puts its folder on sys.path and imports this module."""
 import argparse
 import os
 import re
@@ -9,7 +9,8 @@ import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# The exit statuses of every pagebench tool (README.md, "Exit status").
+# The exit statuses of every pagebench tool: those of lib/status.h, which
+# pagebench-linux and pagebench-cpuid exit with.
 OK = 0              # done
 FAILURES = 1        # the run found failures
 USAGE = 2           # usage or option error
@@ -35,7 +36,8 @@ class VersionAction(argparse.Action):
                          help="print the version (as in the log's version line) and exit")
 
     def __call__(self, parser, namespace, values, option_string=None):
-        print("%s (pagebench) %s" % (parser.prog, version()))
+        # As pagebench-linux and pagebench-cpuid print theirs.
+        print("%s %s" % (parser.prog, version()))
         parser.exit(OK)
 
 
