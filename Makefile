@@ -18,7 +18,8 @@ AR	?= ar
 PYTHON	?= python3
 
 B := build
-VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+# One lookup for the build and every script's --version.
+VERSION := $(shell scripts/version)
 # Reproducible builds: every date in the ISO comes from the commit.
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export SOURCE_DATE_EPOCH
