@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "harness/bench.h"
+#include "lib/sort.h"
 #include "harness/interval.h"
 
 /* Deviations are scaled below this before squaring: 63 squares of them fit 64 bits. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "cpu/insn.h"
-#include "harness/bench.h"
+#include "lib/sort.h"
 #include "harness/timer.h"
 
 #define TIMER_SPIN_MAX	1000000	/* reads that may return one value */

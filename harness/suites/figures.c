@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include "harness/bench.h"
 #include "harness/options.h"
 #include "harness/suites/figures.h"
 #include "lib/fmt.h"

@@ -19,22 +19,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "harness/epochs.h"
-#include "harness/host.h"
 #include "harness/interval.h"
 #include "harness/suites/figures.h"
 #include "harness/summary.h"
 #include "tests/unit/check.h"
-
-/* harness/bench.c (sort_u64) comes along; its host calls are never made here. */
-void host_caps(struct host_caps *c) { c->wbinvd = c->ibpb = false; }
-void host_wbinvd(void) { }
-bool host_ibpb(void) { return false; }
-bool host_call_guarded(void (*fn)(void *), void *ctx, struct fault *f)
-{
-	(void)f;
-	fn(ctx);
-	return true;
-}
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
 
