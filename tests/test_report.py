@@ -989,6 +989,22 @@ class EpochStatsTest(unittest.TestCase):
         self.assertAlmostEqual(cmp.threshold, ((20 ** 2 + 30 ** 2) / 2) ** 0.5)
         self.assertFalse(cmp.significant)     # 24 < 25.5
 
+    def test_verdict_relation_by_intervals(self):
+        """The verdict's relation of two cells from stat lines follows the
+        pass tables: intervals apart decide, overlap does not."""
+        from pbreport import decide
+        figs = {"stosb": (3, 1000.0, 960.0, 1040.0), "stosq": (3, 1035.0, 1000.0, 1070.0),
+                "avx": (1, 1200, 1150, 1250)}
+        m, _ = epochs_machine(figs)
+        p = m.passes[("clear", "L1 w/o flush")]
+        ref = analysis.raw_cell(m, p, "stosb")
+        apart = decide.relate(ref, analysis.raw_cell(m, p, "avx"), 0.05, 0)
+        near = decide.relate(ref, analysis.raw_cell(m, p, "stosq"), 0.05, 0)
+        self.assertEqual((apart.state, apart.test, apart.reason),
+                         ("slower", "epochs", "95% intervals apart (3+3 epochs)"))
+        self.assertEqual((near.state, near.reason),
+                         ("undecided", "95% intervals overlap (3+3 epochs)"))
+
     def test_strings_n_too_small_undecided(self):
         """Three reps a side (smallest p 0.1): the strings summary names no
         winner range, as the pass tables name no winner."""
