@@ -103,3 +103,8 @@ unsigned int batch_for(uint64_t call_centi, uint64_t step, unsigned int max)
 		k = 1;
 	return k > max ? max : (unsigned int)k;
 }
+
+unsigned int pass_batch(uint64_t shortest_centi, uint64_t step, unsigned int room)
+{
+	return batch_for(shortest_centi, step, room) > 1 ? room : 1;
+}

@@ -51,6 +51,15 @@ bool interval_precise(const struct interval *iv, unsigned int precision_bp);
 #define BATCH_TIMER_STEPS	100
 unsigned int batch_for(uint64_t call_centi, uint64_t step, unsigned int max);
 
+/*
+ * The batch of every variant of a pass: room (the calls its buffers have
+ * room for) where its shortest call, in hundredths of a tick, needs more
+ * than one call a sample; otherwise 1. One count for the pass, from its
+ * geometry rather than from each variant's timing, so that a rerun
+ * batches alike: a batch's figure depends a little on its length.
+ */
+unsigned int pass_batch(uint64_t shortest_centi, uint64_t step, unsigned int room);
+
 /* Integer square root: the largest r with r * r <= x. */
 uint64_t isqrt_u64(uint64_t x);
 

@@ -35,12 +35,6 @@ void figures_set_batch(struct pass_figures *pf, unsigned int i,
 	figs[i].batch = batch ? batch : 1;
 }
 
-unsigned int figures_batch(const struct pass_figures *pf, unsigned int i)
-{
-	(void)pf;
-	return figs[i].batch;
-}
-
 void figures_add(struct pass_figures *pf, unsigned int i, uint64_t ticks)
 {
 	struct variant_figures *v = &figs[i];

@@ -31,7 +31,6 @@ void figures_begin(struct pass_figures *pf, const char *suite,
 /* Calls in each of variant i's samples; 1 unless set. */
 void figures_set_batch(struct pass_figures *pf, unsigned int i,
 		       unsigned int batch);
-unsigned int figures_batch(const struct pass_figures *pf, unsigned int i);
 
 /* A sample of variant i: ticks for its batch of calls. */
 void figures_add(struct pass_figures *pf, unsigned int i, uint64_t ticks);

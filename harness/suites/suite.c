@@ -29,8 +29,6 @@
 #define PAGE PAGE_SIZE
 /* Work units for progress: a page touched by an iteration. */
 #define COLD_PAGES (COPY_COLD_BYTES / PAGE)
-/* Timed batches behind the batch a short call gets. */
-#define CALIBRATION_TRIES 3
 
 struct suite_run {
 	const struct plan *p;
@@ -245,6 +243,7 @@ struct pass_state {
 	struct pass_figures figs;
 	uint64_t t_start;
 	unsigned int rep;	/* reps so far, over the epochs */
+	unsigned int batch;	/* calls per sample, for every variant (stats) */
 };
 
 static variant_set op_runs(const struct suite_run *s, enum op op)
@@ -335,38 +334,16 @@ static bool batch_sample(struct suite_run *s, struct pass_state *ps,
 }
 
 /*
- * The batch of a call that took ticks alone: none below BATCH_TIMER_STEPS
- * timer steps; otherwise sized from CALIBRATION_TRIES timed batches, the
- * first call of a pass being often slower than the others.
- */
-static unsigned int calibrate(struct suite_run *s, struct pass_state *ps,
-			      unsigned int i, uint64_t ticks)
-{
-	uint64_t t[CALIBRATION_TRIES];
-	unsigned int k, trial;
-
-	trial = batch_for(ticks * CENTI, s->timer.step, ps->l.slots);
-	if (trial <= 1)
-		return 1;
-	for (k = 0; k < CALIBRATION_TRIES; k++)
-		if (!batch_sample(s, ps, i, trial, ps->rep, &t[k]))
-			return 1;
-	return batch_for(median_u64(t, CALIBRATION_TRIES) * CENTI / trial,
-			 s->timer.step, ps->l.slots);
-}
-
-/*
  * Rep rep of variant i: the 2021 iteration, its value line and its check;
- * with stats, its sample (the iteration's, or a batch's).
+ * with stats and no batch, its sample. *ticks: the call's.
  */
 static bool timed_rep(struct suite_run *s, struct pass_state *ps,
 		      unsigned int i, unsigned int reps, uint64_t (*legacy)[REPS_MAX],
-		      unsigned int *nlegacy)
+		      unsigned int *nlegacy, uint64_t *ticks)
 {
 	const struct variant *v = &variants[i];
 	struct layout one = slot(&ps->l, 0);
 	struct call c = { v, &one, 1, false };
-	unsigned int batch;
 	struct timing t;
 	struct fault f;
 
@@ -385,14 +362,9 @@ static bool timed_rep(struct suite_run *s, struct pass_state *ps,
 	if (!s->p->stats)
 		legacy[i][nlegacy[i]++] = t.ticks;
 	verify(ps->header, v, &one);
-	if (!s->p->stats)
-		return true;
-	if (!ps->rep)
-		figures_set_batch(&ps->figs, i, calibrate(s, ps, i, t.ticks));
-	batch = figures_batch(&ps->figs, i);
-	if (batch > 1 && !batch_sample(s, ps, i, batch, ps->rep, &t.ticks))
-		return false;
-	figures_add(&ps->figs, i, t.ticks);
+	*ticks = t.ticks;
+	if (s->p->stats && ps->batch == 1)
+		figures_add(&ps->figs, i, t.ticks);
 	return true;
 }
 
@@ -472,23 +444,39 @@ static void timed_reps(struct suite_run *s, struct pass_state *ps,
 	/* suite=xen's samples for the summary, too large for a stack. */
 	static uint64_t legacy[VARIANTS_MAX][REPS_MAX];
 	static unsigned int nlegacy[VARIANTS_MAX];
+	uint64_t ticks, shortest = UINT64_MAX;
 	unsigned int i;
 
 	if (!ps->rep)
 		for (i = 0; i < VARIANTS_MAX; i++)
 			nlegacy[i] = 0;
 	for (i = 0; i < variant_count; i++)
-		if (variant_runs(s, i, ps->op))
-			timed_rep(s, ps, i, reps, legacy, nlegacy);
-	if (!s->p->stats && ps->rep + 1 == s->p->reps && s->sum)
-		summarise(s, ps->op, legacy, nlegacy);
+		if (variant_runs(s, i, ps->op) &&
+		    timed_rep(s, ps, i, reps, legacy, nlegacy, &ticks) && ticks < shortest)
+			shortest = ticks;
+	if (!s->p->stats) {
+		if (ps->rep + 1 == s->p->reps && s->sum)
+			summarise(s, ps->op, legacy, nlegacy);
+		return;
+	}
+	/* The first rep's calls say whether the pass batches; rep 0 then adds its batches. */
+	if (!ps->rep && shortest != UINT64_MAX) {
+		ps->batch = pass_batch(shortest * CENTI, s->timer.step, ps->l.slots);
+		for (i = 0; i < variant_count; i++)
+			figures_set_batch(&ps->figs, i, ps->batch);
+	}
+	for (i = 0; ps->batch > 1 && i < variant_count; i++)
+		if (variant_runs(s, i, ps->op) &&
+		    batch_sample(s, ps, i, ps->batch, ps->rep, &ticks))
+			figures_add(&ps->figs, i, ticks);
 }
 
 static void pass_begin(struct suite_run *s, struct pass_state *ps, enum op op,
 		       enum pass_id id)
 {
 	*ps = (struct pass_state){ .op = op, .id = id, .header = passes[id].header,
-				   .nr = s->p->nr[id], .t_start = rdtsc_ordered() };
+				   .nr = s->p->nr[id], .t_start = rdtsc_ordered(),
+				   .batch = 1 };
 	figures_begin(&ps->figs, op_name(op), passes[id].id, s->timer.step,
 		      passes[id].use);
 	if (s->sum)
@@ -529,7 +517,7 @@ static void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
 
 	for (i = 0; i < variant_count; i++) {
 		const struct variant *v = &variants[i];
-		unsigned int calls = figures_batch(&ps->figs, i);
+		unsigned int calls = ps->batch;
 		struct call c = { v, &ps->l, calls, !cold };
 		uint64_t ticks;
 		struct fault f;
@@ -570,6 +558,7 @@ static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 	bool cold = passes[id].kind == KIND_COLD;
 	unsigned int n = cold ? COPY_COLD_N : COPY_HOT_N;
 	uint64_t t[COPY_HOT_N > COPY_COLD_N ? COPY_HOT_N : COPY_COLD_N];
+	uint64_t shortest = UINT64_MAX;
 	struct pass_state ps;
 	struct layout l;
 	unsigned int i, k;
@@ -612,12 +601,16 @@ static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 		out_line("%s variant=%s n=%u min=%lu median=%lu max=%lu", pass,
 			 v->name, n, (unsigned long)t[0], (unsigned long)median,
 			 (unsigned long)t[n - 1]);
-		figures_set_batch(&ps.figs, i, batch_for(median * CENTI, s->timer.step,
-							 cold ? l.slots : BATCH_MAX));
+		if (median < shortest)
+			shortest = median;
 		/* The summary takes the median as printed, as a reader of the log does. */
 		if (s->sum && !s->p->stats)
 			summary_add(s->sum, v->name, 2 * median);
 	}
+	/* copy-hot copies one page again and again: no slot limits its batch. */
+	ps.batch = pass_batch(shortest * CENTI, s->timer.step, cold ? l.slots : BATCH_MAX);
+	for (i = 0; i < variant_count; i++)
+		figures_set_batch(&ps.figs, i, ps.batch);
 	if (s->p->stats)
 		run_epochs(s, &ps, hot_cold_reps, false);
 	pass_end(s, &ps);

@@ -188,6 +188,12 @@ static void test_batch(void)
 	       batch_for(122 * CENTI, step, 16));
 	result(batch_for(0, step, 16) == 16 && batch_for(1000, step, 0) == 1,
 	       "batch.edges", "%u %u", batch_for(0, step, 16), batch_for(1000, step, 0));
+	/* A pass batches every variant alike, as many calls as it has room for. */
+	result(pass_batch(1200 * CENTI, step, 37) == 37 && 37 * 1200 >= BATCH_TIMER_STEPS * step &&
+	       pass_batch(2800 * CENTI, step, 37) == 1 && pass_batch(2799 * CENTI, step, 37) == 37 &&
+	       pass_batch(1200 * CENTI, step, 1) == 1, "batch.pass_room",
+	       "%u %u %u", pass_batch(1200 * CENTI, step, 37),
+	       pass_batch(2800 * CENTI, step, 37), pass_batch(2799 * CENTI, step, 37));
 	/* Hundredths: a call of 12.5 ticks needs 224 calls for 2800 ticks. */
 	result(batch_for(1250, step, 1000) == 224, "batch.hundredths", "%u",
 	       batch_for(1250, step, 1000));
