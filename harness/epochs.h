@@ -37,8 +37,7 @@
 #define EPOCH_SHIFT_PAGES	64
 /*
  * The pause between epochs: longer than the few milliseconds over which
- * a shared machine's state still carries from one epoch to the next, so
- * that the epochs of a short pass spread over about its budget.
+ * a shared machine's state still carries from one epoch to the next.
  */
 #define EPOCH_PAUSE_US		10000
 

@@ -57,17 +57,19 @@ class Boot:
         return line.split(":", 1)[1].split() if line is not None else []
 
     def passes(self):
-        """[(header, [(pre, name, value, post), ...]), ...] in log order."""
-        out = []
+        """[(header, [(pre, name, value, post), ...]), ...] in the order the
+        passes start; a header that comes again (the passes take turns in
+        epochs) continues its pass."""
+        out, current = {}, None
         for line in self.lines:
             m = PASS_RE.match(line)
             if m:
-                out.append((m.group(1) + m.group(2), []))
+                current = out.setdefault(m.group(1) + m.group(2), [])
             m = VALUE_RE.match(line)
             if m:
-                out[-1][1].append((int(m.group(1), 16), m.group(2),
-                                   int(m.group(3), 16), int(m.group(4), 16)))
-        return out
+                current.append((int(m.group(1), 16), m.group(2),
+                                int(m.group(3), 16), int(m.group(4), 16)))
+        return list(out.items())
 
     def stat_reps(self, suite, header):
         """The reps of a pass, from its stat lines, which must all agree."""

@@ -848,10 +848,11 @@ def epochs_log(figures, tag="PB", step=28, use=None, name_line=""):
            "(%s) sizes pass=l1 fill=49152 clear=24576 copy=12288\n" % tag,
            "(%s) variants clear: %s\n" % (tag, " ".join(figures)),
            "(%s) flush: clflushopt\n" % tag,
-           "(%s) tsc step=%d region=34 reads=1000\n" % (tag, step),
-           "(%s) L1 w/o flush:\n" % tag]
+           "(%s) tsc step=%d region=34 reads=1000\n" % (tag, step)]
     for e in range(3):
-        out.append("(%s) epoch %d fill=+%d work=+0\n" % (tag, e, 4096 * e))
+        out.append("(%s) L1 w/o flush:\n" % tag)
+        out.append("(%s) epoch suite=clear pass=l1 n=%d fill=+%d work=+0\n" % (
+            tag, e, 4096 * e))
         for v, (batch, med, lo, hi) in figures.items():
             out.append("(%s)  pre=500 %s=%x post=600\n" % (tag, v, int(med) + e))
         for v, ticks in (use or {}).items():

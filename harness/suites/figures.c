@@ -6,47 +6,55 @@
 
 #define FIGURE_MAX	24	/* "18446744073709551615.99" and a NUL */
 
-/* Storage for one pass at a time, too large for a stack. */
-static struct variant_figures {
+/* A variant's figures in one pass. */
+struct variant_figures {
 	unsigned int batch;
-	unsigned int n, epoch_start;		/* samples[] */
+	unsigned int n;				/* samples over the epochs */
+	unsigned int in_epoch;			/* of them in the current epoch */
+	uint64_t epoch[FIGURES_EPOCH_REPS_MAX];	/* the current epoch's samples */
 	uint64_t med[INTERVAL_EPOCHS_MAX];	/* each epoch's median */
 	uint64_t use[INTERVAL_EPOCHS_MAX];	/* each epoch's use probe */
 	unsigned int nuse;
 	struct interval iv, use_iv;
-} figs[VARIANTS_MAX];
-/* Hundredths of a tick per call: a batch's ticks over its calls. */
-static uint64_t samples[VARIANTS_MAX][REPS_MAX];
+};
 
-void figures_begin(struct pass_figures *pf, const char *suite,
+/*
+ * Every pass of a run at once, their epochs taking turns
+ * (harness/suites/suite.c); too large for a stack.
+ */
+static struct variant_figures pool[FIGURES_PASSES_MAX][VARIANTS_MAX];
+
+void figures_begin(struct pass_figures *pf, unsigned int slot, const char *suite,
 		   const char *pass, uint64_t step, bool use)
 {
 	unsigned int i;
 
-	*pf = (struct pass_figures){ suite, pass, step, 0, use };
+	*pf = (struct pass_figures){ suite, pass, step, 0, use,
+				     pool[slot < FIGURES_PASSES_MAX ? slot : 0] };
 	for (i = 0; i < VARIANTS_MAX; i++)
-		figs[i] = (struct variant_figures){ .batch = 1 };
+		pf->v[i] = (struct variant_figures){ .batch = 1 };
 }
 
 void figures_set_batch(struct pass_figures *pf, unsigned int i,
 		       unsigned int batch)
 {
-	(void)pf;
-	figs[i].batch = batch ? batch : 1;
+	pf->v[i].batch = batch ? batch : 1;
 }
 
 void figures_add(struct pass_figures *pf, unsigned int i, uint64_t ticks)
 {
-	struct variant_figures *v = &figs[i];
+	struct variant_figures *v = &pf->v[i];
 
-	(void)pf;
-	if (v->n < REPS_MAX)
-		samples[i][v->n++] = (ticks * CENTI + v->batch / 2) / v->batch;
+	/* Hundredths of a tick per call: a batch's ticks over its calls. */
+	if (v->in_epoch < FIGURES_EPOCH_REPS_MAX) {
+		v->epoch[v->in_epoch++] = (ticks * CENTI + v->batch / 2) / v->batch;
+		v->n++;
+	}
 }
 
 void figures_add_use(struct pass_figures *pf, unsigned int i, uint64_t ticks)
 {
-	struct variant_figures *v = &figs[i];
+	struct variant_figures *v = &pf->v[i];
 
 	if (pf->epochs < INTERVAL_EPOCHS_MAX && v->nuse == pf->epochs)
 		v->use[v->nuse++] = ticks * CENTI;
@@ -61,22 +69,18 @@ static uint64_t quantum(const struct pass_figures *pf, unsigned int batch)
 bool figures_end_epoch(struct pass_figures *pf, variant_set runs,
 		       unsigned int precision_bp)
 {
-	static uint64_t epoch[REPS_MAX];
 	bool precise = true;
 	unsigned int i;
 
 	if (pf->epochs == INTERVAL_EPOCHS_MAX)
 		return precise;
 	for (i = 0; i < variant_count; i++) {
-		struct variant_figures *v = &figs[i];
-		unsigned int k, n = v->n - v->epoch_start;
+		struct variant_figures *v = &pf->v[i];
 
-		if (!((runs >> i) & 1))
+		if (!((runs >> i) & 1) || !v->in_epoch)
 			continue;
-		for (k = 0; k < n; k++)
-			epoch[k] = samples[i][v->epoch_start + k];
-		v->med[pf->epochs] = median_u64(epoch, n);
-		v->epoch_start = v->n;
+		v->med[pf->epochs] = median_u64(v->epoch, v->in_epoch);
+		v->in_epoch = 0;
 		interval_of_epochs(v->med, pf->epochs + 1, quantum(pf, v->batch), &v->iv);
 		if (v->nuse)
 			interval_of_epochs(v->use, v->nuse, quantum(pf, 1), &v->use_iv);
@@ -89,8 +93,7 @@ bool figures_end_epoch(struct pass_figures *pf, variant_set runs,
 const struct interval *figures_interval(const struct pass_figures *pf,
 					unsigned int i, bool use)
 {
-	(void)pf;
-	return use ? &figs[i].use_iv : &figs[i].iv;
+	return use ? &pf->v[i].use_iv : &pf->v[i].iv;
 }
 
 /* Hundredths of a tick as the stat line prints them: whole ticks, or two decimals. */
@@ -126,7 +129,7 @@ void figures_print(const struct pass_figures *pf, variant_set runs,
 	unsigned int i;
 
 	for (i = 0; i < variant_count; i++) {
-		const struct variant_figures *v = &figs[i];
+		const struct variant_figures *v = &pf->v[i];
 
 		if (!((runs >> i) & 1) || !v->n)
 			continue;
@@ -148,11 +151,10 @@ void figures_summarise(const struct pass_figures *pf, variant_set runs,
 {
 	unsigned int i;
 
-	(void)pf;
 	if (!sum)
 		return;
 	for (i = 0; i < variant_count; i++) {
-		const struct variant_figures *v = &figs[i];
+		const struct variant_figures *v = &pf->v[i];
 
 		if (!((runs >> i) & 1) || !v->n)
 			continue;

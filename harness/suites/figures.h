@@ -14,8 +14,17 @@
 #include <stdint.h>
 #include "harness/epochs.h"
 #include "harness/interval.h"
+#include "harness/options.h"
+#include "harness/passes.h"
 #include "harness/summary.h"
 #include "variants/variants.h"
+
+/* Passes whose figures are kept at once: every pass of every table. */
+#define FIGURES_PASSES_MAX	(OP_COUNT * PASS_COUNT)
+/* Samples in one epoch, at most: reps= of REPS_MAX over its fewest epochs. */
+#define FIGURES_EPOCH_REPS_MAX	(REPS_MAX / (INTERVAL_EPOCHS_MAX - 2) + 1)
+
+struct variant_figures;
 
 struct pass_figures {
 	const char *suite;		/* "clear", "copy" */
@@ -23,9 +32,11 @@ struct pass_figures {
 	uint64_t step;			/* the timer's, in ticks */
 	unsigned int epochs;		/* ended so far */
 	bool use;			/* the pass takes use samples */
+	struct variant_figures *v;	/* per variant, in the pass's slot */
 };
 
-void figures_begin(struct pass_figures *pf, const char *suite,
+/* A pass's figures, in slot (below FIGURES_PASSES_MAX) of the storage. */
+void figures_begin(struct pass_figures *pf, unsigned int slot, const char *suite,
 		   const char *pass, uint64_t step, bool use);
 
 /* Calls in each of variant i's samples; 1 unless set. */

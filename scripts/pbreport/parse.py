@@ -278,7 +278,6 @@ class Machine:
         self.complete = None            # "halting" / "rebooting"
         self.kinds = set()              # line kinds seen
         self.cur_pass = None
-        self.agg_pass = None            # the pass of the last copy-hot/cold line
         self.strings = None             # StringsRun, suite=strings only
         self.cur_block = None           # the StrBlock lines go to
 
@@ -554,12 +553,14 @@ class Reader:
                                     p.epoch))
             p.add_variant(variant)
         elif kind == "epoch":
-            # copy-hot/copy-cold's epochs follow their copy-hot/cold lines.
-            p = cur.cur_pass or cur.agg_pass
-            if p is None:
-                self.skip(lineno, "epoch line outside a pass")
+            # It names its pass: the passes take turns, an epoch at a time.
+            name = PASS_IDS.get(g[1])
+            if name is None or g[0] not in ("clear", "copy"):
+                self.skip(lineno, "epoch line of an unknown pass")
             else:
-                p.epoch = int(g[0])
+                p = cur.get_pass(g[0], name, lineno)
+                p.epoch = int(g[2])
+                cur.cur_pass = p if name not in ("hot", "cold") else None
         elif kind == "use":
             p = cur.cur_pass
             if p is None:
@@ -571,14 +572,13 @@ class Reader:
         elif kind == "pass":
             suite = "copy" if g[0] else "clear"
             cur.cur_pass = cur.get_pass(suite, g[1], lineno)
-            cur.cur_block = cur.agg_pass = None
+            cur.cur_block = None
         elif kind == "agg":
             p = cur.get_pass("copy", g[0][len("copy-"):], lineno)
             n, mn, med, mx = (int(x) for x in g[2:])
             p.aggregates[g[1]] = Aggregate(g[1], n, mn, med, mx, lineno)
             p.add_variant(g[1])
             cur.cur_pass = None
-            cur.agg_pass = p
         elif kind.startswith("strings_"):
             self.strings_line(kind, m, g, lineno)
         elif kind == "xen":

@@ -214,7 +214,7 @@ static enum epoch_stop pass_on_clock(const struct epoch_rule *rule,
 	uint64_t clock = 0;
 	unsigned int e;
 
-	figures_begin(&pf, "clear", "l1", 1, false);
+	figures_begin(&pf, 0, "clear", "l1", 1, false);
 	for (e = 0; stop == EPOCH_GO_ON; e++) {
 		unsigned int r, reps = rule->reps ? epoch_reps_fixed(rule->reps, e) : nz->reps;
 		double shift = nz->between * normal();
@@ -314,7 +314,8 @@ static void test_stopping(void)
 		for (k = 0; k < n; k++)
 			sum += epoch_reps_fixed(e, k);
 		if (!(n & 1) || sum != e || n > INTERVAL_EPOCHS_MAX ||
-		    (e >= INTERVAL_EPOCHS_MIN && n < INTERVAL_EPOCHS_MIN))
+		    (e >= INTERVAL_EPOCHS_MIN && n < INTERVAL_EPOCHS_MIN) ||
+		    epoch_reps_fixed(e, 0) > FIGURES_EPOCH_REPS_MAX)
 			break;
 	}
 	result(e > REPS_SPLIT_CHECKED, "stop.reps_split", "reps=%u splits into %u epochs",
