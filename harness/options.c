@@ -164,6 +164,20 @@ static void parse_exit(struct options *o, char *val)
 		error(o, "exit=: unknown '%s'; valid: qemu halt reboot", val);
 }
 
+/*
+ * Reading cycle counters costs time beside each call (under a hypervisor
+ * an RDMSR may exit to it); off, the run has ticks only.
+ */
+static void parse_cycles(struct options *o, char *val)
+{
+	if (streq(val, "on"))
+		o->cycles_off = false;
+	else if (streq(val, "off"))
+		o->cycles_off = true;
+	else
+		error(o, "cycles=: unknown '%s'; valid: on off", val);
+}
+
 static void parse_selftest(struct options *o, char *val)
 {
 	static const struct { const char *name; enum selftest t; } kernel_only[] = {
@@ -483,6 +497,7 @@ static const struct option_def {
 	{ "scrub",	parse_scrub,	PROGRAM_KERNEL | PROGRAM_LINUX },
 	{ "sizes",	parse_sizes,	PROGRAM_KERNEL | PROGRAM_LINUX },
 	{ "tsc",	parse_tsc,	PROGRAM_KERNEL },
+	{ "cycles",	parse_cycles,	PROGRAM_KERNEL | PROGRAM_LINUX },
 	{ "cpu",	parse_cpu,	PROGRAM_LINUX },
 	{ "watchdog",	parse_watchdog,	PROGRAM_KERNEL },
 };
