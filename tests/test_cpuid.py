@@ -338,9 +338,10 @@ class TestCpuidMalformed(ToolTestCase):
         err = r.stderr.decode()
         self.assertRegex(err, r"^pagebench-cpuid: .*head3: leaves missing from the dump: ")
         named = set(re.search(r"dump: ((?:0x[0-9a-f]+ ?)+)", err).group(1).split())
-        # Haswell: leaf 0 says 0xd; the cache (4), AVX state (0xd), leaf 7
-        # and the extended range (0x80000000) are all cut off.
-        self.assertEqual(named, {"0x4", "0x7", "0xd", "0x80000000"})
+        # Haswell: leaf 0 says 0xd; the cache (4), APERF/MPERF (6), AVX
+        # state (0xd), leaf 7 and the extended range (0x80000000) are all
+        # cut off.
+        self.assertEqual(named, {"0x4", "0x6", "0x7", "0xd", "0x80000000"})
         r = run_tool("--partial", path)
         self.assertEqual(r.returncode, 0, r.stderr.decode())
         self.assertIn("cache l1d=0k l2=0k l3=0k", r.stdout.decode())
