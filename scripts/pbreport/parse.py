@@ -42,6 +42,11 @@ def _reader_regex(kind, rx):
 
 LINE_TYPES = [(k, _reader_regex(k, rx)) for k, rx in grammar.LINE_TYPES]
 
+# Text before a line's tag is noise (firmware output, a garbled serial
+# line); the line is looked for after each of its first MAX_TAG_TRIES tags.
+# Trying every tag of a line made of tags took time quadratic in its length.
+MAX_TAG_TRIES = 8
+
 # Lines whose numbers could be silently shortened by a cut.
 SAFE_UNTERMINATED = ("done", "complete")
 
@@ -340,14 +345,14 @@ def pass_bytes(m, suite, name):
 
 # ---------------------------------------------------------------------------
 
-def _classify_text(rest):
-    """(kind, match) for the text after a tag, or None."""
-    rest = rest.rstrip(" \t")
-    ts = TIMESTAMP_RE.match(rest)
-    candidates = [rest, rest[ts.end():]] if ts else [rest]
-    for text in candidates:
+def _classify_at(text, pos):
+    """(kind, match) for text from pos (just after a tag), or None. The
+    expressions match at pos in place: slicing the rest off for each tag
+    would copy a long line once per tag on it."""
+    ts = TIMESTAMP_RE.match(text, pos)
+    for start in (pos, ts.end()) if ts else (pos,):
         for kind, rx in LINE_TYPES:
-            m = rx.match(text)
+            m = rx.match(text, start)
             if m:
                 return kind, m
     return None
@@ -426,10 +431,15 @@ class Reader:
             return
         found = None
         tagged_at_start = False
+        tags = 0
+        body = text.rstrip(" \t")
         for m in TAG_RE.finditer(text):
-            if not text[:m.start()].strip(" \t\x00"):
-                tagged_at_start = True
-            c = _classify_text(text[m.end():])
+            tags += 1
+            if tags == 1:
+                tagged_at_start = not text[:m.start()].strip(" \t\x00")
+            if tags > MAX_TAG_TRIES or m.end() > len(body):
+                continue            # only counted, for the message
+            c = _classify_at(body, m.end())
             if c:
                 found = (m, c)
                 break
@@ -439,6 +449,10 @@ class Reader:
                     self.skip(lineno, "binary garbage in a tagged line")
                 elif not terminated:
                     self.skip(lineno, "cut off (no line end)")
+                elif tags > MAX_TAG_TRIES:
+                    self.skip(lineno, "tagged line of unknown form (tried "
+                              "the first %d of its %d tags)"
+                              % (MAX_TAG_TRIES, tags))
                 else:
                     self.skip(lineno, "tagged line of unknown form")
                 return
