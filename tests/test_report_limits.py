@@ -56,7 +56,8 @@ class TagScanTest(unittest.TestCase):
         saved = P.LINE_TYPES
         P.LINE_TYPES = [(k, CountingRegex(rx, calls)) for k, rx in saved]
         try:
-            ms, diags = P.read_bytes(data, "t.log")
+            # No line cut: the scan itself must be bounded.
+            ms, diags = P.read_bytes(data, "t.log", max_line=1 << 20)
         finally:
             P.LINE_TYPES = saved
         return ms, diags, calls[0]
@@ -82,6 +83,108 @@ class TagScanTest(unittest.TestCase):
                          [(1, 2, 3)])
         self.assertEqual([d.kind for d in diags], ["warning"])
         self.assertIn("noise before the tag", diags[0].reason)
+
+
+
+def samples(ms):
+    return [(m.name, p.key, s.variant, s.pre, s.ticks, s.post, s.line)
+            for m in ms for p in m.ordered_passes() for s in p.samples]
+
+
+class LimitsTest(unittest.TestCase):
+    def test_long_line_cut_and_said(self):
+        data = (HEADER + b"(PB)  pre=1 stosb=2 post=3" + b" " * 9974 + b"\n"
+                + b"(PB)  pre=4 stosb=5 post=6\n(PB) done: 0 failures\n")
+        ms, diags = P.read_bytes(data, "t.log")
+        self.assertEqual([str(d) for d in diags], [
+            "t.log:5: cut: a line of 10000 bytes; read its first 4096 "
+            "(--max-line)",
+            "t.log:5: skipped: cut off (no line end); values may be "
+            "incomplete"])
+        # The cut line's figures are not taken; the next line's are.
+        self.assertEqual([s[3:6] for s in samples(ms)], [(4, 5, 6)])
+
+    def test_cut_inside_a_utf8_sequence(self):
+        data = b"(PB) brand: " + "\u00e9".encode() * 3000 + b"\n"
+        _, diags = P.read_bytes(data, "t.log")
+        self.assertEqual([d.kind for d in diags], ["cut", "skip"])
+        # Not "binary garbage": the cut did not leave half a character.
+        self.assertEqual(diags[1].reason,
+                         "cut off (no line end); values may be incomplete")
+
+    def test_input_cut_and_said(self):
+        data = HEADER + b"(PB)  pre=1 stosb=2 post=3\n" * 100
+        ms, diags = P.read_bytes(data, "t.log", max_input=len(HEADER) + 27 * 10)
+        self.assertEqual(len(samples(ms)), 10)
+        self.assertIn("t.log:15: cut: the input is longer than %d bytes "
+                      "(--max-input); the rest is not read"
+                      % (len(HEADER) + 270), [str(d) for d in diags])
+
+    def test_input_of_exactly_the_limit_is_not_cut(self):
+        data = HEADER + b"(PB)  pre=1 stosb=2 post=3\n"
+        _, diags = P.read_bytes(data, "t.log", max_input=len(data))
+        self.assertNotIn("cut", [d.kind for d in diags])
+
+    def test_chunk_boundaries_change_nothing(self):
+        # Lines split across reads must come out as whole lines.
+        fixtures = os.path.join(HERE, "fixtures", "report")
+        saved = P.READ_CHUNK
+        for name in sorted(os.listdir(fixtures)):
+            if not name.endswith(".log"):
+                continue
+            with open(os.path.join(fixtures, name), "rb") as fh:
+                data = fh.read()
+            want = P.read_bytes(data, name)
+            for chunk in (1, 7, 4096):
+                P.READ_CHUNK = chunk
+                try:
+                    got = P.read_bytes(data, name)
+                finally:
+                    P.READ_CHUNK = saved
+                with self.subTest(name=name, chunk=chunk):
+                    self.assertEqual(samples(got[0]), samples(want[0]))
+                    self.assertEqual([str(d) for d in got[1]],
+                                     [str(d) for d in want[1]])
+
+    def test_reports_per_input_are_bounded(self):
+        # Every other line a new reason: no two skips merge into a range.
+        lines = [b"noise %d" % i if i % 2 else b"(PB) unknown %d" % i
+                 for i in range(5000)]
+        _, diags = P.read_bytes(b"\n".join(lines) + b"\n", "t.log")
+        self.assertEqual(len(diags), P.MAX_DIAGS + 1)
+        self.assertEqual(str(diags[-1]),
+                         "t.log:5000: warning: not listed: %d more skipped "
+                         "lines (only the first %d reports of an input are)"
+                         % (5000 - P.MAX_DIAGS, P.MAX_DIAGS))
+
+    def test_options_and_quiet(self):
+        log = os.path.join(HERE, "fixtures", "report", "pb-skylake-clear-a.log")
+        rc, out, err = run_tool("winners", "-q", "--max-input", "2k", log)
+        # -q hides the skipped line the cut leaves, not the cut.
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(err, "pagebench-report: %s:55: cut: the input is "
+                         "longer than 2048 bytes (--max-input); the rest is "
+                         "not read\n" % log)
+        self.assertIn("stosb_all", out)
+        for bad in ("0", "-1", "1T", "k"):
+            rc, _, err = run_tool("summary", "--max-line", bad, log)
+            self.assertEqual(rc, 2, bad)
+            self.assertIn("not a size in bytes", err)
+
+    def test_dev_zero_ends_within_its_memory(self):
+        # Read until MemoryError before inputs had a limit. Here the
+        # process may use 400 MB; the input stops at the default limit.
+        if not os.path.exists("/dev/zero"):
+            self.skipTest("no /dev/zero")
+        rc, out, err = run_tool("summary", "/dev/zero", limit_as=400 << 20)
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(err.splitlines(), [
+            "pagebench-report: /dev/zero:1: cut: a line of %d bytes or "
+            "more; read its first %d (--max-line)" % (P.MAX_INPUT,
+                                                      P.MAX_LINE),
+            "pagebench-report: /dev/zero:1: cut: the input is longer than "
+            "%d bytes (--max-input); the rest is not read" % P.MAX_INPUT,
+            "pagebench-report: no usable data found"])
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from . import export as X
 from . import htmlreport as H
 from . import strings as S
 from . import textout as T
-from .parse import load
+from . import parse as P
 
 PROG = "pagebench-report"
 
@@ -62,10 +62,31 @@ def metrics_type(s):
     return ms
 
 
+SIZE_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
+def size_type(s):
+    m = re.match(r"^([0-9]{1,12})([kKmMgG]?)$", s)
+    if not m or int(m.group(1)) == 0:
+        raise argparse.ArgumentTypeError(
+            "not a size in bytes: %r (a positive number, K, M or G after "
+            "it for KiB, MiB, GiB)" % s)
+    return int(m.group(1)) * SIZE_UNITS[m.group(2).lower()]
+
+
 def build_parser():
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("-q", "--quiet", action="store_true",
-                        help="do not report skipped lines and warnings")
+                        help="do not report skipped lines and warnings "
+                             "(cuts and unreadable inputs are still said)")
+    common.add_argument("--max-line", type=size_type, default=P.MAX_LINE,
+                        metavar="BYTES",
+                        help="read at most BYTES of a line (default %d; "
+                             "pagebench prints at most 512)" % P.MAX_LINE)
+    common.add_argument("--max-input", type=size_type, default=P.MAX_INPUT,
+                        metavar="BYTES",
+                        help="read at most BYTES of each input (default "
+                             "%dM)" % (P.MAX_INPUT >> 20))
     common.add_argument("--machine", action="append", metavar="REGEX",
                         help="only machines whose name matches REGEX "
                              "(repeatable; a search, case-insensitive)")
@@ -209,9 +230,10 @@ def run(argv):
         except re.error as err:
             raise UsageError("bad --machine pattern %r: %s" % (pat, err))
     paths = args.logs or ["-"]
-    machines, diags = load(paths)
-    if not args.quiet:
-        for d in diags:
+    machines, diags = P.load(paths, max_line=args.max_line,
+                             max_input=args.max_input)
+    for d in diags:
+        if not args.quiet or d.kind in ("cut", "error"):
             say(str(d))
     for m in machines:
         if not m.has_data and not args.quiet:

@@ -6,6 +6,8 @@ and reported as a Diag (file, line range, reason); nothing raises on bad
 input. The line grammar is docs/log-format.md; docs/report.md describes how
 files are split into machines.
 """
+import codecs
+import io
 import os
 import re
 
@@ -46,6 +48,18 @@ LINE_TYPES = [(k, _reader_regex(k, rx)) for k, rx in grammar.LINE_TYPES]
 # line); the line is looked for after each of its first MAX_TAG_TRIES tags.
 # Trying every tag of a line made of tags took time quadratic in its length.
 MAX_TAG_TRIES = 8
+
+# Limits, so that no input can take unbounded time or memory. pagebench
+# prints no line longer than OUT_LINE_MAX (512 bytes, harness/out.h); a
+# longer line is cut to MAX_LINE bytes, which also bounds the time an
+# expression that backtracks can take on it. An input stops after
+# MAX_INPUT bytes (the kernel's saved log is at most 1 MiB). Both are
+# reported as "cut"; the command line can change them.
+MAX_LINE = 4096
+MAX_INPUT = 256 << 20
+READ_CHUNK = 1 << 20
+# Skips and warnings listed per input; the rest are counted.
+MAX_DIAGS = 1000
 
 # Lines whose numbers could be silently shortened by a cut.
 SAFE_UNTERMINATED = ("done", "complete")
@@ -371,13 +385,17 @@ def _title_of(text):
 
 
 class Reader:
-    """Splits one input into machines. Feed it the whole input at once."""
+    """Splits one input into machines: read() a binary file to its end, or
+    feed() it all the bytes at once."""
 
-    def __init__(self, source, default_name):
+    def __init__(self, source, default_name, max_line=MAX_LINE,
+                 max_input=MAX_INPUT):
         self.source = source
         self.default_name = default_name
+        self.max_line, self.max_input = max_line, max_input
         self.machines = []
         self.diags = []
+        self.unlisted = {}          # Diag kind -> how many were not listed
         self.cur = None
         self.pending_title = None
         self.pending_attach = None
@@ -386,6 +404,14 @@ class Reader:
         self.last_skip = None       # the skip a new one may extend
 
     # -- diagnostics, merged into ranges when consecutive ----------------
+    def listed(self, d):
+        """Keeps d, unless MAX_DIAGS are kept already: then counts it."""
+        if len(self.diags) >= MAX_DIAGS:
+            self.unlisted[d.kind] = self.unlisted.get(d.kind, 0) + d.count
+            return False
+        self.diags.append(d)
+        return True
+
     def skip(self, line, reason):
         d = self.last_skip
         if d is not None and d.reason == reason and d.last <= line:
@@ -393,32 +419,92 @@ class Reader:
                 d.count += 1
             d.last = line
             return
-        self.last_skip = Diag(self.source, line, line, reason)
-        self.diags.append(self.last_skip)
+        d = Diag(self.source, line, line, reason)
+        self.last_skip = d if self.listed(d) else None
 
     def warn(self, line, text):
-        self.diags.append(Diag(self.source, line, line, text, kind="warning"))
+        self.listed(Diag(self.source, line, line, text, kind="warning"))
+
+    def cut(self, line, text):
+        self.listed(Diag(self.source, line, line, text, kind="cut"))
 
     # -- lines -----------------------------------------------------------
     def feed(self, data):
         if isinstance(data, str):
             data = data.encode("utf-8", "replace")
-        # LF or CRLF ends lines; a capture with CR alone uses CR.
-        sep = b"\n" if b"\n" in data or b"\r" not in data else b"\r"
-        pieces = data.split(sep)
-        last_terminated = data.endswith(sep)
-        if last_terminated:
-            pieces.pop()            # the empty text after the final newline
-        nlines = len(pieces)
-        for i, raw in enumerate(pieces):
-            lineno = i + 1
-            terminated = last_terminated or i < nlines - 1 or \
-                raw.endswith(b"\r")
-            text = raw.decode("utf-8", "replace").rstrip("\r")
-            subs = text.split("\r")
-            for j, sub in enumerate(subs):
-                self.line(sub, lineno, terminated or j < len(subs) - 1)
-        self.finish(nlines)
+        self.read(io.BytesIO(data))
+
+    def read(self, fh):
+        """Reads fh (binary) in chunks, keeping at most max_line bytes of
+        a line and reading at most max_input bytes. LF or CRLF ends lines;
+        a capture with CR alone (no LF in the first chunk that ends a
+        line) uses CR. A CR inside an LF line (or an LF inside a CR line)
+        starts a new line of the same number, as a console's redraw does."""
+        sep = None
+        parts, kept, length = [], 0, 0
+        lineno = total = 0
+        longer = False
+        while True:
+            want = min(READ_CHUNK, self.max_input - total)
+            buf = fh.read(want) if want > 0 else b""
+            if not buf:
+                longer = want <= 0 and bool(fh.read(1))
+                break
+            total += len(buf)
+            if sep is None:
+                if b"\n" in buf:
+                    sep = b"\n"
+                elif b"\r" in buf:
+                    sep = b"\r"
+            start = 0
+            while sep is not None:
+                end = buf.find(sep, start)
+                if end < 0:
+                    break
+                if not parts and end - start <= self.max_line:
+                    raw, size = buf[start:end], end - start
+                else:
+                    if kept < self.max_line:
+                        parts.append(buf[start:min(end, start + self.max_line - kept)])
+                    raw, size = b"".join(parts), length + end - start
+                lineno += 1
+                self.record(raw, size, lineno, True, sep)
+                parts, kept, length = [], 0, 0
+                start = end + 1
+            if start < len(buf):
+                if kept < self.max_line:
+                    piece = buf[start:start + self.max_line - kept]
+                    parts.append(piece)
+                    kept += len(piece)
+                length += len(buf) - start
+        if length:
+            lineno += 1
+            self.record(b"".join(parts), length, lineno, False, sep)
+        if longer:
+            self.cut(lineno if length else lineno + 1, "the input is longer "
+                     "than %d bytes (--max-input); the rest is not read"
+                     % self.max_input)
+        self.finish(lineno)
+
+    def record(self, raw, size, lineno, terminated, sep):
+        """One line of the input, as read (without its line end)."""
+        if size > self.max_line:
+            self.cut(lineno, "a line of %d bytes%s; read its first %d "
+                     "(--max-line)" % (size, "" if terminated else
+                                       " or more", self.max_line))
+            # A cut may split a UTF-8 sequence: leave its start out.
+            text = codecs.getincrementaldecoder("utf-8")("replace").decode(raw)
+            terminated = False
+        else:
+            if sep != b"\r" and raw.endswith(b"\r"):
+                terminated = True   # CRLF: only the LF is missing
+            text = raw.decode("utf-8", "replace")
+        if sep == b"\r":
+            subs = text.split("\n")
+        else:
+            subs = text.rstrip("\r").split("\r")
+        for j, sub in enumerate(subs):
+            self.line(sub, lineno, terminated or j < len(subs) - 1)
 
     def line(self, raw, lineno, terminated):
         text = ANSI_RE.sub("", raw)
@@ -736,13 +822,22 @@ class Reader:
         self.close()
         self.cur = None
         self.diags.sort(key=lambda d: d.first)
+        if self.unlisted:
+            self.diags.append(Diag(
+                self.source, nlines, nlines, "not listed: %s (only the first "
+                "%d reports of an input are)" % (", ".join(
+                    "%d more %s" % (n, {"skip": "skipped lines",
+                                        "warning": "warnings",
+                                        "cut": "cuts"}.get(k, k))
+                    for k, n in sorted(self.unlisted.items())), MAX_DIAGS),
+                kind="warning"))
 
 
-def read_bytes(data, source="<input>", default_name=None):
+def read_bytes(data, source="<input>", default_name=None, **limits):
     """Parse one input. Returns (machines, diags)."""
     if default_name is None:
         default_name = os.path.basename(source) or source
-    r = Reader(source, default_name)
+    r = Reader(source, default_name, **limits)
     r.feed(data)
     return r.machines, r.diags
 
@@ -771,28 +866,37 @@ def dedupe_names(machines):
             seen[base] = n
 
 
-def load(paths):
+def load(paths, **limits):
     """Reads every path ("-" is stdin). Returns (machines, diags), the
-    machines with distinct names, in input order."""
+    machines with distinct names, in input order. limits: max_line,
+    max_input (bytes)."""
     machines, diags = [], []
     for path in paths:
-        ms, ds = read_path(path)
+        ms, ds = read_path(path, **limits)
         machines.extend(ms)
         diags.extend(ds)
     dedupe_names(machines)
     return machines, diags
 
 
-def read_path(path):
-    """Parse a file, or stdin for "-". Returns (machines, diags)."""
+def read_path(path, **limits):
+    """Parse a file, or stdin for "-". Returns (machines, diags); a file
+    that cannot be read (or stops with a read error) gives a Diag of kind
+    "error", with what was read before it."""
     import sys
     if path == "-":
-        data = sys.stdin.buffer.read()
-        return read_bytes(data, "<stdin>", "stdin")
+        source, name = "<stdin>", "stdin"
+    else:
+        source, name = path, os.path.basename(path)
+    r = Reader(source, name, **limits)
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        if path == "-":
+            r.read(sys.stdin.buffer)
+        else:
+            with open(path, "rb") as fh:
+                r.read(fh)
     except OSError as e:
-        return [], [Diag(path, 0, 0, "cannot read: %s" % (e.strerror or e),
-                         kind="error")]
-    return read_bytes(data, path, os.path.basename(path))
+        r.finish(0)
+        r.diags.append(Diag(source, 0, 0, "cannot read: %s"
+                            % (e.strerror or e), kind="error"))
+    return r.machines, r.diags
