@@ -5,6 +5,8 @@ bounded (counted, not timed), that over-long lines and inputs are cut and
 the cut is reported, and that peak memory follows the data kept.
 scripts/bench-report-parse shows the time figures.
 """
+import contextlib
+import io
 import os
 import resource
 import subprocess
@@ -19,6 +21,7 @@ TOOL = os.path.join(ROOT, "scripts", "pagebench-report")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 from pbreport import parse as P  # noqa: E402
+from pbreport import cli  # noqa: E402
 
 HEADER = (b"(PB) erms=1 fsrm=0 fzrm=0 fsrs=0 fsrcs=0 l1d=32k l2=256k\n"
           b"(PB) pagebench version=test\n"
@@ -89,6 +92,97 @@ class TagScanTest(unittest.TestCase):
 def samples(ms):
     return [(m.name, p.key, s.variant, s.pre, s.ticks, s.post, s.line)
             for m in ms for p in m.ordered_passes() for s in p.samples]
+
+
+PBREPORT = os.path.join(ROOT, "scripts", "pbreport") + os.sep
+
+
+def work(fn, *args):
+    """fn(*args) and the number of lines of scripts/pbreport it ran: a
+    count of the steps taken, the same on every machine, unlike a time."""
+    steps = [0]
+
+    def local(frame, event, arg):
+        if event == "line":
+            steps[0] += 1
+        return local
+
+    def tracer(frame, event, arg):
+        if frame.f_code.co_filename.startswith(PBREPORT):
+            return local
+        return None
+    sys.settrace(tracer)
+    try:
+        out = fn(*args)
+    finally:
+        sys.settrace(None)
+    return out, steps[0]
+
+
+def report_of(argv, data):
+    """What cli.run prints for argv with data as the one LOG (twice for
+    diff)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "t.log")
+        with open(path, "wb") as fh:
+            fh.write(data)
+        logs = [path, path] if argv[0] == "diff" else [path]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), \
+                contextlib.redirect_stderr(io.StringIO()):
+            rc = cli.run(argv + logs)
+        return rc, out.getvalue()
+
+
+COMMANDS = (["summary"], ["winners"], ["diff"], ["diff", "--relative"],
+            ["html", "--relative"], ["export", "--format", "csv"],
+            ["export", "--format", "json"], ["export", "--format", "benchfmt"])
+
+STRINGS_HEADER = (b"(PB) pagebench version=test\n"
+                  b"(PB) plan suite=strings reps=3 passes=none\n"
+                  b"(PB) strings memset tput dst=0:\n"
+                  b"(PB) strings overhead calls=256 min=1 median=1 n=3\n")
+
+
+def figures(i):
+    return b"min=%d.00 median=%d.50 all=%d.00,%d.50,%d.90" % (
+        (i % 7 + 1,) * 5)
+
+
+class GrowthTest(unittest.TestCase):
+    """Twice the input takes about twice the steps, not four times, in
+    every subcommand."""
+
+    def assertLinear(self, make, n=200):
+        for argv in COMMANDS:
+            (small_out, small), (large_out, large) = (
+                work(report_of, argv, make(k)) for k in (n, 2 * n))
+            with self.subTest(argv=argv):
+                self.assertEqual((small_out[0], large_out[0]), (0, 0))
+                self.assertLess(large / small, 2.5, "steps %d for n=%d, %d "
+                                "for n=%d" % (small, n, large, 2 * n))
+
+    def test_one_new_variant_per_line(self):
+        # Each variant's figures were picked out of all the pass's
+        # samples, and a ratio to the best variant ranked them all again.
+        self.assertLinear(lambda n: HEADER + b"".join(
+            b"(PB)  pre=200 v%d=%x post=190\n" % (i, 0x900 + i % 97)
+            for i in range(n)) + b"(PB) done: 0 failures\n")
+
+    def test_many_samples_of_a_few_variants(self):
+        self.assertLinear(lambda n: HEADER + b"".join(
+            b"(PB)  pre=200 v%d=%x post=190\n" % (i % 3, 0x900 + i % 97)
+            for i in range(n)) + b"(PB) done: 0 failures\n")
+
+    def test_strings_variants(self):
+        self.assertLinear(lambda n: STRINGS_HEADER + b"".join(
+            b"(PB)  v%d n=64 %s\n" % (i, figures(i)) for i in range(n))
+            + b"(PB) done: 0 failures\n")
+
+    def test_strings_sizes(self):
+        self.assertLinear(lambda n: STRINGS_HEADER + b"".join(
+            b"(PB)  v%d n=%d %s\n" % (i % 2, i // 2, figures(i))
+            for i in range(n)) + b"(PB) done: 0 failures\n")
 
 
 class LimitsTest(unittest.TestCase):

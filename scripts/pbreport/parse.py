@@ -129,6 +129,10 @@ class StrBlock:
         self.figures = {}           # (variant, size or pattern) -> StrFigures
         self.variants = []          # in order of first appearance
         self.keys = []              # sizes or patterns, in order of appearance
+        # What the two lists hold, for a test that does not scan them
+        # (strings.restrict only shortens variants, after the last add).
+        self._listed = set()
+        self.memo = {}              # figures derived from the block, by name
 
     @property
     def zero(self):
@@ -148,9 +152,11 @@ class StrBlock:
 
     def add(self, f):
         self.figures[(f.variant, f.key)] = f
-        if f.variant not in self.variants:
+        if ("v", f.variant) not in self._listed:
+            self._listed.add(("v", f.variant))
             self.variants.append(f.variant)
-        if f.key not in self.keys:
+        if ("k", f.key) not in self._listed:
+            self._listed.add(("k", f.key))
             self.keys.append(f.key)
 
 
@@ -179,6 +185,8 @@ class Pass:
         self.bytes = None           # bytes a call covers, when the log says per sample
         self.aggregates = {}        # variant -> Aggregate
         self.variants = []          # in order of first appearance
+        self.by_variant = {}        # variant -> its samples, in log order
+        self.memo = {}              # figures derived from the pass, by name
         self.iters = {}             # variant -> samples so far
 
     @property
@@ -190,11 +198,18 @@ class Pass:
         return pass_label(self.suite, self.name)
 
     def add_variant(self, v):
-        if v not in self.variants:
+        if v not in self.iters and v not in self.aggregates:
             self.variants.append(v)
 
+    def add_sample(self, s):
+        """Numbers s as the variant's next iteration and keeps it."""
+        self.add_variant(s.variant)
+        s.iter = self.iters[s.variant] = self.iters.get(s.variant, 0) + 1
+        self.samples.append(s)
+        self.by_variant.setdefault(s.variant, []).append(s)
+
     def samples_of(self, variant):
-        return [s for s in self.samples if s.variant == variant]
+        return list(self.by_variant.get(variant, ()))
 
     @property
     def has_data(self):
@@ -613,10 +628,8 @@ class Reader:
             if variant in ("pre", "post"):
                 self.skip(lineno, "value line without a variant")
                 return
-            it = p.iters[variant] = p.iters.get(variant, 0) + 1
-            p.samples.append(Sample(variant, it, int(g[0], 16),
-                                    int(g[2], 16), int(g[3], 16), lineno))
-            p.add_variant(variant)
+            p.add_sample(Sample(variant, None, int(g[0], 16),
+                                int(g[2], 16), int(g[3], 16), lineno))
         elif kind == "pass":
             suite = "copy" if g[0] else "clear"
             cur.cur_pass = cur.get_pass(suite, g[1], lineno)
@@ -624,8 +637,8 @@ class Reader:
         elif kind == "agg":
             p = cur.get_pass("copy", g[0][len("copy-"):], lineno)
             n, mn, med, mx = (int(x) for x in g[2:])
-            p.aggregates[g[1]] = Aggregate(g[1], n, mn, med, mx, lineno)
             p.add_variant(g[1])
+            p.aggregates[g[1]] = Aggregate(g[1], n, mn, med, mx, lineno)
             cur.cur_pass = None
         elif kind.startswith("strings_"):
             self.strings_line(kind, m, g, lineno)
@@ -718,11 +731,9 @@ class Reader:
             cur.verify_failed.add((g[0], canon_pass(g[1]), g[2]))
         elif kind == "scrub":
             p = cur.get_pass("scrub", scrub_pass_name(int(g[1]), g[2]), lineno)
-            it = p.iters[g[0]] = p.iters.get(g[0], 0) + 1
             # The step's time is the wall time; it has no probes.
-            p.samples.append(Sample(g[0], it, None, int(g[5]), None, lineno))
+            p.add_sample(Sample(g[0], None, None, int(g[5]), None, lineno))
             p.bytes = int(g[4])
-            p.add_variant(g[0])
             cur.scrub.append({"variant": g[0], "cpus": int(g[1]), "node": g[2],
                               "rep": int(g[3]), "bytes": int(g[4]),
                               "wall": int(g[5]), "slowest": int(g[6]),
