@@ -1,6 +1,7 @@
 """Command line of scripts/pagebench-report: argument parsing, reading the
 inputs, choosing what to print, exit codes."""
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -209,16 +210,23 @@ def select(machines, patterns):
     return [m for m in machines if any(r.search(m.name) for r in rx)]
 
 
-def write_out(path, text):
+@contextlib.contextmanager
+def output(path):
+    """The stream a command writes to: stdout, or the file path."""
     if path in (None, "-"):
-        sys.stdout.write(text)
+        yield sys.stdout
         sys.stdout.flush()
         return
     try:
         with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+            yield fh
     except OSError as err:
         raise UsageError("cannot write %s: %s" % (path, err.strerror or err))
+
+
+def write_out(path, text):
+    with output(path) as fh:
+        fh.write(text)
 
 
 def run(argv):
@@ -269,9 +277,10 @@ def run(argv):
                 say("warning: " + w)
         write_out("-", res.text + "\n")
     elif args.cmd == "export":
-        text = {"csv": X.to_csv, "json": X.to_json,
-                "benchfmt": X.to_benchfmt}[args.format](machines)
-        write_out(args.output, text)
+        write = {"csv": X.write_csv, "json": X.write_json,
+                 "benchfmt": X.write_benchfmt}[args.format]
+        with output(args.output) as fh:
+            write(machines, fh)
     elif args.cmd == "html":
         shown = diags if not args.quiet else ()
         write_out(args.output, H.report(machines, args.alpha, args.relative,

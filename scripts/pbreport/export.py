@@ -41,15 +41,26 @@ def rows(machines):
         yield from S.export_rows(m)
 
 
-def to_csv(machines):
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+# Each write_* streams its format to out (anything with write(str)) one
+# row at a time, so that memory holds the parsed samples and no copy of
+# them; to_* return the same text as a string.
+
+def write_csv(machines, out):
+    w = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     w.writeheader()
     for r in rows(machines):
         w.writerow({k: ("" if v is None else
                         ("%.3f" % v if isinstance(v, float) else v))
                     for k, v in r.items()})
-    return buf.getvalue()
+
+
+def _as_text(write):
+    def to_text(machines):
+        buf = io.StringIO()
+        write(machines, buf)
+        return buf.getvalue()
+    to_text.__doc__ = "%s, as a string." % write.__name__
+    return to_text
 
 
 def machine_json(m):
@@ -72,13 +83,29 @@ def machine_json(m):
             "strings": S.machine_json(m)}
 
 
-def to_json(machines):
-    doc = {"format": "pagebench-report/1",
-           "machines": [machine_json(m) for m in machines],
-           "samples": []}
-    for r in rows(machines):
-        doc["samples"].append({k: v for k, v in r.items() if v is not None})
-    return json.dumps(doc, indent=1, sort_keys=False) + "\n"
+_JSON = json.JSONEncoder(indent=1)
+
+
+def _json_list(out, items):
+    """Writes the items as the JSON array of a key of the top object, as
+    json.dumps(indent=1) lays it out."""
+    first = True
+    for x in items:
+        out.write("[\n  " if first else ",\n  ")
+        out.write(_JSON.encode(x).replace("\n", "\n  "))
+        first = False
+    out.write("[]" if first else "\n ]")
+
+
+def write_json(machines, out):
+    """{"format": ..., "machines": [...], "samples": [...]}, the layout of
+    json.dumps(doc, indent=1), written a machine and a sample at a time."""
+    out.write('{\n "format": "pagebench-report/1",\n "machines": ')
+    _json_list(out, (machine_json(m) for m in machines))
+    out.write(',\n "samples": ')
+    _json_list(out, ({k: v for k, v in r.items() if v is not None}
+                     for r in rows(machines)))
+    out.write("\n}\n")
 
 
 # -- Go benchmark format ---------------------------------------------------
@@ -129,43 +156,51 @@ def config(m):
     return clean
 
 
-def to_benchfmt(machines):
-    out = []
+def write_benchfmt(machines, out):
     prev = {}
-    for m in machines:
+    for i, m in enumerate(machines):
         cfg = dict(config(m))
-        if out:
-            out.append("")
+        if i:
+            out.write("\n")
         for k in prev:
             if k not in cfg:
-                out.append("%s:" % k)        # an empty value unsets a key
+                out.write("%s:\n" % k)      # an empty value unsets a key
         for k, v in cfg.items():
-            out.append("%s: %s" % (k, v))
-        out.append("")
+            out.write("%s: %s\n" % (k, v))
+        out.write("\n")
         prev = cfg
-        khz = m.tsc_khz
-        for p in m.ordered_passes():
-            # Go's benchmark names take no '=' or blank inside a part.
-            name = "Benchmark%s/pass=%s" % (p.suite.capitalize(),
-                                           BENCH_PASS.get(p.name, p.name)
-                                           .replace("=", "").replace(" ", "-"))
-            b = pass_bytes(m, p.suite, p.name)
-            for s in p.samples:
-                line = "%s/variant=%s 1 %d ticks/op" % (name, s.variant, s.ticks)
-                if khz:
-                    ns = s.ticks * 1e6 / khz
-                    line += " %.1f ns/op" % ns
-                    if b and ns:
-                        line += " %.4g B/s" % (b / ns * 1e9)
-                if s.pre is not None and s.post is not None:
-                    line += " %d pre-ticks/op %d post-ticks/op" % (s.pre, s.post)
-                out.append(line)
-            for a in sorted(p.aggregates.values(), key=lambda a: a.line):
-                line = "%s/variant=%s %d %d ticks/op %d min-ticks/op " \
-                       "%d max-ticks/op" % (name, a.variant, a.n, a.median,
-                                            a.min, a.max)
-                if khz:
-                    line += " %.1f ns/op" % (a.median * 1e6 / khz)
-                out.append(line)
-        out += S.benchfmt_lines(m)
-    return "\n".join(out) + "\n"
+        for line in _bench_lines(m):
+            out.write(line + "\n")
+        for line in S.benchfmt_lines(m):
+            out.write(line + "\n")
+
+
+def _bench_lines(m):
+    khz = m.tsc_khz
+    for p in m.ordered_passes():
+        # Go's benchmark names take no '=' or blank inside a part.
+        name = "Benchmark%s/pass=%s" % (p.suite.capitalize(),
+                                       BENCH_PASS.get(p.name, p.name)
+                                       .replace("=", "").replace(" ", "-"))
+        b = pass_bytes(m, p.suite, p.name)
+        for s in p.samples:
+            line = "%s/variant=%s 1 %d ticks/op" % (name, s.variant, s.ticks)
+            if khz:
+                ns = s.ticks * 1e6 / khz
+                line += " %.1f ns/op" % ns
+                if b and ns:
+                    line += " %.4g B/s" % (b / ns * 1e9)
+            if s.pre is not None and s.post is not None:
+                line += " %d pre-ticks/op %d post-ticks/op" % (s.pre, s.post)
+            yield line
+        for a in sorted(p.aggregates.values(), key=lambda a: a.line):
+            line = "%s/variant=%s %d %d ticks/op %d min-ticks/op " \
+                   "%d max-ticks/op" % (name, a.variant, a.n, a.median,
+                                        a.min, a.max)
+            if khz:
+                line += " %.1f ns/op" % (a.median * 1e6 / khz)
+            yield line
+
+
+to_csv, to_json, to_benchfmt = (_as_text(w) for w in (
+    write_csv, write_json, write_benchfmt))
