@@ -1,8 +1,6 @@
 """Command line of scripts/pagebench-report: argument parsing, reading the
 inputs, choosing what to print, exit codes."""
 import argparse
-import contextlib
-import os
 import re
 import sys
 
@@ -12,17 +10,23 @@ from . import htmlreport as H
 from . import strings as S
 from . import textout as T
 from . import parse as P
+from .output import OutputLost, drop_stdout, flush_stdout, output
 
 PROG = "pagebench-report"
 
-EXIT_OK, EXIT_NO_DATA, EXIT_USAGE = 0, 1, 2
+# The exit statuses of every pagebench tool: 0 done, 1 the data shows
+# failures (for this tool: no usable data), 2 usage, 3 the environment
+# cannot do what was asked.
+EXIT_OK, EXIT_NO_DATA, EXIT_USAGE, EXIT_ENV = 0, 1, 2, 3
 
 EPILOG = """exit status:
   0  results were printed
   1  no usable data: no input had a value line or a copy-hot/copy-cold line
-     (empty, unreadable, garbage, or pagebench-cpuid output only)
-  2  usage error: bad options, diff with fewer than two machines, an
-     output file that cannot be written
+     (empty, garbage, or pagebench-cpuid output only)
+  2  usage error: bad options, diff with fewer than two machines
+  3  the environment cannot do what was asked: an input cannot be read,
+     or output was lost (an output file that cannot be opened, a write
+     error: a full disk, a closed pipe); said on stderr
 
 Lines that cannot be read are reported on stderr (file:line: skipped:
 reason) unless -q is given. See docs/report.md."""
@@ -75,8 +79,16 @@ def size_type(s):
     return int(m.group(1)) * SIZE_UNITS[m.group(2).lower()]
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse drops the errors of writing --help; this one lets them
+    through, so that help that was not written is not a success."""
+
+    def print_help(self, file=None):
+        (file or sys.stdout).write(self.format_help())
+
+
 def build_parser():
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)
     common.add_argument("-q", "--quiet", action="store_true",
                         help="do not report skipped lines and warnings "
                              "(cuts and unreadable inputs are still said)")
@@ -95,17 +107,17 @@ def build_parser():
                         help="suite=strings: only these variants "
                              "(comma-separated), e.g. the ones without "
                              "vector registers")
-    stat = argparse.ArgumentParser(add_help=False)
+    stat = Parser(add_help=False)
     stat.add_argument("--alpha", type=alpha_type, default=A.DEFAULT_ALPHA,
                       help="significance level (default %(default)s)")
-    tie = argparse.ArgumentParser(add_help=False)
+    tie = Parser(add_help=False)
     tie.add_argument("--tie", type=tie_type, default=S.DEFAULT_TIE,
                      metavar="PCT",
                      help="suite=strings: a lead moves only to a variant "
                           "faster by more than PCT per cent, and "
                           "significantly; default %g" % (100 * S.DEFAULT_TIE))
 
-    ap = argparse.ArgumentParser(
+    ap = Parser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Read pagebench serial logs (and logs of Jan Beulich's "
                     "2021 Xen clear_page experiment), summarise each "
@@ -199,8 +211,15 @@ def build_parser():
     return ap
 
 
+STDERR_LOST = []     # set once stderr could not be written
+
+
 def say(msg):
-    sys.stderr.write("%s: %s\n" % (PROG, msg))
+    try:
+        sys.stderr.write("%s: %s\n" % (PROG, msg))
+        sys.stderr.flush()
+    except (OSError, AttributeError, ValueError):
+        STDERR_LOST.append(msg)     # nowhere to say it; the status will
 
 
 def select(machines, patterns):
@@ -210,20 +229,6 @@ def select(machines, patterns):
     return [m for m in machines if any(r.search(m.name) for r in rx)]
 
 
-@contextlib.contextmanager
-def output(path):
-    """The stream a command writes to: stdout, or the file path."""
-    if path in (None, "-"):
-        yield sys.stdout
-        sys.stdout.flush()
-        return
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            yield fh
-    except OSError as err:
-        raise UsageError("cannot write %s: %s" % (path, err.strerror or err))
-
-
 def write_out(path, text):
     with output(path) as fh:
         fh.write(text)
@@ -231,7 +236,10 @@ def write_out(path, text):
 
 def run(argv):
     ap = build_parser()
-    args = ap.parse_args(argv)
+    try:
+        args = ap.parse_args(argv)
+    except OSError as err:      # --help, or a usage message, not written
+        raise OutputLost("stdout", err) from None
     for pat in args.machine or ():
         try:
             re.compile(pat)
@@ -243,6 +251,9 @@ def run(argv):
     for d in diags:
         if not args.quiet or d.kind in ("cut", "error"):
             say(str(d))
+    if any(d.kind == "error" for d in diags):
+        say("error: an input cannot be read; nothing is reported")
+        return EXIT_ENV
     for m in machines:
         if not m.has_data and not args.quiet:
             say("%s: no usable data (no value lines); left out" % m.name)
@@ -294,18 +305,23 @@ def main(argv=None):
             stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError):
             pass
+    del STDERR_LOST[:]
     try:
-        return run(sys.argv[1:] if argv is None else argv)
+        try:
+            status = run(sys.argv[1:] if argv is None else argv)
+        except SystemExit as done:      # argparse: --help, usage errors
+            status = done.code if isinstance(done.code, int) else EXIT_USAGE
+        flush_stdout()
     except UsageError as err:
         say("error: %s" % err)
-        return EXIT_USAGE
-    except BrokenPipeError:
-        # The reader went away (| head): not an error of ours.
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except OSError:
-            pass
-        return EXIT_OK
+        status = EXIT_USAGE
+    except OutputLost as err:
+        # A closed pipe (| head) is reported too: the output is short.
+        drop_stdout()
+        say("error: %s" % err)
+        status = EXIT_ENV
     except KeyboardInterrupt:
         return 130
+    if STDERR_LOST and status == EXIT_OK:
+        status = EXIT_ENV
+    return status

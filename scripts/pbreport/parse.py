@@ -7,6 +7,7 @@ input. The line grammar is docs/log-format.md; docs/report.md describes how
 files are split into machines.
 """
 import codecs
+import errno
 import io
 import os
 import re
@@ -902,6 +903,8 @@ def read_path(path, **limits):
     r = Reader(source, name, **limits)
     try:
         if path == "-":
+            if sys.stdin is None:           # started with <&-
+                raise OSError(errno.EBADF, "stdin is closed")
             r.read(sys.stdin.buffer)
         else:
             with open(path, "rb") as fh:
