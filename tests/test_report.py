@@ -606,7 +606,8 @@ class CliTest(unittest.TestCase):
         self.assertNotIn("Sandybridge", out)
         code, _, err = run_tool("summary", "--machine", "nothing-like-it",
                                 fx("xen-collection.log"))
-        self.assertEqual(code, 1)
+        self.assertEqual(code, 2)       # a usage error, not "no usable data"
+        self.assertIn("matches no machine", err)
 
     def test_winners(self):
         code, out, err = run_tool("winners", "-q", fx("xen-aorus.log"),

@@ -23,7 +23,8 @@ EPILOG = """exit status:
   0  results were printed
   1  no usable data: no input had a value line or a copy-hot/copy-cold line
      (empty, garbage, or pagebench-cpuid output only)
-  2  usage error: bad options, diff with fewer than two machines
+  2  usage error: bad options, a filter (--machine, --strings-variants)
+     that matches nothing, diff with fewer than two machines
   3  the environment cannot do what was asked: an input cannot be read,
      or output was lost (an output file that cannot be opened, a write
      error: a full disk, a closed pipe); said on stderr
@@ -222,11 +223,54 @@ def say(msg):
         STDERR_LOST.append(msg)     # nowhere to say it; the status will
 
 
+def listing(names, most=40):
+    """names for a message, the first most of them."""
+    names = list(names)
+    more = len(names) - most
+    return ", ".join(names[:most]) + (" and %d more" % more if more > 0 else "")
+
+
+def check_names(option, given, valid, what):
+    """A filter's names that match nothing are a usage error listing the
+    valid ones: a filter that is silently ignored passes for one that ran."""
+    unknown = [g for g in given if g not in valid]
+    if not unknown:
+        return
+    if not valid:
+        raise UsageError("%s %s: the input has no %s" % (
+            option, ",".join(unknown), what))
+    raise UsageError("%s: no %s named %s; the input has: %s" % (
+        option, what[:-1] if what.endswith("s") else what,
+        " or ".join(repr(u) for u in unknown), listing(valid)))
+
+
 def select(machines, patterns):
+    """The machines any pattern matches; each pattern must match one."""
     if not patterns:
         return machines
     rx = [re.compile(p, re.I) for p in patterns]
+    for p, r in zip(patterns, rx):
+        if not any(r.search(m.name) for m in machines):
+            raise UsageError("--machine %r matches no machine; the machines "
+                             "with data are: %s"
+                             % (p, listing(m.name for m in machines)))
     return [m for m in machines if any(r.search(m.name) for r in rx)]
+
+
+def strings_variants(machines, option):
+    """The names of --strings-variants, each one checked against the
+    variants of the machines' strings blocks."""
+    names = [v.strip() for v in option.split(",") if v.strip()]
+    if not names:
+        raise UsageError("--strings-variants %r: no names in it" % option)
+    valid = {}
+    for m in machines:
+        for b in S.blocks(m):
+            for v in b.variants:
+                valid.setdefault(v, None)
+    check_names("--strings-variants", names, list(valid),
+                "suite=strings variants")
+    return set(names)
 
 
 def write_out(path, text):
@@ -258,13 +302,12 @@ def run(argv):
         if not m.has_data and not args.quiet:
             say("%s: no usable data (no value lines); left out" % m.name)
     machines = [m for m in machines if m.has_data]
-    machines = select(machines, args.machine)
-    if args.strings_variants:
-        S.restrict(machines, set(v.strip() for v in
-                                 args.strings_variants.split(",")))
     if not machines:
         say("no usable data found")
         return EXIT_NO_DATA
+    machines = select(machines, args.machine)
+    if args.strings_variants is not None:
+        S.restrict(machines, strings_variants(machines, args.strings_variants))
 
     if args.cmd == "summary":
         write_out("-", T.summary(machines, args.alpha, args.tie))
