@@ -5,8 +5,10 @@ asked (docs/report.md, "Exit status"). A write error of any kind must be
 said on stderr and give 3: before, >/dev/full gave a traceback and 1.
 """
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 sys.dont_write_bytecode = True
@@ -116,6 +118,37 @@ class StatusTest(unittest.TestCase):
         self.assertEqual(run(["summary", os.path.join(FIX, "nodata-empty.log")])[0], 1)
         self.assertEqual(run(["summary", "--alpha", "7", LOG])[0], 2)
         self.assertEqual(run(["nosuch"])[0], 2)
+
+
+class VersionTest(unittest.TestCase):
+    def test_version_is_the_logs(self):
+        # The build writes git describe --always --dirty into every log.
+        want = subprocess.run(["git", "-C", ROOT, "describe", "--always",
+                               "--dirty"], stdout=subprocess.PIPE,
+                              universal_newlines=True)
+        if want.returncode != 0:
+            self.skipTest("not a git checkout")
+        rc, out, err = run(["--version"])
+        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual(out, "pagebench-report %s\n" % want.stdout.strip())
+
+    def test_version_outside_a_checkout(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for part in ("scripts", "docs"):
+                shutil.copytree(os.path.join(ROOT, part),
+                                os.path.join(tmp, part))
+            r = subprocess.run([sys.executable, os.path.join(
+                tmp, "scripts", "pagebench-report"), "--version"],
+                stdout=subprocess.PIPE, universal_newlines=True, timeout=60)
+        self.assertEqual((r.returncode, r.stdout),
+                         (0, "pagebench-report unknown\n"))
+
+    @unittest.skipUnless(os.path.exists("/dev/full"), "no /dev/full")
+    def test_version_not_written(self):
+        with open("/dev/full", "w") as full:
+            rc, _, err = run(["--version"], stdout=full)
+        self.assertEqual(rc, 3)
+        self.assertIn("output lost", err)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from . import strings as S
 from . import textout as T
 from . import parse as P
 from .output import OutputLost, drop_stdout, flush_stdout, output
+from .version import version
 
 PROG = "pagebench-report"
 
@@ -88,6 +89,19 @@ class Parser(argparse.ArgumentParser):
         (file or sys.stdout).write(self.format_help())
 
 
+class VersionAction(argparse.Action):
+    """--version: the version string of the logs, looked up only when
+    asked; printed through stdout's own errors, unlike argparse's."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0,
+                         default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        sys.stdout.write("%s %s\n" % (PROG, version()))
+        parser.exit(EXIT_OK)
+
+
 def build_parser():
     common = Parser(add_help=False)
     common.add_argument("-q", "--quiet", action="store_true",
@@ -126,6 +140,9 @@ def build_parser():
                     "HTML report. LOG is a file, or - for stdin; with no "
                     "LOG, stdin is read.",
         epilog=EPILOG)
+    ap.add_argument("--version", action=VersionAction,
+                    help="print the version (git describe of this "
+                         "checkout, as in the logs) and exit")
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
     sub.required = True
     fmt = argparse.RawDescriptionHelpFormatter
