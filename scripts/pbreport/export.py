@@ -45,13 +45,29 @@ def rows(machines):
 # row at a time, so that memory holds the parsed samples and no copy of
 # them; to_* return the same text as a string.
 
+# A spreadsheet takes a cell that starts with one of these for a formula
+# (OWASP, "CSV Injection"): a machine title "=HYPERLINK(...)" would be a
+# live link. Such text cells get a ' in front, which the spreadsheet shows
+# as text. Cells of numbers are left alone, so that -1.5 stays a number:
+# only text from the log (machine, source, variant ...) can be a formula.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(v):
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return "%.3f" % v
+    if isinstance(v, str) and v.startswith(FORMULA_START):
+        return "'" + v
+    return v
+
+
 def write_csv(machines, out):
     w = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     w.writeheader()
     for r in rows(machines):
-        w.writerow({k: ("" if v is None else
-                        ("%.3f" % v if isinstance(v, float) else v))
-                    for k, v in r.items()})
+        w.writerow({k: csv_cell(v) for k, v in r.items()})
 
 
 def _as_text(write):
