@@ -5,8 +5,9 @@ import json
 import re
 
 from . import facts as F
+from . import grammar
 from . import strings as S
-from .parse import pass_bytes, pass_label
+from .parse import pass_bytes, pass_label, pass_names
 
 CSV_COLUMNS = ["machine", "source", "suite", "pass", "variant", "kind",
                "iter", "pre", "ticks", "post", "n", "min", "median", "max",
@@ -125,10 +126,25 @@ def write_json(machines, out):
 
 
 # -- Go benchmark format ---------------------------------------------------
-BENCH_PASS = {"L1 w/o flush": "L1-hot", "L1 w/ flush": "L1-flush",
-              "L2 w/o flush": "L2-hot", "L2 w/ flush": "L2-flush",
-              "L3 w/o flush": "L3-hot", "L3 w/ flush": "L3-flush",
-              "MEM": "MEM", "hot": "page-hot", "cold": "page-cold"}
+def bench_pass(header):
+    """A pass's part of a Go benchmark name, from its header in
+    docs/log-format.md: "L1 w/o flush" -> "L1-hot", "L1 w/ flush" ->
+    "L1-flush", "copy-hot" -> "page-hot" (a page copied each way)."""
+    for suffix, part in ((" w/o flush", "-hot"), (" w/ flush", "-flush")):
+        if header.endswith(suffix):
+            return header[:-len(suffix)] + part
+    if header.startswith("copy-"):
+        return "page-" + header[len("copy-"):]
+    return header
+
+
+def bench_passes(pass_table):
+    """{pass name (as parse names it) -> its part of benchmark names}."""
+    return {name: bench_pass(header) for name, (_, header) in
+            zip(pass_names(pass_table), pass_table)}
+
+
+BENCH_PASS = bench_passes(grammar.PASS_TABLE)
 
 
 def config(m):

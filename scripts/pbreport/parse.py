@@ -16,8 +16,12 @@ from . import grammar
 
 # Canonical pass names, in the order the kernel runs them: the headers of
 # docs/log-format.md, with copy-hot and copy-cold named "hot" and "cold".
-PASSES = tuple(h[len("copy-"):] if h.startswith("copy-") else h
-               for _, h in grammar.PASS_TABLE)
+def pass_names(pass_table):
+    return tuple(h[len("copy-"):] if h.startswith("copy-") else h
+                 for _, h in pass_table)
+
+
+PASSES = pass_names(grammar.PASS_TABLE)
 PASS_IDS = dict(zip((i for i, _ in grammar.PASS_TABLE), PASSES))
 SUITES = ("clear", "copy", "scrub")
 

@@ -1,6 +1,6 @@
-"""CSV export makes formula cells inert (docs/report.md, "export").
+"""export (docs/report.md, "export"): CSV formula cells, benchfmt names.
 
-A text cell that starts with = + - @ (or a tab or CR) gets a ' in front,
+CSV export makes formula cells inert: a text cell that starts with = + - @ (or a tab or CR) gets a ' in front,
 as OWASP's advice on CSV injection says; numbers, negative ones included,
 stay numbers. Before, a machine title =HYPERLINK(...) went out as a live
 formula."""
@@ -14,7 +14,12 @@ import unittest
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOOL = os.path.join(os.path.dirname(HERE), "scripts", "pagebench-report")
+ROOT = os.path.dirname(HERE)
+TOOL = os.path.join(ROOT, "scripts", "pagebench-report")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+from pbreport import export, grammar  # noqa: E402
+from pbreport import parse as P  # noqa: E402
 
 TITLE = '=HYPERLINK("http://example.invalid/x","click")'
 LOG = (TITLE + ":\n"
@@ -60,6 +65,35 @@ class CsvFormulaTest(unittest.TestCase):
         ticks = [r["ticks"] for r in rows if r["kind"] == "strings"]
         self.assertEqual(ticks, ["-0.100", "0.200", "0.300"])
         self.assertEqual(float(ticks[0]), -0.1)
+
+
+class BenchPassTest(unittest.TestCase):
+    """Benchmark names come from the pass table of docs/log-format.md."""
+
+    def test_every_pass_has_its_name(self):
+        self.assertEqual(list(export.BENCH_PASS), list(P.PASSES))
+        self.assertEqual(export.BENCH_PASS, {
+            "L1 w/o flush": "L1-hot", "L1 w/ flush": "L1-flush",
+            "L2 w/o flush": "L2-hot", "L2 w/ flush": "L2-flush",
+            "L3 w/o flush": "L3-hot", "L3 w/ flush": "L3-flush",
+            "MEM": "MEM", "hot": "page-hot", "cold": "page-cold"})
+
+    def test_a_new_pass_in_the_grammar_gets_a_name(self):
+        with open(grammar.DOC, encoding="utf-8") as fh:
+            doc = fh.read()
+        row = "| `mem` | `MEM` |"
+        self.assertIn(row, doc)
+        doc = doc.replace(row, "| `l4` | `L4 w/o flush` | L4 size |\n"
+                          "| `l4f` | `L4 w/ flush` | L4 size |\n" + row)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "log-format.md")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(doc)
+            _, table = grammar._load(path)
+        names = export.bench_passes(table)
+        self.assertEqual((names["L4 w/o flush"], names["L4 w/ flush"]),
+                         ("L4-hot", "L4-flush"))
+        self.assertEqual(len(names), len(export.BENCH_PASS) + 2)
 
 
 if __name__ == "__main__":
