@@ -55,7 +55,7 @@ class FilterNamesTest(unittest.TestCase):
         self.assertEqual(last_line(err), PREFIX +
                          "--strings-variants: no suite=strings variant named "
                          "'nosuch'; the input has: stosb, stosb_br, stosq, "
-                         "stosq_br, stosl, orig, avx, avx512, movsb, "
+                         "stosq_br, stosl, orig, avx_t, avx512_t, movsb, "
                          "movsb_br, movsq, movsq_br")
 
     def test_strings_variants_without_strings(self):

@@ -88,6 +88,8 @@ def machine_json(m):
             "failures": [{"line": l, "text": t} for l, t in m.failures],
             "skipped_variants": [{"variant": v, "suite": s, "reason": r}
                                  for v, s, r in m.skipped_variants],
+            "renamed_variants": [{"table": t, "old": o, "new": n}
+                                 for t, o, n in m.renamed],
             "skipped_passes": [{"pass": p, "reason": r}
                                for p, r in m.skipped_passes],
             "done": m.done, "complete": m.complete,

@@ -12,7 +12,7 @@ import io
 import os
 import re
 
-from . import grammar
+from . import aliases, grammar
 
 # Canonical pass names, in the order the kernel runs them: the headers of
 # docs/log-format.md, with copy-hot and copy-cold named "hot" and "cold".
@@ -284,6 +284,7 @@ class Machine:
         self.kinds = set()              # line kinds seen
         self.cur_pass = None
         self.strings = None             # StringsRun, suite=strings only
+        self.renamed = []               # (table, old, new): an old log's names
         self.cur_block = None           # the StrBlock lines go to
 
     # -- facts -----------------------------------------------------------
@@ -719,6 +720,9 @@ class Reader:
             f["flush"] = g[0]
         elif kind == "variants":
             f.setdefault("variants", {})[g[0]] = (g[1] or "").split()
+        elif kind == "variant":
+            f.setdefault("variant", []).append(dict(zip(
+                ("name", "op", "shape", "store", "needs", "what"), g)))
         elif kind == "skipped_variant":
             cur.skipped_variants.append((g[0], g[1], g[2]))
         elif kind == "skipped_pass":
@@ -812,6 +816,10 @@ class Reader:
         cur = self.cur
         if cur is None:
             return
+        renames, clash = aliases.plan(cur)
+        if clash:
+            self.warn(cur.first_line, "%s: %s" % (cur.name, clash))
+        aliases.apply(cur, renames)
         if not cur.has_data:
             return
         if cur.done is None and cur.format == "pagebench":
