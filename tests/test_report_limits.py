@@ -308,6 +308,16 @@ class LimitsTest(unittest.TestCase):
             self.assertEqual(rc, 2, bad)
             self.assertIn("not a size in bytes", err)
 
+    def test_cuts_beyond_the_list_are_counted_as_a_cut(self):
+        # Each line gives a cut; their skips (one reason) merge into one.
+        lines = [b"x" * 5000] * (P.MAX_DIAGS + 5)
+        _, diags = P.read_bytes(b"\n".join(lines) + b"\n", "t.log")
+        self.assertEqual([d.kind for d in diags].count("skip"), 1)
+        self.assertEqual(diags[-1].kind, "cut")
+        self.assertEqual(diags[-1].reason, "not listed: 6 more cut lines "
+                         "(only the first %d reports of an input are)"
+                         % P.MAX_DIAGS)
+
     def test_dev_zero_ends_within_its_memory(self):
         # Read until MemoryError before inputs had a limit. Here the
         # process may use 400 MB; the input stops at the default limit.

@@ -846,15 +846,19 @@ class Reader:
         self.close()
         self.cur = None
         self.diags.sort(key=lambda d: d.first)
-        if self.unlisted:
-            self.diags.append(Diag(
-                self.source, nlines, nlines, "not listed: %s (only the first "
-                "%d reports of an input are)" % (", ".join(
-                    "%d more %s" % (n, {"skip": "skipped lines",
-                                        "warning": "warnings",
-                                        "cut": "cuts"}.get(k, k))
-                    for k, n in sorted(self.unlisted.items())), MAX_DIAGS),
-                kind="warning"))
+        # Cuts are said even with -q: their count is a cut of its own.
+        for kinds, shown in ((("skip", "warning"), "warning"),
+                             (("cut",), "cut")):
+            counts = [(k, self.unlisted[k]) for k in kinds
+                      if k in self.unlisted]
+            if counts:
+                self.diags.append(Diag(
+                    self.source, nlines, nlines, "not listed: %s (only the "
+                    "first %d reports of an input are)" % (", ".join(
+                        "%d more %s" % (n, {"skip": "skipped lines",
+                                            "warning": "warnings",
+                                            "cut": "cut lines"}[k])
+                        for k, n in counts), MAX_DIAGS), kind=shown))
 
 
 def read_bytes(data, source="<input>", default_name=None, **limits):
