@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-#include "bench.h"
-#include "host.h"
-#include "insn.h"
-#include "out.h"
-#include "run.h"
+#include "harness/bench.h"
+#include "harness/host.h"
+#include "cpu/insn.h"
+#include "lib/out.h"
+#include "lib/run.h"
 
 #define PAGE		4096u
 #define LINE		64u
@@ -231,17 +231,4 @@ void verify_guards(const char *suite, const char *pass, const char *variant,
 		 bad < 0 ? "guard byte before the buffer was written (offset counts back)" :
 			   "guard byte after the buffer was written");
 	run_fail();
-}
-
-void sort_u64(uint64_t *t, unsigned int n)
-{
-	unsigned int i, j;
-
-	for (i = 1; i < n; i++)
-		for (j = i; j && t[j - 1] > t[j]; j--) {
-			uint64_t x = t[j];
-
-			t[j] = t[j - 1];
-			t[j - 1] = x;
-		}
 }

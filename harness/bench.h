@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "harness/cpu.h"
+#include "cpu/cpu.h"
 #include "harness/host.h"
 
 /* How a line is evicted; WBINVD comes first where the host may run it. */
@@ -71,8 +71,6 @@ bool guards_check(const uint8_t *p, size_t bytes, long *bad);
 /* Prints a "verify FAILED" line and counts a failure when a guard is damaged. */
 void verify_guards(const char *suite, const char *pass, const char *variant,
 		   const uint8_t *p, size_t bytes);
-
-void sort_u64(uint64_t *t, unsigned int n);
 
 #define GUARD_BYTE 0xc3
 #define NOT_FOUND ((size_t)-1)

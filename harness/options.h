@@ -15,17 +15,17 @@
 #include "variants/variants.h"
 
 /* The programs that read options; an option names the ones it is for. */
-enum host {
-	HOST_KERNEL = 1 << 0,	/* the kernel, and pagebench-cpuid predicting it */
-	HOST_LINUX = 1 << 1,	/* pagebench-linux */
+enum program {
+	PROGRAM_KERNEL = 1 << 0,	/* the kernel, and pagebench-cpuid predicting it */
+	PROGRAM_LINUX = 1 << 1,	/* pagebench-linux */
 };
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
 enum selftest { SELFTEST_NONE, SELFTEST_UD, SELFTEST_MAP,
-		/* every CPU at once (kernel/smp_selftest.c) */
+		/* every CPU at once (kernel/smp/selftest.c) */
 		SELFTEST_SMP, SELFTEST_NOSIPI, SELFTEST_HANG, SELFTEST_HANG_AP,
 		SELFTEST_UD_AP };
-/* tsc=: where the kernel takes the TSC rate from (kernel/tsc.c); auto tries in order. */
+/* tsc=: where the kernel takes the TSC rate from (kernel/time/tsc.c); auto tries in order. */
 enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 		TSC_PICK_PMTIMER, TSC_PICK_PIT, TSC_PICK_COUNT };
 
@@ -33,7 +33,9 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 #define OPT_ERROR_LEN 400
 #define OPT_WORD_MAX 256
 #define REPS_MAX 1000
+#define TAG_DEFAULT "PB"
 #define CPU_DEFAULT (-1)	/* cpu=: the last online CPU */
+#define CPU_NUMBER_MAX 4095	/* cpu=: the largest CPU number taken */
 #define SCRUB_MIN (1ull << 20)	/* scrub=: from 1 MiB */
 #define SCRUB_MAX (1ull << 40)	/* to 1 TiB (memory permitting) */
 #define WATCHDOG_S_DEFAULT 120	/* watchdog=: see docs/method.md */
@@ -45,7 +47,7 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 #define STRINGS_REPS_MAX 31
 
 struct options {
-	enum host host;
+	enum program program;
 	char tag[16];
 	uint16_t console_port;		/* I/O base of the UART */
 	uint32_t baud;
@@ -77,12 +79,22 @@ struct options {
  * loader may put the image's path first: a first word without '=' is
  * skipped there.
  */
-void options_parse(struct options *o, enum host host, const char *cmdline);
+void options_parse(struct options *o, enum program program, const char *cmdline);
 
 /* The same, one word at a time, for argument vectors. */
-void options_init(struct options *o, enum host host);
+void options_init(struct options *o, enum program program);
 void options_word(struct options *o, const char *word);
 void options_finish(struct options *o);
+
+/*
+ * --help's lines on the options of program: for each, "  key=VALUE", then
+ * what it does, its valid names and its default, indented and wrapped.
+ * put() gets one line at a time, without its newline.
+ */
+void options_help(enum program program, void (*put)(const char *line));
+
+/* An "option error" line per error of o, each counted as a failure. */
+void options_print_errors(const struct options *o);
 
 /* Whether variant i of the table was selected (it may still be skipped). */
 bool option_selects(const struct options *o, unsigned int i);

@@ -9,7 +9,7 @@
 #define PB_PLAN_H
 
 #include <stddef.h>
-#include "harness/cpu.h"
+#include "cpu/cpu.h"
 #include "harness/options.h"
 #include "harness/passes.h"
 #include "variants/strings.h"
@@ -48,6 +48,13 @@ void plan_build(struct plan *p, const struct options *o,
  * per table of the suite its "variants" line and its "skipped:" lines.
  */
 void plan_print(const struct plan *p);
+
+/*
+ * Whether the plan measures nothing at all of what was asked: every pass,
+ * the scrub region or every variant cannot run here. Then why says which
+ * part and why, as "suite=scrub: not enough memory ...".
+ */
+bool plan_measures_nothing(const struct plan *p, char *why, size_t len);
 
 /* Whether any variant of op runs in this plan. */
 bool plan_runs_op(const struct plan *p, enum op op);

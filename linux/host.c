@@ -15,9 +15,9 @@
 #include <ucontext.h>
 #include <unistd.h>
 #include "harness/host.h"
-#include "harness/out.h"
-#include "harness/run.h"
-#include "linux.h"
+#include "lib/out.h"
+#include "lib/run.h"
+#include "linux/linux.h"
 
 void host_caps(struct host_caps *c)
 {
@@ -80,7 +80,7 @@ static void on_fault(int sig, siginfo_t *si, void *ucv)
 	run_fail();
 	run_print_done();
 	fflush(stdout);
-	_exit(EXIT_FAILED);
+	_exit(STATUS_FAILURES);
 }
 
 void linux_catch_faults(void)

@@ -6,14 +6,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "harness/describe.h"
+#include "cpu/describe.h"
 #include "harness/options.h"
 #include "harness/plan.h"
-#include "harness/suite.h"
-
-/* Exit status: as the kernel's QEMU exit says, success or failures. */
-#define EXIT_OK		0
-#define EXIT_FAILED	1
+#include "harness/suites/suite.h"
+#include "lib/status.h"
 
 /* host.c */
 void linux_catch_faults(void);

@@ -107,3 +107,11 @@ def _rename_block(b, name):
     b._listed = set((kind, name(x) if kind == "v" else x)
                     for kind, x in b._listed)
     b.memo.clear()
+
+
+def log_name(m, table, name):
+    """The name the log gave a variant of m that is now called name."""
+    for t, old, new in m.renamed:
+        if t == table and new == name:
+            return old
+    return name

@@ -4,21 +4,25 @@ import argparse
 import re
 import sys
 
+import cmdline
+
 from . import analysis as A
+from . import cmds
 from . import export as X
 from . import htmlreport as H
+from . import parse as P
+from . import perbyte
 from . import strings as S
 from . import textout as T
-from . import parse as P
+from .fleet import load
 from .output import OutputLost, drop_stdout, flush_stdout, output
-from .version import version
 
 PROG = "pagebench-report"
 
-# The exit statuses of every pagebench tool: 0 done, 1 the data shows
-# failures (for this tool: no usable data), 2 usage, 3 the environment
-# cannot do what was asked.
-EXIT_OK, EXIT_NO_DATA, EXIT_USAGE, EXIT_ENV = 0, 1, 2, 3
+# The exit statuses every pagebench tool shares (scripts/cmdline.py); this
+# tool's 1, where others report failures, is "no usable data".
+EXIT_OK, EXIT_NO_DATA, EXIT_USAGE, EXIT_ENV = (
+    cmdline.OK, cmdline.FAILURES, cmdline.USAGE, cmdline.ENVIRONMENT)
 
 EPILOG = """exit status:
   0  results were printed
@@ -89,19 +93,6 @@ class Parser(argparse.ArgumentParser):
         (file or sys.stdout).write(self.format_help())
 
 
-class VersionAction(argparse.Action):
-    """--version: the version string of the logs, looked up only when
-    asked; printed through stdout's own errors, unlike argparse's."""
-
-    def __init__(self, option_strings, dest, **kwargs):
-        super().__init__(option_strings, dest, nargs=0,
-                         default=argparse.SUPPRESS, **kwargs)
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        sys.stdout.write("%s %s\n" % (PROG, version()))
-        parser.exit(EXIT_OK)
-
-
 def build_parser():
     common = Parser(add_help=False)
     common.add_argument("-q", "--quiet", action="store_true",
@@ -140,9 +131,7 @@ def build_parser():
                     "HTML report. LOG is a file, or - for stdin; with no "
                     "LOG, stdin is read.",
         epilog=EPILOG)
-    ap.add_argument("--version", action=VersionAction,
-                    help="print the version (git describe of this "
-                         "checkout, as in the logs) and exit")
+    cmdline.add_version(ap)
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
     sub.required = True
     fmt = argparse.RawDescriptionHelpFormatter
@@ -182,6 +171,12 @@ def build_parser():
     p.add_argument("--metric", type=metrics_type, default=list(A.METRICS),
                    help="comma-separated metrics among time, pre, post "
                         "(default: all)")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--per-call", action="store_true",
+                      help="per pass even where the machines' pass sizes "
+                           "differ (default: per 4 KiB page there)")
+    size.add_argument("--per-page", action="store_true",
+                      help="per 4 KiB page even where the sizes agree")
     p.add_argument("--spread", choices=("iqr", "range"), default="iqr",
                    help="what ± shows: half the IQR (default) or half the "
                         "min-max range, relative to the median")
@@ -195,6 +190,8 @@ def build_parser():
                        "whether the margin is significant.",
                        epilog=EPILOG)
     p.add_argument("logs", nargs="*", metavar="LOG")
+
+    cmds.add_parsers(sub, [common, stat], fmt, EPILOG)
 
     p = sub.add_parser("export", parents=[common], formatter_class=fmt,
                        help="every sample as CSV, JSON or Go benchfmt",
@@ -307,8 +304,8 @@ def run(argv):
         except re.error as err:
             raise UsageError("bad --machine pattern %r: %s" % (pat, err))
     paths = args.logs or ["-"]
-    machines, diags = P.load(paths, max_line=args.max_line,
-                             max_input=args.max_input)
+    machines, diags = load(paths, max_line=args.max_line,
+                           max_input=args.max_input)
     for d in diags:
         if not args.quiet or d.kind in ("cut", "error"):
             say(str(d))
@@ -342,11 +339,19 @@ def run(argv):
             say("warning: --unit ns: not every TSC frequency is known")
         if warning and not args.quiet:
             say("warning: " + warning)
+        unit, size_note = perbyte.choose(machines, unit, args.per_call,
+                                         args.per_page)
         res = T.diff(machines, args.alpha, args.metric, unit, args.spread)
         if not args.quiet:
             for w in res.warnings:
                 say("warning: " + w)
-        write_out("-", res.text + "\n")
+        write_out("-", ("%s\n\n" % size_note if size_note else "") +
+                  res.text + "\n")
+    elif args.cmd in ("verdict", "claims"):
+        try:
+            write_out("-", cmds.run(args, machines))
+        except cmds.CommandError as err:
+            raise UsageError(str(err))
     elif args.cmd == "export":
         write = {"csv": X.write_csv, "json": X.write_json,
                  "benchfmt": X.write_benchfmt}[args.format]

@@ -405,6 +405,67 @@ def _title_of(text):
     return t[:-1].strip()
 
 
+class Lines:
+    """The lines of a binary file, read in chunks: iterating gives (raw,
+    size, terminated, sep) per line, raw its first max_line bytes (without
+    the line end), size its whole length, sep the line end in use. At most
+    max_input bytes are read; then longer says whether the input went on,
+    and stop_line is the line where reading stopped.
+
+    LF or CRLF ends lines; a capture with CR alone (no LF in the first
+    chunk that ends a line) uses CR. A CR inside an LF line (or an LF
+    inside a CR line) starts a new line of the same number, as a
+    console's redraw does (Reader.record)."""
+
+    def __init__(self, fh, max_line=MAX_LINE, max_input=MAX_INPUT):
+        self.fh, self.max_line, self.max_input = fh, max_line, max_input
+        self.longer = False
+        self.stop_line = 0
+
+    def __iter__(self):
+        fh, max_line = self.fh, self.max_line
+        sep = None
+        parts, kept, length = [], 0, 0
+        count = total = 0
+        while True:
+            want = min(READ_CHUNK, self.max_input - total)
+            buf = fh.read(want) if want > 0 else b""
+            if not buf:
+                self.longer = want <= 0 and bool(fh.read(1))
+                break
+            total += len(buf)
+            if sep is None:
+                if b"\n" in buf:
+                    sep = b"\n"
+                elif b"\r" in buf:
+                    sep = b"\r"
+            start = 0
+            while sep is not None:
+                end = buf.find(sep, start)
+                if end < 0:
+                    break
+                if not parts and end - start <= max_line:
+                    raw, size = buf[start:end], end - start
+                else:
+                    if kept < max_line:
+                        parts.append(buf[start:min(end, start + max_line - kept)])
+                    raw, size = b"".join(parts), length + end - start
+                count += 1
+                yield raw, size, True, sep
+                parts, kept, length = [], 0, 0
+                start = end + 1
+            if start < len(buf):
+                if kept < max_line:
+                    piece = buf[start:start + max_line - kept]
+                    parts.append(piece)
+                    kept += len(piece)
+                length += len(buf) - start
+        if length:
+            count += 1
+            yield b"".join(parts), length, False, sep
+        self.stop_line = count if length else count + 1
+
+
 class Reader:
     """Splits one input into machines: read() a binary file to its end, or
     feed() it all the bytes at once."""
@@ -417,6 +478,7 @@ class Reader:
         self.machines = []
         self.diags = []
         self.unlisted = {}          # Diag kind -> how many were not listed
+        self.lineno = 0             # lines taken so far
         self.cur = None
         self.pending_title = None
         self.pending_attach = None
@@ -456,56 +518,24 @@ class Reader:
         self.read(io.BytesIO(data))
 
     def read(self, fh):
-        """Reads fh (binary) in chunks, keeping at most max_line bytes of
-        a line and reading at most max_input bytes. LF or CRLF ends lines;
-        a capture with CR alone (no LF in the first chunk that ends a
-        line) uses CR. A CR inside an LF line (or an LF inside a CR line)
-        starts a new line of the same number, as a console's redraw does."""
-        sep = None
-        parts, kept, length = [], 0, 0
-        lineno = total = 0
-        longer = False
-        while True:
-            want = min(READ_CHUNK, self.max_input - total)
-            buf = fh.read(want) if want > 0 else b""
-            if not buf:
-                longer = want <= 0 and bool(fh.read(1))
-                break
-            total += len(buf)
-            if sep is None:
-                if b"\n" in buf:
-                    sep = b"\n"
-                elif b"\r" in buf:
-                    sep = b"\r"
-            start = 0
-            while sep is not None:
-                end = buf.find(sep, start)
-                if end < 0:
-                    break
-                if not parts and end - start <= self.max_line:
-                    raw, size = buf[start:end], end - start
-                else:
-                    if kept < self.max_line:
-                        parts.append(buf[start:min(end, start + self.max_line - kept)])
-                    raw, size = b"".join(parts), length + end - start
-                lineno += 1
-                self.record(raw, size, lineno, True, sep)
-                parts, kept, length = [], 0, 0
-                start = end + 1
-            if start < len(buf):
-                if kept < self.max_line:
-                    piece = buf[start:start + self.max_line - kept]
-                    parts.append(piece)
-                    kept += len(piece)
-                length += len(buf) - start
-        if length:
-            lineno += 1
-            self.record(b"".join(parts), length, lineno, False, sep)
-        if longer:
-            self.cut(lineno if length else lineno + 1, "the input is longer "
-                     "than %d bytes (--max-input); the rest is not read"
-                     % self.max_input)
-        self.finish(lineno)
+        """Reads fh (binary) to its end, or to max_input bytes."""
+        lines = Lines(fh, self.max_line, self.max_input)
+        for rec in lines:
+            self.take(*rec)
+        self.end(lines)
+
+    def take(self, raw, size, terminated, sep):
+        """The next line of the input, as Lines gives it."""
+        self.lineno += 1
+        self.record(raw, size, self.lineno, terminated, sep)
+
+    def end(self, lines=None):
+        """The input is over: lines (a Lines, when the input was one) says
+        whether it was cut."""
+        if lines is not None and lines.longer:
+            self.cut(lines.stop_line, "the input is longer than %d bytes "
+                     "(--max-input); the rest is not read" % self.max_input)
+        self.finish(self.lineno)
 
     def record(self, raw, size, lineno, terminated, sep):
         """One line of the input, as read (without its line end)."""
@@ -908,25 +938,30 @@ def load(paths, **limits):
 
 
 def read_path(path, **limits):
-    """Parse a file, or stdin for "-". Returns (machines, diags); a file
-    that cannot be read (or stops with a read error) gives a Diag of kind
-    "error", with what was read before it."""
+    """Parse a file, or stdin for "-". Returns (machines, diags)."""
+    def plain(fh, source, name):
+        r = Reader(source, name, **limits)
+        r.read(fh)
+        return r.machines, r.diags
+    return read_input(path, plain)
+
+
+def read_input(path, read):
+    """read(binary file, source, default machine name) -> (machines,
+    diags) on the file path, or on stdin for "-". A file that cannot be
+    read, or stops with a read error, gives only a Diag of kind "error"."""
     import sys
     if path == "-":
         source, name = "<stdin>", "stdin"
     else:
         source, name = path, os.path.basename(path)
-    r = Reader(source, name, **limits)
     try:
         if path == "-":
             if sys.stdin is None:           # started with <&-
                 raise OSError(errno.EBADF, "stdin is closed")
-            r.read(sys.stdin.buffer)
-        else:
-            with open(path, "rb") as fh:
-                r.read(fh)
+            return read(sys.stdin.buffer, source, name)
+        with open(path, "rb") as fh:
+            return read(fh, source, name)
     except OSError as e:
-        r.finish(0)
-        r.diags.append(Diag(source, 0, 0, "cannot read: %s"
-                            % (e.strerror or e), kind="error"))
-    return r.machines, r.diags
+        return [], [Diag(source, 0, 0, "cannot read: %s" % (e.strerror or e),
+                         kind="error")]

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * suite=strings (issue 12): memset and memcpy from 0 to 4096 bytes, the
+ * routines of variants/strings.def timed in batches of calls, per size,
+ * alignment and mode. docs/method.md ("The strings suite") says how and
+ * why; docs/log-format.md gives the lines.
+ */
+#ifndef PB_STRINGS_RUN_H
+#define PB_STRINGS_RUN_H
+
+#include <stdint.h>
+#include "cpu/cpu.h"
+#include "harness/buffers.h"
+#include "harness/plan.h"
+#include "harness/strings_plan.h"
+
+/* Runs the suite as the plan says; b->strings is STRINGS_BUFFER_BYTES. */
+void strings_run(const struct plan *p, const struct cpu_desc *d,
+		 const struct buffers *b, uint64_t tsc_khz);
+
+#endif
