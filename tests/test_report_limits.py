@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 from pbreport import parse as P  # noqa: E402
 from pbreport import cli  # noqa: E402
+from pbreport import fleet as F  # noqa: E402
 
 HEADER = (b"(PB) erms=1 fsrm=0 fzrm=0 fsrs=0 fsrcs=0 l1d=32k l2=256k\n"
           b"(PB) pagebench version=test\n"
@@ -280,6 +281,35 @@ class LimitsTest(unittest.TestCase):
                     self.assertEqual(samples(got[0]), samples(want[0]))
                     self.assertEqual([str(d) for d in got[1]],
                                      [str(d) for d in want[1]])
+
+    def test_pdsh_stream_read_as_it_comes(self):
+        # fleet reads pdsh/clush streams host by host; it read each input
+        # whole before, so a stream had no limit.
+        path = os.path.join(HERE, "fixtures", "verdict", "pdsh.log")
+        want = F.load([path])
+        saved = P.READ_CHUNK
+        P.READ_CHUNK = 7
+        try:
+            got = F.load([path])
+        finally:
+            P.READ_CHUNK = saved
+        self.assertEqual([m.name for m in got[0]], ["nodea", "nodeb"])
+        self.assertEqual(samples(got[0]), samples(want[0]))
+        self.assertEqual([str(d) for d in got[1]], [str(d) for d in want[1]])
+        with open(path, "rb") as fh:
+            data = fh.read()
+        data = data.replace(b"nodeb: (PB) hypervisor: none\n",
+                            b"nodeb: (PB) hypervisor: " + b"x" * 5000 + b"\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            long_path = os.path.join(tmp, "pdsh.log")
+            with open(long_path, "wb") as fh:
+                fh.write(data)
+            ms, diags = F.load([long_path])
+        self.assertEqual(samples(ms), samples(want[0]))
+        # The host's line, without its "nodeb: " prefix.
+        self.assertIn("%s[nodeb]:8: cut: a line of 5017 bytes; read its "
+                      "first 4096 (--max-line)" % long_path,
+                      [str(d) for d in diags])
 
     def test_reports_per_input_are_bounded(self):
         # Every other line a new reason: no two skips merge into a range.
