@@ -96,24 +96,30 @@ struct timed_call {
 	void (*op)(void *ctx);
 	void *ctx;
 	uint64_t ticks;
+	struct host_sample *host;
 };
 
-/* The guard is set up outside the timed region: only op lies between the RDTSCs. */
+/*
+ * The guard is set up outside the timed region, and the host's counters
+ * are read just outside it: only op lies between the RDTSCs.
+ */
 static void timed(void *arg)
 {
 	struct timed_call *c = arg;
 	uint64_t t0, t1;
 
+	host_sample_begin(c->host);
 	t0 = rdtsc_ordered();
 	c->op(c->ctx);
 	t1 = rdtsc_ordered();
 	c->ticks = t1 - t0;
+	host_sample_end(c->host, c->ticks);
 }
 
 bool time_guarded(void (*op)(void *ctx), void *ctx, uint64_t *ticks,
-		  struct fault *f)
+		  struct host_sample *host, struct fault *f)
 {
-	struct timed_call c = { op, ctx, 0 };
+	struct timed_call c = { op, ctx, 0, host };
 
 	if (!host_call_guarded(timed, &c, f))
 		return false;
@@ -138,7 +144,7 @@ bool time_between_probes(struct bench_env *env, uint8_t *fill, size_t nr,
 	bool ok;
 
 	t->pre = fill_and_probe(env, fill, nr, rep);
-	ok = time_guarded(op, ctx, &t->ticks, f);
+	ok = time_guarded(op, ctx, &t->ticks, &t->host, f);
 	ibpb(env);
 	t->post = probe(fill, nr);
 	return ok;
@@ -146,19 +152,19 @@ bool time_between_probes(struct bench_env *env, uint8_t *fill, size_t nr,
 
 bool time_after_probe(struct bench_env *env, uint8_t *fill, size_t nr,
 		      unsigned int rep, void (*op)(void *ctx), void *ctx,
-		      uint64_t *ticks, struct fault *f)
+		      uint64_t *ticks, struct host_sample *host, struct fault *f)
 {
 	fill_and_probe(env, fill, nr, rep);
-	return time_guarded(op, ctx, ticks, f);
+	return time_guarded(op, ctx, ticks, host, f);
 }
 
 bool time_then_use(struct bench_env *env, uint8_t *fill, size_t nr,
 		   unsigned int rep, void (*op)(void *ctx), void *ctx,
 		   const void *dst, size_t dst_pages, uint64_t *ticks,
-		   uint64_t *use, struct fault *f)
+		   uint64_t *use, struct host_sample *host, struct fault *f)
 {
 	fill_and_probe(env, fill, nr, rep);
-	if (!time_guarded(op, ctx, ticks, f))
+	if (!time_guarded(op, ctx, ticks, host, f))
 		return false;
 	mfence();
 	*use = probe(dst, dst_pages);

@@ -39,11 +39,16 @@ void evict_or_fence(const struct bench_env *env, bool flush, const void *p,
 
 struct timing {
 	uint64_t pre, ticks, post;
+	struct host_sample host;	/* the call's cycles, and whether it was disturbed */
 };
 
-/* Times op(ctx) alone; false, with *f, when it faulted. */
+/*
+ * Times op(ctx) alone, the host counting beside it into *host
+ * (harness/sample.h retimes a disturbed one); false, with *f, when it
+ * faulted.
+ */
 bool time_guarded(void (*op)(void *ctx), void *ctx, uint64_t *ticks,
-		  struct fault *f);
+		  struct host_sample *host, struct fault *f);
 
 /*
  * Steps 3 to 7 of docs/method.md, shared by both tables: write a pattern of
@@ -60,7 +65,7 @@ bool time_between_probes(struct bench_env *env, uint8_t *fill, size_t nr,
  */
 bool time_after_probe(struct bench_env *env, uint8_t *fill, size_t nr,
 		      unsigned int rep, void (*op)(void *ctx), void *ctx,
-		      uint64_t *ticks, struct fault *f);
+		      uint64_t *ticks, struct host_sample *host, struct fault *f);
 
 /*
  * The use probe: the same up to the call, then MFENCE and probe(dst) at
@@ -70,7 +75,7 @@ bool time_after_probe(struct bench_env *env, uint8_t *fill, size_t nr,
 bool time_then_use(struct bench_env *env, uint8_t *fill, size_t nr,
 		   unsigned int rep, void (*op)(void *ctx), void *ctx,
 		   const void *dst, size_t dst_pages, uint64_t *ticks,
-		   uint64_t *use, struct fault *f);
+		   uint64_t *use, struct host_sample *host, struct fault *f);
 
 void fill_bytes(void *p, uint8_t byte, size_t bytes);
 /* A pattern unique to each 8-byte word, page and seed: catches misplaced copies. */

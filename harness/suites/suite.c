@@ -19,6 +19,7 @@
 #include "lib/out.h"
 #include "harness/progress.h"
 #include "lib/run.h"
+#include "harness/sample.h"
 #include "harness/suites/figures.h"
 #include "harness/suites/scrub.h"
 #include "harness/suites/strings.h"
@@ -328,11 +329,17 @@ static bool batch_sample(struct suite_run *s, struct pass_state *ps,
 			 uint64_t *ticks)
 {
 	struct call c = { &variants[i], &ps->l, calls, false };
+	struct sample_tries tries = { 0 };
+	struct host_sample h;
 	struct fault f;
+	bool ok;
 
-	prepare_slots(s, ps, calls, rep, i);
-	if (!time_after_probe(&s->env, ps->fill, ps->nr, rep, call_batch, &c,
-			      ticks, &f)) {
+	do {
+		prepare_slots(s, ps, calls, rep, i);
+		ok = time_after_probe(&s->env, ps->fill, ps->nr, rep, call_batch, &c,
+				      ticks, &h, &f);
+	} while (ok && sample_again(&tries, *ticks, &h, variants[i].name));
+	if (!ok) {
 		fault(s, ps->op, ps->header, i, &f);
 		return false;
 	}
@@ -348,16 +355,21 @@ static bool timed_rep(struct suite_run *s, struct pass_state *ps,
 	const struct variant *v = &variants[i];
 	struct layout one = slot(&ps->l, 0);
 	struct call c = { v, &one, 1, false };
+	struct sample_tries tries = { 0 };
 	struct timing t;
 	struct fault f;
+	bool ok;
 
 	run_step("%s %s rep %u variant %s", op_name(ps->op), ps->header,
 		 ps->rep, v->name);
 	progress_next(&s->clock, op_name(ps->op), ps->header, v->name, ps->rep,
 		      reps, ps->nr);
-	prepare_slots(s, ps, 1, ps->rep, i);
-	if (!time_between_probes(&s->env, ps->fill, ps->nr, ps->rep,
-				 call_variant, &c, &t, &f)) {
+	do {
+		prepare_slots(s, ps, 1, ps->rep, i);
+		ok = time_between_probes(&s->env, ps->fill, ps->nr, ps->rep,
+					 call_variant, &c, &t, &f);
+	} while (ok && sample_again(&tries, t.ticks, &t.host, v->name));
+	if (!ok) {
 		fault(s, ps->op, ps->header, i, &f);
 		return false;
 	}
@@ -376,13 +388,20 @@ static void use_rep(struct suite_run *s, struct pass_state *ps, unsigned int i)
 	const struct variant *v = &variants[i];
 	struct layout one = slot(&ps->l, 0);
 	struct call c = { v, &one, 1, false };
+	struct sample_tries tries = { 0 };
+	struct host_sample h;
 	uint64_t ticks, use;
 	struct fault f;
+	bool ok;
 
 	run_step("%s %s use variant %s", op_name(ps->op), ps->header, v->name);
-	prepare_slots(s, ps, 1, ps->rep, i);
-	if (!time_then_use(&s->env, ps->fill, ps->nr, ps->rep, call_variant, &c,
-			   one.dst, one.bytes / PAGE, &ticks, &use, &f)) {
+	/* A call the host saw disturbed is done again, its use probe with it. */
+	do {
+		prepare_slots(s, ps, 1, ps->rep, i);
+		ok = time_then_use(&s->env, ps->fill, ps->nr, ps->rep, call_variant,
+				   &c, one.dst, one.bytes / PAGE, &ticks, &use, &h, &f);
+	} while (ok && sample_again(&tries, ticks, &h, v->name));
+	if (!ok) {
 		fault(s, ps->op, ps->header, i, &f);
 		return;
 	}
@@ -503,9 +522,9 @@ static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
 	pass_begin(s, &ps, op, id, 0);
 	if (s->sum)
 		summary_begin(s->sum, op, id, pass_bytes(s->p, id, op));
-	host_pass_begin();
+	sample_pass_begin();
 	run_epoch(s, &ps);
-	host_pass_end(op_name(op), passes[id].id);
+	sample_pass_end(op_name(op), passes[id].id);
 	if (s->sum)
 		summary_end(s->sum);
 }
@@ -525,24 +544,30 @@ static void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
 		const struct variant *v = &variants[i];
 		unsigned int calls = ps->batch;
 		struct call c = { v, &ps->l, calls, !cold };
+		struct sample_tries tries = { 0 };
+		struct host_sample h;
 		uint64_t ticks;
 		struct fault f;
+		bool ok;
 
 		if (!variant_runs(s, i, ps->op))
 			continue;
 		run_step("%s variant %s batch rep %u", ps->header, v->name, ps->rep);
 		progress_next(&s->clock, op_name(ps->op), ps->header, v->name,
 			      ps->rep, reps, iteration_pages(s->p, ps->id));
-		for (j = 0; j < (cold ? calls : 1); j++) {
-			struct layout one = slot(&ps->l, j);
+		do {
+			for (j = 0; j < (cold ? calls : 1); j++) {
+				struct layout one = slot(&ps->l, j);
 
-			prepare(&one, ps->rep, i);
-		}
-		if (cold)
-			__builtin_memcpy(s->b->cold + COPY_COLD_BYTES, s->b->cold,
-					 COPY_COLD_BYTES);
-		mfence();
-		if (!time_guarded(call_batch, &c, &ticks, &f)) {
+				prepare(&one, ps->rep, i);
+			}
+			if (cold)
+				__builtin_memcpy(s->b->cold + COPY_COLD_BYTES, s->b->cold,
+						 COPY_COLD_BYTES);
+			mfence();
+			ok = time_guarded(call_batch, &c, &ticks, &h, &f);
+		} while (ok && sample_again(&tries, ticks, &h, v->name));
+		if (!ok) {
 			fault(s, ps->op, ps->header, i, &f);
 			continue;
 		}
@@ -587,14 +612,21 @@ static void ma_ling(struct suite_run *s, struct pass_state *ps)
 			continue;
 		}
 		for (k = 0; k < n; k++) {
+			struct sample_tries tries = { 0 };
+			struct host_sample h;
+			bool ok;
+
 			progress_next(&s->clock, op_name(op), pass, v->name, k, n,
 				      iteration_pages(s->p, ps->id));
-			prepare(&l, k, i);
-			if (cold)
-				__builtin_memcpy(s->b->cold + COPY_COLD_BYTES,
-						 s->b->cold, COPY_COLD_BYTES);
-			mfence();
-			if (!time_guarded(call_variant, &c, &t[k], &f))
+			do {
+				prepare(&l, k, i);
+				if (cold)
+					__builtin_memcpy(s->b->cold + COPY_COLD_BYTES,
+							 s->b->cold, COPY_COLD_BYTES);
+				mfence();
+				ok = time_guarded(call_variant, &c, &t[k], &h, &f);
+			} while (ok && sample_again(&tries, t[k], &h, v->name));
+			if (!ok)
 				break;
 			verify(pass, v, &l);
 		}
@@ -647,12 +679,15 @@ static uint64_t due(const struct pass_state *ps, uint64_t span, unsigned int npa
  * so that each one's epochs spread over the whole run and sample what
  * changes on a shared machine over it (docs/method.md, "Epochs"). First
  * every pass's first epoch, in the 2021 order; then always the epoch
- * that is due first, until every pass has stopped. One disturbance line
- * covers them all; the summary keeps the table order.
+ * that is due first, until every pass has stopped. Each pass counts its
+ * samples and cycles in a slot of its own (harness/sample.h), and has its
+ * cycles lines; one disturbance line covers them all. The summary keeps
+ * the table order.
  */
 static void run_passes(struct suite_run *s)
 {
 	static struct pass_state ps[FIGURES_PASSES_MAX];
+	struct sample_tally tally = { 0 };
 	unsigned int n = 0, k, id, op;
 	uint64_t span = 0;
 	bool running[FIGURES_PASSES_MAX];
@@ -667,8 +702,13 @@ static void run_passes(struct suite_run *s)
 				pass_begin(s, &ps[n], op, id, n);
 				ps[n++].rep_fn = hot_cold_reps;
 			}
+	for (k = 0; k < n; k++) {
+		sample_pass_select(k);
+		sample_pass_reset();
+	}
 	host_pass_begin();
 	for (k = 0; k < n; k++) {
+		sample_pass_select(k);
 		if (passes[ps[k].id].kind != KIND_TIMED)
 			ma_ling(s, &ps[k]);
 		running[k] = op_runs(s, ps[k].op) && run_epoch(s, &ps[k]) == EPOCH_GO_ON;
@@ -684,9 +724,17 @@ static void run_passes(struct suite_run *s)
 				next = k;
 		if (next == n)
 			break;
+		sample_pass_select(next);
 		running[next] = run_epoch(s, &ps[next]) == EPOCH_GO_ON;
 	}
-	host_pass_end("all", "all");
+	/* Cycles per pass; one disturbance line, for passes that shared their time. */
+	for (k = 0; k < n; k++) {
+		sample_pass_select(k);
+		sample_cycles_lines(op_name(ps[k].op), passes[ps[k].id].id);
+		sample_tally_add(&tally);
+	}
+	sample_pass_select(0);
+	host_pass_end("all", "all", &tally);
 	for (k = 0; s->sum && k < n; k++) {
 		summary_begin(s->sum, ps[k].op, ps[k].id, pass_bytes(s->p, ps[k].id, ps[k].op));
 		figures_summarise(&ps[k].figs, op_runs(s, ps[k].op), s->sum);
@@ -701,6 +749,7 @@ void suite_run(const struct plan *p, const struct cpu_desc *d,
 	uint64_t total = 0;
 	unsigned int id, op;
 
+	sample_start(p, tsc_khz);
 	if (suites[p->suite].how == HOW_STRINGS) {	/* harness/suites/strings.c */
 		strings_run(p, d, b, tsc_khz);
 		return;
