@@ -23,9 +23,23 @@
 #error "build with -DPB_VERSION=\"...\" (the Makefile passes git describe)"
 #endif
 
+/*
+ * The first error of a write to standard output: stdio keeps only that
+ * one happened (ferror), and a help longer than its buffer fails in the
+ * middle, long before stdout_close() asks.
+ */
+static int stdout_errno;
+
+static void stdout_check(void)
+{
+	if (!stdout_errno && ferror(stdout))
+		stdout_errno = errno ? errno : EIO;
+}
+
 static void help_line(const char *line)
 {
 	puts(line);
+	stdout_check();
 }
 
 static void usage(void)
@@ -44,6 +58,7 @@ static void usage(void)
 	      "OPTION=VALUE words are the kernel's command-line options, e.g.\n"
 	      "tag=XEN suite=xen variants=avx,stosb:\n"
 	      "\n", stdout);
+	stdout_check();
 	options_help(PROGRAM_KERNEL, help_line);
 	fputs("\n"
 	      "Exit status:\n"
@@ -53,6 +68,7 @@ static void usage(void)
 	      "  3  the lines cannot be written to standard output\n"
 	      "  1 is not used: nothing is measured, so nothing can fail.\n",
 	      stdout);
+	stdout_check();
 }
 
 static void usage_error(const char *fmt, const char *arg)
@@ -64,7 +80,8 @@ static void usage_error(const char *fmt, const char *arg)
 
 static void stdout_sink(const char *s, size_t len)
 {
-	fwrite(s, 1, len, stdout);	/* an error stays in ferror() until the end */
+	fwrite(s, 1, len, stdout);	/* an error stays until the end */
+	stdout_check();
 }
 
 /* What was printed reached the file, the final flush and close included. */
@@ -73,7 +90,7 @@ static int stdout_close(int status)
 	errno = 0;
 	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
 		fprintf(stderr, "pagebench-cpuid: cannot write to standard output: %s\n",
-			strerror(errno ? errno : EIO));
+			strerror(stdout_errno ? stdout_errno : errno ? errno : EIO));
 		return STATUS_CANNOT;
 	}
 	return status;
@@ -143,6 +160,7 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--version")) {
 			printf("pagebench-cpuid %s\n", PB_VERSION);
+			stdout_check();
 			return stdout_close(STATUS_DONE);
 		}
 		if (!strcmp(a, "--partial")) {
