@@ -8,9 +8,9 @@
 #define STRING_FN_memcpy(fn)	.copy = fn
 
 const struct string_variant string_variants[] = {
-#define STRING_VARIANT(op_, name_, fn, need_, what_)			\
+#define STRING_VARIANT(op_, name_, fn, need_, regs_, what_)		\
 	{ .op = STRING_OP_##op_, .name = #name_, STRING_FN_##op_(fn),	\
-	  .need = need_, .what = what_ },
+	  .need = need_, .what = what_, .regs = REGS_##regs_ },
 #include "strings.def"
 #undef STRING_VARIANT
 };

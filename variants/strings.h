@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include "harness/cpu.h"
+#include "variants/variants.h"
 
 enum string_op {
 	STRING_MEMSET,
@@ -31,11 +32,12 @@ struct string_variant {
 	void *(*copy)(void *dst, const void *src, size_t n);	/* STRING_MEMCPY, else NULL */
 	enum feat need;			/* FEAT_NONE: runs on any x86-64 */
 	const char *what;
+	enum variant_regs regs;		/* as in variants.h */
 };
 
 #define STRING_DECL_memset(fn)	void *fn(void *dst, int c, size_t n);
 #define STRING_DECL_memcpy(fn)	void *fn(void *dst, const void *src, size_t n);
-#define STRING_VARIANT(op, name, fn, need, what) STRING_DECL_##op(fn)
+#define STRING_VARIANT(op, name, fn, need, regs, what) STRING_DECL_##op(fn)
 #include "strings.def"
 #undef STRING_VARIANT
 #undef STRING_DECL_memset

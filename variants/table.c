@@ -3,10 +3,10 @@
 #include "variants.h"
 
 const struct variant variants[] = {
-#define CLEAR(n, fn, shape, need, xen, what) \
-	{ #n, OP_CLEAR, SHAPE_##shape, fn, need, xen, what },
-#define COPY(n, fn, shape, need, what) \
-	{ #n, OP_COPY, SHAPE_##shape, fn, need, false, what },
+#define CLEAR(n, fn, shape, need, regs, xen, what) \
+	{ #n, OP_CLEAR, SHAPE_##shape, fn, need, REGS_##regs, xen, what },
+#define COPY(n, fn, shape, need, regs, what) \
+	{ #n, OP_COPY, SHAPE_##shape, fn, need, REGS_##regs, false, what },
 #include "variants/clear.def"
 #include "variants/copy.def"
 #undef CLEAR

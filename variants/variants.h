@@ -19,7 +19,10 @@
 #include <stddef.h>
 #include "harness/cpu.h"
 
+/* The kernel's headers define the same 4 KiB (module/kernel_routines.c). */
+#ifndef PAGE_SIZE
 #define PAGE_SIZE 4096u
+#endif
 
 /* What a variant does to dst. The order is the order the suites run in. */
 enum op { OP_CLEAR, OP_COPY, OP_COUNT };
@@ -27,6 +30,12 @@ enum op { OP_CLEAR, OP_COPY, OP_COUNT };
 /* A page routine is called once per 4 KiB page, as clear_page() and
  * copy_page() callers do; a range routine once for the whole region. */
 enum variant_shape { SHAPE_PAGE, SHAPE_RANGE };
+
+/*
+ * VEC: the routine uses vector registers, which a kernel may touch only
+ * once it has saved the interrupted task's (host_vector_begin()).
+ */
+enum variant_regs { REGS_GPR, REGS_VEC };
 
 typedef void variant_fn(void *dst, const void *src, size_t bytes);
 
@@ -36,12 +45,13 @@ struct variant {
 	enum variant_shape shape;
 	variant_fn *fn;
 	enum feat need;
+	enum variant_regs regs;
 	bool xen;		/* one of the 2021 Xen experiment's variants */
 	const char *what;
 };
 
-#define CLEAR(name, fn, shape, need, xen, what) variant_fn fn;
-#define COPY(name, fn, shape, need, what) variant_fn fn;
+#define CLEAR(name, fn, shape, need, regs, xen, what) variant_fn fn;
+#define COPY(name, fn, shape, need, regs, what) variant_fn fn;
 #include "variants/clear.def"
 #include "variants/copy.def"
 #undef CLEAR
