@@ -57,7 +57,7 @@ static void clear_share(void *ctx, unsigned int i)
 	while (rdtsc_ordered() < st->start)
 		;
 	sh->t0 = rdtsc_ordered();
-	variant_call(st->v, sh->p, NULL, sh->bytes);
+	variant_call_hosted(st->v, sh->p, NULL, sh->bytes);
 	sh->t1 = rdtsc_ordered();
 }
 

@@ -254,15 +254,32 @@ static void fault(struct strings_state *s, const struct block *k,
 		s->runs &= ~(1ull << k->variant[slot]);
 }
 
-/* One timed batch of fn over the sizes in sizes[0..calls). */
-static bool batch(const struct block *k, void *fn, unsigned int rep,
+static bool slot_uses_vectors(const struct block *k, unsigned int slot)
+{
+	return k->variant[slot] >= 0 &&
+	       string_variants[k->variant[slot]].regs == REGS_VEC;
+}
+
+/*
+ * One timed batch of the slot's routine over the sizes in sizes[0..calls).
+ * A vector routine's host_vector_begin()/_end() lie outside the timed
+ * region: once per batch, they would count as a 1/calls share of a call.
+ */
+static bool batch(const struct block *k, unsigned int slot, unsigned int rep,
 		  const size_t *sizes, size_t calls, uint64_t *ticks,
 		  struct fault *f)
 {
-	struct strings_batch b = { fn, k->dst, arg2(k, rep), sizes, calls };
+	struct strings_batch b = { slot_fn(k, slot), k->dst, arg2(k, rep),
+				   sizes, calls };
+	bool vec = slot_uses_vectors(k, slot), ok;
 
-	return time_guarded(k->mode == MODE_LAT ? call_lat : call_tput, &b,
-			    ticks, f);
+	if (vec)
+		host_vector_begin();
+	ok = time_guarded(k->mode == MODE_LAT ? call_lat : call_tput, &b,
+			  ticks, f);
+	if (vec)
+		host_vector_end();
+	return ok;
 }
 
 /* ---- figures ---- */
@@ -384,7 +401,7 @@ static void measure_block(struct strings_state *s, struct block *k)
 				progress_next(&s->clock, string_op_name(k->op), k->name,
 					      slot_name(k, slot), rep, s->p->reps, 1);
 				prepare_dst(k, n, rep);
-				if (!batch(k, slot_fn(k, slot), rep, ns[PAT_ZERO],
+				if (!batch(k, slot, rep, ns[PAT_ZERO],
 					   STRINGS_CALLS, &raw[si][slot][rep], &f)) {
 					fault(s, k, slot, batch_name, &f);
 					k->sizes_ok[slot] = si;
@@ -508,7 +525,7 @@ static void measure_zero(struct strings_state *s, struct block *k,
 				progress_next(&s->clock, string_op_name(k->op), k->name,
 					      slot_name(k, slot), rep, s->p->reps, 1);
 				prepare_dst(k, m, rep);
-				if (!batch(k, slot_fn(k, slot), rep, ns[pat],
+				if (!batch(k, slot, rep, ns[pat],
 					   pattern_calls(pat), t, &f)) {
 					fault(s, k, slot, pattern_names[pat], &f);
 					k->sizes_ok[slot] = 0;

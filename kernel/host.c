@@ -5,6 +5,7 @@
  */
 #include "harness/fmt.h"
 #include "harness/host.h"
+#include "harness/insn.h"
 #include "host_fault.h"
 #include "screen_run.h"
 #include "smp.h"
@@ -12,6 +13,9 @@
 
 #define MSR_PRED_CMD	0x49
 #define PRED_CMD_IBPB	(1u << 0)
+#define MSR_MPERF	0xe7
+#define MSR_APERF	0xe8
+#define CPUID6_ECX_APERFMPERF	(1u << 0)
 
 void host_caps(struct host_caps *c)
 {
@@ -27,6 +31,27 @@ void host_wbinvd(void)
 bool host_ibpb(void)
 {
 	return wrmsr_safe(MSR_PRED_CMD, PRED_CMD_IBPB);
+}
+
+/* The registers are the run's own: nothing to save. */
+void host_vector_begin(void)
+{
+}
+
+void host_vector_end(void)
+{
+}
+
+bool host_aperf_mperf(uint64_t *aperf, uint64_t *mperf)
+{
+	uint32_t r[4];
+
+	cpuid_count(0, 0, r);
+	if (r[0] < 6)
+		return false;
+	cpuid_count(6, 0, r);
+	return (r[2] & CPUID6_ECX_APERFMPERF) && rdmsr_safe(MSR_APERF, aperf) &&
+	       rdmsr_safe(MSR_MPERF, mperf);
 }
 
 /*

@@ -36,6 +36,23 @@ bool host_ibpb(void)
 	return false;
 }
 
+/* A process's vector registers are its own: the kernel saves them on a switch. */
+void host_vector_begin(void)
+{
+}
+
+void host_vector_end(void)
+{
+}
+
+/* The MSRs need ring 0 (perf_event_open() is the way here). */
+bool host_aperf_mperf(uint64_t *aperf, uint64_t *mperf)
+{
+	(void)aperf;
+	(void)mperf;
+	return false;
+}
+
 /* --- faults --- */
 
 static sigjmp_buf guard_jmp;

@@ -121,6 +121,14 @@ bool host_ibpb(void)
 	return false;
 }
 
+void host_vector_begin(void)
+{
+}
+
+void host_vector_end(void)
+{
+}
+
 void host_pass_begin(void)
 {
 }
