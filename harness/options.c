@@ -273,6 +273,12 @@ static void parse_suite(struct options *o, char *val)
 
 	valid[0] = '\0';
 	for (s = 0; s < SUITE_COUNT; s++) {
+		if (streq(val, suites[s].name) && o->host == HOST_MODULE &&
+		    suites[s].how == HOW_SCRUB) {
+			error(o, "suite=%s: not in the module: every CPU clearing memory at once is no run for a machine someone else uses; boot the kernel for it, or run pagebench-linux",
+			      val);
+			return;
+		}
 		if (streq(val, suites[s].name)) {
 			o->suite = s;
 			return;
@@ -468,26 +474,28 @@ static const struct option_def {
 	unsigned int hosts;		/* enum host bits */
 } option_defs[] = {
 	{ "console",	parse_console,	HOST_KERNEL },
-	{ "tag",	parse_tag,	HOST_KERNEL | HOST_LINUX },
+	{ "tag",	parse_tag,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
 	{ "exit",	parse_exit,	HOST_KERNEL },
+	/* The module has none: a deliberate #UD in ring 0 would be an oops. */
 	{ "selftest",	parse_selftest,	HOST_KERNEL | HOST_LINUX },
-	{ "disable",	parse_disable,	HOST_KERNEL | HOST_LINUX },
-	{ "force",	parse_force,	HOST_KERNEL | HOST_LINUX },
-	{ "suite",	parse_suite,	HOST_KERNEL | HOST_LINUX },
-	{ "reps",	parse_reps,	HOST_KERNEL | HOST_LINUX },
-	{ "passes",	parse_passes,	HOST_KERNEL | HOST_LINUX },
-	{ "variants",	parse_variants,	HOST_KERNEL | HOST_LINUX },
+	{ "disable",	parse_disable,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
+	{ "force",	parse_force,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
+	{ "suite",	parse_suite,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
+	{ "reps",	parse_reps,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
+	{ "passes",	parse_passes,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
+	{ "variants",	parse_variants,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
 	{ "cpus",	parse_cpus,	HOST_KERNEL | HOST_LINUX },
 	{ "scrub",	parse_scrub,	HOST_KERNEL | HOST_LINUX },
-	{ "sizes",	parse_sizes,	HOST_KERNEL | HOST_LINUX },
+	{ "sizes",	parse_sizes,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
 	{ "tsc",	parse_tsc,	HOST_KERNEL },
-	{ "cpu",	parse_cpu,	HOST_LINUX },
+	{ "cpu",	parse_cpu,	HOST_LINUX | HOST_MODULE },
 	{ "watchdog",	parse_watchdog,	HOST_KERNEL },
 };
 
 static const char *host_name(enum host h)
 {
-	return h == HOST_LINUX ? "pagebench-linux" : "the kernel";
+	return h == HOST_LINUX ? "pagebench-linux" :
+	       h == HOST_MODULE ? "the module" : "the kernel";
 }
 
 /* " console= tag= ..." for the keys this host takes. */
