@@ -3,12 +3,14 @@
 #   make run      boot it under QEMU, show and save the serial log
 #   make test     all tests; ends with "N passed, N failed, N skipped"
 #   make bench    pagebench-linux beside perf bench mem, figures only
+#   make module   build/module/pagebench.ko, against KDIR's kernel headers
 # Missing Debian packages are installed when run as root (scripts/deps).
 #
 # Sources by layer: boot/ and kernel/ are the ring-0 host, harness/ is the
 # benchmark itself (compiled once for the kernel and once for user space),
 # variants/ the measured routines, linux/ the harness's user-space host
-# (pagebench-linux), host/ the other user-space tools.
+# (pagebench-linux), module/ its host as a Linux kernel module (pagebench.ko),
+# host/ the other user-space tools.
 
 CC	?= gcc
 NASM	?= nasm
@@ -60,7 +62,7 @@ HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/pagebench-linux \
 	    $(B)/host/test_screen $(B)/host/test_mem $(B)/host/test_smp $(B)/host/test_logfile
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
-.PHONY: all run test bench deps clean FORCE
+.PHONY: all run test bench deps clean module FORCE
 # Keep the objects pattern rules make on the way: no rebuild on the next make.
 .SECONDARY:
 all: $(B)/pagebench.elf $(B)/pagebench.iso $(HOST_BIN)
@@ -131,6 +133,40 @@ $(B)/host/pagebench-cpuid: $(B)/h/host/pagebench-cpuid.o $(HOST_COMMON)
 $(B)/host/pagebench-linux: $(LINUX_OBJ) $(HOST_COMMON)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
+
+# The kernel module: Kbuild wants every source under its M= directory, so
+# build/module/ gets links to them, and the variant tables with module/'s
+# rows appended (one table, whose module-only rows exist only there).
+# module/Kbuild assembles the nasm files itself.
+KDIR	?= /lib/modules/$(shell uname -r)/build
+MOD	:= $(B)/module
+MOD_SRC	:= $(HARNESS_C) $(VARIANT_ASM) $(HARNESS_ASM) \
+	   $(wildcard harness/*.h harness/*.def variants/*.h variants/*.inc \
+	   module/*.c module/*.h module/*.def module/compat/*.h)
+MOD_LINKS := $(addprefix $(MOD)/,$(MOD_SRC))
+MOD_DEFS  := $(addprefix $(MOD)/variants/,clear.def copy.def strings.def)
+
+$(MOD)/Kbuild: module/Kbuild
+	@mkdir -p $(dir $@)
+	ln -sf $(abspath $<) $@
+
+$(MOD_LINKS): $(MOD)/%: %
+	@mkdir -p $(dir $@)
+	ln -sf $(abspath $<) $@
+
+$(MOD_DEFS): $(MOD)/variants/%.def: variants/%.def module/%.def
+	@mkdir -p $(dir $@)
+	cat $^ > $@
+
+module: $(MOD)/Kbuild $(MOD_LINKS) $(MOD_DEFS) $(B)/version
+	@if [ ! -f $(KDIR)/Makefile ]; then \
+		echo "make module: no kernel headers at $(KDIR)" >&2; \
+		echo "make module: install linux-headers-$$(uname -r), or give KDIR=; installed:" \
+			$$(ls -d /usr/src/linux-headers-* 2>/dev/null | grep -v common) >&2; \
+		exit 1; \
+	fi
+	@find $(MOD) -xtype l -delete	# links to sources that are gone
+	$(MAKE) -C $(KDIR) M=$(abspath $(MOD)) PB_VERSION=$(VERSION) NASM=$(NASM) modules
 
 deps:
 	@scripts/deps $(DEPS_FOR)
