@@ -25,3 +25,27 @@ def string_variant_needs():
                              r"\s*\w+\s*,\s*FEAT_(\w+)", f.read(), re.M):
             needs[(m.group(1), m.group(2))] = m.group(3).lower()
     return needs
+
+
+def variant_rows(folder=os.path.join(REPO, "variants")):
+    """Every row of clear.def, copy.def and strings.def in folder (variants/,
+    or module/ for the module's own rows): dicts of table (clear, copy,
+    memset, memcpy), name, routine, need, regs and xen (clear only)."""
+    rows = []
+    for table in ("clear", "copy", "strings"):
+        with open(os.path.join(folder, table + ".def")) as f:
+            text = f.read()
+        if table == "strings":
+            rx = (r"^STRING_VARIANT\(\s*(\w+)\s*,\s*(\w+)\s*,\s*(\w+)\s*,\s*FEAT_(\w+)\s*,"
+                  r"\s*(GPR|VEC)\s*,")
+            for m in re.finditer(rx, text, re.M):
+                rows.append({"table": m.group(1), "name": m.group(2), "routine": m.group(3),
+                             "need": m.group(4).lower(), "regs": m.group(5), "xen": False})
+            continue
+        rx = (r"^(?:CLEAR|COPY)\(\s*(\w+)\s*,\s*(\w+)\s*,\s*(?:PAGE|RANGE)\s*,\s*FEAT_(\w+)\s*,"
+              r"\s*(GPR|VEC)\s*,\s*(?:([01])\s*,)?")
+        for m in re.finditer(rx, text, re.M):
+            rows.append({"table": table, "name": m.group(1), "routine": m.group(2),
+                         "need": m.group(3).lower(), "regs": m.group(4),
+                         "xen": m.group(5) == "1"})
+    return rows
