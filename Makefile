@@ -1,16 +1,16 @@
 # pagebench: a bootable x86-64 page clear/copy benchmark.
-#   make          kernel (build/pagebench.elf), ISO (build/pagebench.iso), host tools
+#   make          kernel (build/pagebench.elf), ISO (build/pagebench.iso), user-space programs
 #   make run      boot it under QEMU, show and save the serial log
 #   make test     all tests; ends with "N passed, N failed, N skipped"
-#   make bench    pagebench-linux beside perf bench mem, figures only
+#   make bench    pagebench-linux beside perf bench and likwid-bench, figures only
 #   make module   build/module/pagebench.ko, against KDIR's kernel headers
 # Missing Debian packages are installed when run as root (scripts/deps).
 #
-# Sources by layer: boot/ and kernel/ are the ring-0 host, harness/ is the
-# benchmark itself (compiled once for the kernel and once for user space),
-# variants/ the measured routines, linux/ the harness's user-space host
-# (pagebench-linux), module/ its host as a Linux kernel module (pagebench.ko),
-# host/ the other user-space tools.
+# Sources by layer, lowest first (README.md, "Layout"): lib/, cpu/,
+# variants/, harness/ and harness/suites/ are compiled for every host;
+# boot/ and kernel/ are the ring-0 host, linux/ the user-space host
+# (pagebench-linux), module/ the host as a Linux kernel module
+# (pagebench.ko), tools/ pagebench-cpuid.
 
 CC	?= gcc
 NASM	?= nasm
@@ -36,17 +36,19 @@ HCFLAGS	:= -std=gnu11 -O2 -g $(WARN) $(DEPFLAGS) -I. -ffile-prefix-map=$(CURDIR)
 	   -DPB_VERSION='"$(VERSION)"'
 NASMFLAGS := -f elf64 -Wall
 
-HARNESS_C   := $(wildcard harness/*.c) variants/table.c variants/strings.c
+# Every layer below the hosts, compiled once for the kernel and once for
+# user space (README.md, "Layout").
+HARNESS_C   := $(wildcard lib/*.c cpu/*.c variants/*.c harness/*.c harness/suites/*.c)
 # The screen font, generated from a Debian console font (scripts/psf2c).
 FONT_C      := $(B)/gen/font.c
-KERNEL_C    := $(wildcard kernel/*.c) $(HARNESS_C) $(FONT_C)
-BOOT_ASM    := $(wildcard boot/*.asm)
+KERNEL_C    := $(shell find kernel -name '*.c') $(HARNESS_C) $(FONT_C)
+BOOT_ASM    := $(wildcard boot/*.asm) $(shell find kernel -name '*.asm')
 VARIANT_ASM := $(wildcard variants/*.asm)
 # The harness's own assembly: suite=strings' timed loops.
-HARNESS_ASM := $(wildcard harness/*.asm)
+HARNESS_ASM := $(wildcard harness/suites/*.asm)
 
-# Kernel objects live under build/k/, host objects of the same sources
-# under build/h/: the flags differ (freestanding, no SSE in C).
+# Kernel objects live under build/k/, user-space objects of the same
+# sources under build/h/: the flags differ (freestanding, no SSE in C).
 KOBJ := $(patsubst %.c,$(B)/k/%.o,$(KERNEL_C)) \
 	$(patsubst %.asm,$(B)/k/%.o,$(BOOT_ASM) $(VARIANT_ASM) $(HARNESS_ASM))
 VARIANT_OBJ := $(patsubst %.asm,$(B)/k/%.o,$(VARIANT_ASM) $(HARNESS_ASM))
@@ -56,23 +58,35 @@ VARIANT_OBJ := $(patsubst %.asm,$(B)/k/%.o,$(VARIANT_ASM) $(HARNESS_ASM))
 HARNESS_LIB := $(B)/h/libharness.a
 HARNESS_OBJ := $(patsubst %.c,$(B)/h/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 
-HOST_BIN := $(B)/host/pagebench-cpuid $(B)/host/pagebench-linux \
-	    $(B)/host/test_variants $(B)/host/test_lib $(B)/host/test_cpu \
-	    $(B)/host/test_strings $(B)/host/test_strings_run $(B)/host/test_acpi $(B)/host/test_tsc \
-	    $(B)/host/test_screen $(B)/host/test_mem $(B)/host/test_smp $(B)/host/test_logfile
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/bin/%,$(wildcard tests/unit/test_*.c))
+BIN := $(B)/bin/pagebench-cpuid $(B)/bin/pagebench-linux \
+	$(B)/bin/pagebench-linux-static $(UNIT_TESTS)
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
+
+# Plain make on a machine without the tools names the script that
+# installs them, rather than failing on the first missing one. run, test
+# and bench install them first themselves (their deps prerequisite).
+NEEDED_TOOLS := $(CC) $(NASM) $(LD) $(OBJCOPY) $(AR) $(PYTHON) grub-mkrescue xorriso mformat
+NEEDED_FILES := /usr/share/consolefonts/Uni2-VGA16.psf.gz
+MISSING := $(foreach t,$(NEEDED_TOOLS),$(if $(shell command -v $(t) 2>/dev/null),,$(t))) \
+	   $(foreach f,$(NEEDED_FILES),$(if $(wildcard $(f)),,$(f)))
+ifneq ($(strip $(MISSING)),)
+ifeq ($(filter deps clean run test bench module,$(MAKECMDGOALS)),)
+$(error missing $(strip $(MISSING)): run scripts/deps (as root it installs what is missing, otherwise it prints the apt-get command), or make run, which does)
+endif
+endif
 
 .PHONY: all run test bench deps clean module FORCE
 # Keep the objects pattern rules make on the way: no rebuild on the next make.
 .SECONDARY:
-all: $(B)/pagebench.elf $(B)/pagebench.iso $(HOST_BIN)
+all: $(B)/pagebench.elf $(B)/pagebench.iso $(BIN)
 
 # Rewritten only when git describe changes, so what prints the version
 # is rebuilt exactly then.
 $(B)/version: FORCE
 	@mkdir -p $(B)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
-$(B)/k/kernel/main.o $(B)/h/host/pagebench-cpuid.o $(B)/h/linux/main.o: $(B)/version
+$(B)/k/kernel/main.o $(B)/h/tools/pagebench-cpuid.o $(B)/h/linux/main.o: $(B)/version
 
 $(FONT_C): scripts/psf2c
 	@mkdir -p $(dir $@)
@@ -109,30 +123,36 @@ $(HARNESS_LIB): $(HARNESS_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-HOST_COMMON := $(B)/h/host/live_cpuid.o $(B)/h/host/cpuid_dump.o $(HARNESS_LIB)
+TOOLS_COMMON := $(B)/h/tools/cpuid_dump.o $(HARNESS_LIB)
 
 # The archive last: kernel objects a test adds below may need harness code.
-$(B)/host/test_%: $(B)/h/tests/host/test_%.o $(B)/h/tests/host/abi.o $(HOST_COMMON)
+$(B)/bin/test_%: $(B)/h/tests/unit/test_%.o $(B)/h/tests/unit/abi.o $(TOOLS_COMMON)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(filter-out $(HARNESS_LIB),$^) $(HARNESS_LIB)
 
-# Kernel code that is pure (no ring 0), tested on the host.
-$(B)/host/test_acpi: $(B)/h/kernel/acpi.o
-$(B)/host/test_logfile: $(B)/h/kernel/log_keep.o $(B)/h/kernel/efi_path.o
-$(B)/host/test_tsc: $(B)/h/kernel/amd_pstate.o
-$(B)/host/test_mem: $(B)/h/kernel/mem.o
-$(B)/host/test_smp: $(B)/h/kernel/smp_plan.o
+# Kernel code that is pure (no ring 0), tested in user space.
+$(B)/bin/test_acpi: $(B)/h/kernel/acpi/tables.o
+$(B)/bin/test_logfile: $(B)/h/kernel/efi/log_keep.o $(B)/h/kernel/efi/efi_path.o
+$(B)/bin/test_tsc: $(B)/h/kernel/time/amd_pstate.o
+$(B)/bin/test_mem: $(B)/h/kernel/boot/mem.o
+$(B)/bin/test_smp: $(B)/h/kernel/smp/plan.o
 # The screen's layout, drawing and page-table code, on buffers of the test's own.
-$(B)/host/test_screen: $(B)/h/kernel/screen.o $(B)/h/kernel/screen_log.o \
-	$(B)/h/kernel/fb.o $(B)/h/kernel/paging.o $(B)/h/$(FONT_C:.c=.o)
+$(B)/bin/test_screen: $(B)/h/kernel/screen/screen.o $(B)/h/kernel/screen/log.o \
+	$(B)/h/kernel/screen/fb.o $(B)/h/kernel/x86/paging.o $(B)/h/$(FONT_C:.c=.o)
 
-$(B)/host/pagebench-cpuid: $(B)/h/host/pagebench-cpuid.o $(HOST_COMMON)
+$(B)/bin/pagebench-cpuid: $(B)/h/tools/pagebench-cpuid.o $(TOOLS_COMMON)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
 
-$(B)/host/pagebench-linux: $(LINUX_OBJ) $(HOST_COMMON)
+$(B)/bin/pagebench-linux: $(LINUX_OBJ) $(HARNESS_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
+
+# The same program linked statically: one file to copy to any x86-64
+# Linux of a fleet (README.md, "A fleet"), whatever its libc.
+$(B)/bin/pagebench-linux-static: $(LINUX_OBJ) $(HARNESS_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -static -o $@ $^
 
 # The kernel module: Kbuild wants every source under its M= directory, so
 # build/module/ gets links to them, and the variant tables with module/'s
@@ -141,8 +161,9 @@ $(B)/host/pagebench-linux: $(LINUX_OBJ) $(HOST_COMMON)
 KDIR	?= /lib/modules/$(shell uname -r)/build
 MOD	:= $(B)/module
 MOD_SRC	:= $(HARNESS_C) $(VARIANT_ASM) $(HARNESS_ASM) \
-	   $(wildcard harness/*.h harness/*.def variants/*.h variants/*.inc \
-	   module/*.c module/*.h module/*.def module/compat/*.h)
+	   $(wildcard lib/*.h cpu/*.h variants/*.h variants/*.inc harness/*.h \
+	   harness/*.def harness/suites/*.h module/*.c module/*.h module/*.def \
+	   module/compat/*.h)
 MOD_LINKS := $(addprefix $(MOD)/,$(MOD_SRC))
 MOD_DEFS  := $(addprefix $(MOD)/variants/,clear.def copy.def strings.def)
 
@@ -179,9 +200,9 @@ test: DEPS_FOR = test
 test: deps all
 	tests/run
 
-bench: DEPS_FOR = run
+bench: DEPS_FOR = bench
 bench: deps all
-	scripts/bench-vs-perf $(BENCH_ARGS)
+	scripts/bench-vs-peers $(BENCH_ARGS)
 
 clean:
 	rm -rf $(B)

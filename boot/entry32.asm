@@ -10,11 +10,9 @@ MB_INFO_MMAP	equ 1 << 6
 PD_POOL		equ 64			; page directories: 64 GiB of 2 MiB pages
 GIB_MIN		equ 4			; always map the first 4 GiB (MMIO included)
 
-extern long_entry
-extern stack_top
+extern long_entry, stack_top, boot_info, boot_magic
+extern identity_mapped_gib, gdt_ptr64
 global _start
-global boot_info, boot_magic, boot_mapped_gib
-global gdt_ptr64, kernel_gdt
 
 section .text
 bits 32
@@ -52,7 +50,7 @@ _start:
 	jz .no_long_mode
 
 	call count_gib
-	mov [boot_mapped_gib], eax
+	mov [identity_mapped_gib], eax
 	call build_page_tables
 
 	mov eax, cr4
@@ -68,7 +66,7 @@ _start:
 	or eax, (1 << 31) | (1 << 0)	; PG, PE
 	mov cr0, eax
 
-	lgdt [gdt_ptr]
+	lgdt [gdt_ptr64]		; in 32-bit mode only its low 32 bits of base are read
 	jmp GDT_CODE64:long_entry
 
 .no_multiboot:
@@ -131,7 +129,7 @@ count_gib:
 	pop ebx
 	ret
 
-; Identity-map [0, boot_mapped_gib GiB) with 2 MiB pages. The directories
+; Identity-map [0, identity_mapped_gib GiB) with 2 MiB pages. The directories
 ; are consecutive pages, so their entries form one array of 2 MiB mappings.
 build_page_tables:
 	; A loader need not zero .bss: clear the two top levels ourselves.
@@ -144,7 +142,7 @@ build_page_tables:
 	or eax, 0x3			; present, writable
 	mov [pml4], eax
 
-	mov ecx, [boot_mapped_gib]
+	mov ecx, [identity_mapped_gib]
 	xor esi, esi
 .pdpt:
 	mov eax, esi
@@ -237,29 +235,7 @@ msg_no_cpuid:
 msg_no_long_mode:
 	db "(PB) boot failed: this CPU has no long mode (not x86-64)", 13, 10, 0
 
-GDT_CODE64 equ 0x08
-GDT_ENTRIES equ 32		; room for the selector a UEFI firmware's code uses (kernel/gdt.c)
-gdt_ptr:
-	dw gdt_end - gdt - 1
-	dd gdt
-gdt_ptr64:
-	dw gdt_end - gdt - 1
-	dq gdt
-
-section .data
-align 8
-kernel_gdt:
-gdt:
-	dq 0
-	dq 0x00AF9A000000FFFF		; 64-bit code, ring 0
-	dq 0x00CF92000000FFFF		; data
-	times GDT_ENTRIES - 3 dq 0
-gdt_end:
-
-section .data
-boot_info:	dd 0
-boot_magic:	dd 0			; which multiboot: kernel/multiboot.c reads the info by it
-boot_mapped_gib: dd 0
+GDT_CODE64 equ 0x08		; kernel/x86/gdt.h: the kernel's GDT is kernel/x86/gdt.c's
 
 section .bss
 align 4096

@@ -9,7 +9,7 @@
 ; firmware describes, and its drivers need them), the GDT and the CS
 ; selector (the firmware's interrupt handlers use them; trap_init() puts
 ; the CS in use in the kernel's IDT gates). Left: its stack (the kernel's
-; is larger, see entry64.asm) and its IDT, which kernel/efi.c puts back
+; is larger, see entry64.asm) and its IDT, which kernel/efi/efi.c puts back
 ; around every firmware call. Interrupts go off here and stay off in the
 ; kernel.
 
@@ -17,9 +17,8 @@ MB2_BOOT_MAGIC	equ 0x36D76289
 RFLAGS_IF	equ 1 << 9
 
 extern kmain, sse_enable, stack_top
-extern boot_info, boot_magic
 global efi64_entry
-global efi_fw_idtr, efi_fw_rflags
+extern efi_fw_idtr, efi_fw_rflags
 
 section .text
 bits 64
@@ -33,19 +32,13 @@ efi64_entry:
 	mov rcx, rbx
 	shr rcx, 32
 	jnz .halt			; GRUB puts the information below 4 GiB
-	mov [boot_magic], eax
-	mov [boot_info], ebx
 	sidt [efi_fw_idtr]
+	mov edi, eax			; kmain(magic, info); sse_enable uses rax only
+	mov esi, ebx
 	mov rsp, stack_top
 	call sse_enable
-	mov edi, ebx
 	call kmain
 .halt:
 	cli
 	hlt
 	jmp .halt
-
-section .data
-align 16
-efi_fw_rflags:	dq 0			; IF tells whether the firmware ran with interrupts on
-efi_fw_idtr:	times 10 db 0		; limit (16 bits), base (64 bits)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-#include "bench.h"
-#include "host.h"
-#include "insn.h"
-#include "out.h"
-#include "run.h"
+#include "harness/bench.h"
+#include "harness/host.h"
+#include "cpu/insn.h"
+#include "lib/out.h"
+#include "lib/run.h"
 
 #define PAGE		4096u
 #define LINE		64u

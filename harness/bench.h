@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "harness/cpu.h"
+#include "cpu/cpu.h"
 #include "harness/host.h"
 #include "variants/variants.h"
 

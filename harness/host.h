@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/run.h"
 
 struct host_caps {
 	bool wbinvd;		/* WBINVD may be executed (ring 0 only) */
@@ -81,7 +82,7 @@ void host_progress(const struct progress *p);
  * Every CPU at once (suite=scrub). The kernel brings up the CPUs of the
  * ACPI MADT; pagebench-linux uses one thread per CPU it may run on.
  */
-#define HOST_CPUS_MAX	256
+#define HOST_CPUS_MAX	RUN_CPUS_MAX
 #define HOST_NODES_MAX	16
 
 struct host_cpus {

@@ -5,9 +5,11 @@
  * Error messages list the valid keys and values from the same tables, so
  * they cannot drift from what the parser accepts.
  */
-#include "fmt.h"
-#include "host.h"
-#include "options.h"
+#include "lib/fmt.h"
+#include "harness/host.h"
+#include "harness/options.h"
+#include "lib/out.h"
+#include "lib/run.h"
 #include "variants/strings.h"
 
 static const char *const tsc_pick_names[TSC_PICK_COUNT] = {
@@ -179,12 +181,12 @@ static void parse_selftest(struct options *o, char *val)
 		return;
 	}
 	for (i = 0; i < ARRAY_SIZE(kernel_only); i++) {
-		if (streq(val, kernel_only[i].name) && o->host == HOST_KERNEL) {
+		if (streq(val, kernel_only[i].name) && o->program == PROGRAM_KERNEL) {
 			o->selftest = kernel_only[i].t;
 			return;
 		}
 	}
-	if (o->host == HOST_KERNEL)
+	if (o->program == PROGRAM_KERNEL)
 		error(o, "selftest=: unknown '%s'; valid: ud map smp nosipi hang hang-ap ud-ap", val);
 	else
 		error(o, "selftest=: unknown '%s'; valid: ud (map smp nosipi hang hang-ap ud-ap are the kernel's)", val);
@@ -273,7 +275,7 @@ static void parse_suite(struct options *o, char *val)
 
 	valid[0] = '\0';
 	for (s = 0; s < SUITE_COUNT; s++) {
-		if (streq(val, suites[s].name) && o->host == HOST_MODULE &&
+		if (streq(val, suites[s].name) && o->program == PROGRAM_MODULE &&
 		    suites[s].how == HOW_SCRUB) {
 			error(o, "suite=%s: not in the module: every CPU clearing memory at once is no run for a machine someone else uses; boot the kernel for it, or run pagebench-linux",
 			      val);
@@ -471,34 +473,34 @@ static void parse_sizes(struct options *o, char *val)
 static const struct option_def {
 	const char *key;
 	void (*parse)(struct options *o, char *val);
-	unsigned int hosts;		/* enum host bits */
+	unsigned int programs;		/* enum program bits */
 } option_defs[] = {
-	{ "console",	parse_console,	HOST_KERNEL },
-	{ "tag",	parse_tag,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
-	{ "exit",	parse_exit,	HOST_KERNEL },
+	{ "console",	parse_console,	PROGRAM_KERNEL },
+	{ "tag",	parse_tag,	PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE },
+	{ "exit",	parse_exit,	PROGRAM_KERNEL },
 	/* The module has none: a deliberate #UD in ring 0 would be an oops. */
-	{ "selftest",	parse_selftest,	HOST_KERNEL | HOST_LINUX },
-	{ "disable",	parse_disable,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
-	{ "force",	parse_force,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
-	{ "suite",	parse_suite,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
-	{ "reps",	parse_reps,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
-	{ "passes",	parse_passes,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
-	{ "variants",	parse_variants,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
-	{ "cpus",	parse_cpus,	HOST_KERNEL | HOST_LINUX },
-	{ "scrub",	parse_scrub,	HOST_KERNEL | HOST_LINUX },
-	{ "sizes",	parse_sizes,	HOST_KERNEL | HOST_LINUX | HOST_MODULE },
-	{ "tsc",	parse_tsc,	HOST_KERNEL },
-	{ "cpu",	parse_cpu,	HOST_LINUX | HOST_MODULE },
-	{ "watchdog",	parse_watchdog,	HOST_KERNEL },
+	{ "selftest",	parse_selftest,	PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "disable",	parse_disable,	PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE },
+	{ "force",	parse_force,	PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE },
+	{ "suite",	parse_suite,	PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE },
+	{ "reps",	parse_reps,	PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE },
+	{ "passes",	parse_passes,	PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE },
+	{ "variants",	parse_variants,	PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE },
+	{ "cpus",	parse_cpus,	PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "scrub",	parse_scrub,	PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "sizes",	parse_sizes,	PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE },
+	{ "tsc",	parse_tsc,	PROGRAM_KERNEL },
+	{ "cpu",	parse_cpu,	PROGRAM_LINUX | PROGRAM_MODULE },
+	{ "watchdog",	parse_watchdog,	PROGRAM_KERNEL },
 };
 
-static const char *host_name(enum host h)
+static const char *program_name(enum program h)
 {
-	return h == HOST_LINUX ? "pagebench-linux" :
-	       h == HOST_MODULE ? "the module" : "the kernel";
+	return h == PROGRAM_LINUX ? "pagebench-linux" :
+	       h == PROGRAM_MODULE ? "the module" : "the kernel";
 }
 
-/* " console= tag= ..." for the keys this host takes. */
+/* " console= tag= ..." for the keys this program takes. */
 static void valid_keys(const struct options *o, char *buf, size_t size)
 {
 	size_t n = 0;
@@ -506,15 +508,15 @@ static void valid_keys(const struct options *o, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (i = 0; i < ARRAY_SIZE(option_defs); i++)
-		if (option_defs[i].hosts & o->host)
+		if (option_defs[i].programs & o->program)
 			n += fmt_snprintf(buf + n, n < size ? size - n : 0, " %s=",
 					  option_defs[i].key);
 }
 
-void options_init(struct options *o, enum host host)
+void options_init(struct options *o, enum program program)
 {
 	*o = (struct options){
-		.host = host,
+		.program = program,
 		.tag = "PB",
 		.console_port = 0x3f8,
 		.baud = 115200,
@@ -551,11 +553,11 @@ static void parse_one(struct options *o, const char *s, size_t len)
 	for (i = 0; i < ARRAY_SIZE(option_defs); i++) {
 		if (!streq(w, option_defs[i].key))
 			continue;
-		if (option_defs[i].hosts & o->host)
+		if (option_defs[i].programs & o->program)
 			option_defs[i].parse(o, val);
 		else
 			error(o, "%s=: not an option of %s; valid:%s", w,
-			      host_name(o->host), keys);
+			      program_name(o->program), keys);
 		return;
 	}
 	error(o, "unknown option '%s'; valid:%s", w, keys);
@@ -679,12 +681,12 @@ void options_finish(struct options *o)
 	}
 }
 
-void options_parse(struct options *o, enum host host, const char *cmdline)
+void options_parse(struct options *o, enum program program, const char *cmdline)
 {
 	const char *p = cmdline ? cmdline : "";
 	bool first = true;
 
-	options_init(o, host);
+	options_init(o, program);
 	while (*p) {
 		const char *start;
 		bool has_eq = false;
@@ -696,7 +698,7 @@ void options_parse(struct options *o, enum host host, const char *cmdline)
 		for (start = p; *p && *p != ' ' && *p != '\t'; p++)
 			has_eq |= *p == '=';
 		/* Multiboot loaders put the image's path first: it is no option. */
-		if (first && host == HOST_KERNEL && !has_eq) {
+		if (first && program == PROGRAM_KERNEL && !has_eq) {
 			first = false;
 			continue;
 		}
@@ -722,4 +724,17 @@ bool option_selects(const struct options *o, unsigned int i)
 	if (o->variants_arg[0])
 		return (o->variants >> i) & 1;
 	return true;
+}
+
+void options_print_errors(const struct options *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nerrors; i++) {
+		if (i < OPT_MAX_ERRORS)
+			out_line("option error: %s", o->errors[i]);
+		run_fail();
+	}
+	if (o->nerrors > OPT_MAX_ERRORS)
+		out_line("option error: %u more not shown", o->nerrors - OPT_MAX_ERRORS);
 }

@@ -15,18 +15,18 @@
 #include "variants/variants.h"
 
 /* The programs that read options; an option names the ones it is for. */
-enum host {
-	HOST_KERNEL = 1 << 0,	/* the kernel, and pagebench-cpuid predicting it */
-	HOST_LINUX = 1 << 1,	/* pagebench-linux */
-	HOST_MODULE = 1 << 2,	/* pagebench.ko, the Linux kernel module */
+enum program {
+	PROGRAM_KERNEL = 1 << 0,	/* the kernel, and pagebench-cpuid predicting it */
+	PROGRAM_LINUX = 1 << 1,	/* pagebench-linux */
+	PROGRAM_MODULE = 1 << 2,	/* pagebench.ko, the Linux kernel module */
 };
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
 enum selftest { SELFTEST_NONE, SELFTEST_UD, SELFTEST_MAP,
-		/* every CPU at once (kernel/smp_selftest.c) */
+		/* every CPU at once (kernel/smp/selftest.c) */
 		SELFTEST_SMP, SELFTEST_NOSIPI, SELFTEST_HANG, SELFTEST_HANG_AP,
 		SELFTEST_UD_AP };
-/* tsc=: where the kernel takes the TSC rate from (kernel/tsc.c); auto tries in order. */
+/* tsc=: where the kernel takes the TSC rate from (kernel/time/tsc.c); auto tries in order. */
 enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 		TSC_PICK_PMTIMER, TSC_PICK_PIT, TSC_PICK_COUNT };
 
@@ -46,7 +46,7 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 #define STRINGS_REPS_MAX 31
 
 struct options {
-	enum host host;
+	enum program program;
 	char tag[16];
 	uint16_t console_port;		/* I/O base of the UART */
 	uint32_t baud;
@@ -78,12 +78,15 @@ struct options {
  * loader may put the image's path first: a first word without '=' is
  * skipped there.
  */
-void options_parse(struct options *o, enum host host, const char *cmdline);
+void options_parse(struct options *o, enum program program, const char *cmdline);
 
 /* The same, one word at a time, for argument vectors. */
-void options_init(struct options *o, enum host host);
+void options_init(struct options *o, enum program program);
 void options_word(struct options *o, const char *word);
 void options_finish(struct options *o);
+
+/* An "option error" line per error of o, each counted as a failure. */
+void options_print_errors(const struct options *o);
 
 /* Whether variant i of the table was selected (it may still be skipped). */
 bool option_selects(const struct options *o, unsigned int i);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "passes.h"
+#include "harness/passes.h"
 
 const struct pass_def passes[PASS_COUNT] = {
 #define PASS(ID, opt, hdr, sz, fl, kd, op, xn) \

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-#include "fmt.h"
-#include "out.h"
-#include "plan.h"
-#include "strings_run.h"
+#include "lib/fmt.h"
+#include "lib/out.h"
+#include "harness/plan.h"
+#include "harness/strings_plan.h"
 
 #define PAGE		PAGE_SIZE
 #define KIB_PER_PAGE	(PAGE / 1024)

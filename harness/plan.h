@@ -9,7 +9,7 @@
 #define PB_PLAN_H
 
 #include <stddef.h>
-#include "harness/cpu.h"
+#include "cpu/cpu.h"
 #include "harness/options.h"
 #include "harness/passes.h"
 #include "variants/strings.h"

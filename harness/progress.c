@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#include "insn.h"
-#include "progress.h"
+#include "cpu/insn.h"
+#include "harness/progress.h"
 
 void progress_start(struct progress_clock *c, uint64_t tsc_khz, uint64_t total)
 {

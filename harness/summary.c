@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-#include "bench.h"
-#include "fmt.h"
-#include "summary.h"
+#include "harness/bench.h"
+#include "lib/fmt.h"
+#include "harness/summary.h"
 
 #define PAGE PAGE_SIZE
 

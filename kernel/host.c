@@ -3,13 +3,15 @@
  * The harness's host interface in ring 0. The whole run has interrupts
  * off, so nothing the kernel could count disturbs a pass.
  */
-#include "harness/fmt.h"
+#include "kernel/smp/cpu.h"
+#include "kernel/smp/call.h"
+#include "kernel/smp/smp.h"
+#include "lib/fmt.h"
 #include "harness/host.h"
-#include "harness/insn.h"
-#include "host_fault.h"
-#include "screen_run.h"
-#include "smp.h"
-#include "x86.h"
+#include "cpu/insn.h"
+#include "kernel/host_fault.h"
+#include "kernel/screen/run.h"
+#include "kernel/x86/x86.h"
 
 #define MSR_PRED_CMD	0x49
 #define PRED_CMD_IBPB	(1u << 0)

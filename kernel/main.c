@@ -3,34 +3,37 @@
  * The run, in the order the data flows: multiboot info, options, consoles,
  * CPU description, the plan, the suites, the summary and the exit.
  */
-#include "acpi_live.h"
-#include "boot_info.h"
-#include "console.h"
-#include "cpu_live.h"
-#include "end.h"
-#include "harness/describe.h"
-#include "harness/out.h"
+#include "kernel/smp/smp.h"
+#include "kernel/smp/stop.h"
+#include "kernel/smp/selftest.h"
+#include "kernel/acpi/acpi.h"
+#include "kernel/boot/boot_info.h"
+#include "kernel/screen/console.h"
+#include "cpu/live.h"
+#include "kernel/x86/xsave.h"
+#include "kernel/exit.h"
+#include "kernel/host_fault.h"
+#include "cpu/describe.h"
+#include "lib/out.h"
 #include "harness/plan.h"
-#include "harness/run.h"
-#include "harness/suite.h"
+#include "lib/run.h"
+#include "harness/suites/suite.h"
 #include "harness/summary.h"
-#include "mem.h"
-#include "numa_mem.h"
-#include "paging.h"
-#include "screen.h"
-#include "screen_run.h"
-#include "smp.h"
-#include "trap.h"
-#include "tsc.h"
-#include "x86.h"
+#include "kernel/boot/mem.h"
+#include "kernel/numa.h"
+#include "kernel/x86/paging.h"
+#include "kernel/screen/screen.h"
+#include "kernel/screen/run.h"
+#include "kernel/x86/trap.h"
+#include "kernel/time/tsc.h"
+#include "kernel/x86/x86.h"
 
 #define MSR_UCODE_REV	0x8b
 #define GIB		(1ull << 30)
 
-extern uint32_t boot_mapped_gib;
 extern char kernel_end[];
 
-void kmain(uint32_t info);
+void kmain(uint32_t magic, uint32_t info);
 
 static bool same_string(const char *a, const char *b)
 {
@@ -101,8 +104,16 @@ static bool alloc_buffers(struct buffers *b, const struct plan *p,
 	return true;
 }
 
-void kmain(uint32_t info)
+/*
+ * The run, from boot/entry64.asm or boot/entry_efi.asm: magic and info
+ * are what the loader passed in EAX and EBX.
+ */
+void kmain(uint32_t magic, uint32_t info)
 {
+	static const struct trap_hooks hooks = {
+		.nmi = smp_nmi,			/* the watchdog's, or the end's */
+		.guarded = host_fault_escape,	/* a variant that faults */
+	};
 	static struct boot_info bi;
 	static struct options o;
 	static struct cpu_desc d;
@@ -113,25 +124,28 @@ void kmain(uint32_t info)
 	struct buffers bufs;
 	uint64_t t_start = rdtsc_ordered();
 
-	trap_init();	/* first: a fault anywhere after this is reported, not a triple fault */
-	multiboot_read(&bi, info);
-	options_parse(&o, HOST_KERNEL, bi.cmdline);
-	console_init(&o, &bi);
+	exit_init();
+	trap_init(&hooks);	/* first: a fault anywhere after this is reported, not a triple fault */
+	boot_read(&bi, magic, info);
+	options_parse(&o, PROGRAM_KERNEL, bi.cmdline);
+	out_set_tag(o.tag);
+	console_init(o.console_port, o.baud, &bi);
 
 	cpu_decode(&d, &cpuid_live,
 		   (o.disable >> FEAT_XSAVE) & 1 ? 0 : xsave_enable());
-	run_set_exit(o.exit, under_qemu(&d));
+	exit_set_mode(o.exit, under_qemu(&d));
 	live_facts(&live, &d, &bi, o.tsc);
 	describe_cpu(&d, PB_VERSION, &live);
 	acpi_live_print();
 	boot_report(&bi);
 	tsc_print_report();
 	screen_report();	/* after the description: the Xen header stays first */
-	run_print_option_errors(&o);
+	options_print_errors(&o);
 	/* Before the CPUs come up: their stacks come from it. */
-	mem_init(&mem, &bi, (uint64_t)boot_mapped_gib * GIB,
+	mem_init(&mem, &bi, (uint64_t)identity_mapped_gib * GIB,
 		 (uintptr_t)kernel_end);
-	smp_init(&o, &bi, &mem, live.tsc_khz);
+	smp_init(o.cpus, o.watchdog_s, o.selftest == SELFTEST_NOSIPI, &bi, &mem,
+		 live.tsc_khz);
 
 	if (o.selftest == SELFTEST_UD) {
 		run_step("selftest=ud: a deliberate invalid opcode");

@@ -16,8 +16,8 @@
 #include <linux/mempolicy.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "harness/out.h"
-#include "linux.h"
+#include "lib/out.h"
+#include "linux/linux.h"
 
 #define HUGE_PAGE	((size_t)2 << 20)
 #define MIB		((size_t)1 << 20)

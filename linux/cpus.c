@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include "harness/host.h"
-#include "linux.h"
+#include "linux/linux.h"
 
 /* However slow the step, a thread that has not returned by then is stuck. */
 #define JOIN_SECONDS 600

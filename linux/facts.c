@@ -6,9 +6,9 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
-#include "harness/insn.h"
-#include "harness/out.h"
-#include "linux.h"
+#include "cpu/insn.h"
+#include "lib/out.h"
+#include "linux/linux.h"
 
 /* Calibration: the median of a few windows against the kernel's clock. */
 #define CALIBRATE_WINDOWS 5

@@ -15,9 +15,9 @@
 #include <ucontext.h>
 #include <unistd.h>
 #include "harness/host.h"
-#include "harness/out.h"
-#include "harness/run.h"
-#include "linux.h"
+#include "lib/out.h"
+#include "lib/run.h"
+#include "linux/linux.h"
 
 void host_caps(struct host_caps *c)
 {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "linux.h"
+#include "linux/linux.h"
 
 /* The column of "CPU<cpu>" in the header, or -1. */
 static int cpu_column(const char *header, int cpu)

@@ -6,10 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "harness/describe.h"
+#include "cpu/describe.h"
 #include "harness/options.h"
 #include "harness/plan.h"
-#include "harness/suite.h"
+#include "harness/suites/suite.h"
 
 /* Exit status: as the kernel's QEMU exit says, success or failures. */
 #define EXIT_OK		0

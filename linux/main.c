@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/describe.h"
-#include "harness/insn.h"
-#include "harness/out.h"
-#include "harness/run.h"
-#include "host/live_cpuid.h"
-#include "linux.h"
+#include "cpu/describe.h"
+#include "cpu/insn.h"
+#include "lib/out.h"
+#include "lib/run.h"
+#include "cpu/live.h"
+#include "linux/linux.h"
 
 #ifndef PB_VERSION
 #error "build with -DPB_VERSION=\"...\" (the Makefile passes git describe)"
@@ -74,7 +74,6 @@ int main(int argc, char **argv)
 	static struct cpu_desc d;
 	static struct live_facts live;
 	static struct plan plan;
-	struct cpuid_source cpuid;
 	struct buffers bufs;
 	char pin_error[200];
 	uint64_t t_start = rdtsc_ordered();
@@ -89,7 +88,7 @@ int main(int argc, char **argv)
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	options_init(&o, HOST_LINUX);
+	options_init(&o, PROGRAM_LINUX);
 	for (i = 1; i < argc; i++)
 		options_word(&o, argv[i]);
 	options_finish(&o);
@@ -99,13 +98,12 @@ int main(int argc, char **argv)
 
 	/* Pinned first: CPUID and the TSC are read on the CPU that runs the suites. */
 	pinned = linux_pin(&o, pin_error, sizeof(pin_error));
-	host_cpuid_source(&cpuid);
-	cpu_decode(&d, &cpuid, host_xcr0());
+	cpu_describe_live(&d);
 	cmdline = join_args(argc, argv);
 	linux_live_facts(&live, &d, cmdline ? cmdline : "");
 	describe_cpu(&d, PB_VERSION, &live);
 	linux_print_release();
-	run_print_option_errors(&o);
+	options_print_errors(&o);
 	if (!pinned) {
 		out_line("option error: %s", pin_error);
 		run_fail();

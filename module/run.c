@@ -7,13 +7,14 @@
  * harness's headers and none of the kernel's (module/kernel.h says why).
  */
 #include "harness/bench.h"
-#include "harness/describe.h"
-#include "harness/fmt.h"
-#include "harness/insn.h"
-#include "harness/out.h"
+#include "cpu/describe.h"
+#include "lib/fmt.h"
+#include "cpu/insn.h"
+#include "cpu/live.h"
+#include "lib/out.h"
 #include "harness/plan.h"
-#include "harness/run.h"
-#include "harness/suite.h"
+#include "lib/run.h"
+#include "harness/suites/suite.h"
 #include "module/kernel.h"
 #include "module/run.h"
 
@@ -21,33 +22,11 @@
 #error "build with -DPB_VERSION=\"...\" (module/Kbuild passes git describe)"
 #endif
 
-#define CPUID1_ECX_OSXSAVE	(1u << 27)
 #define US_PER_MS		1000
 
 static struct options opts;
 static const char *given_args;
 static int run_cpu;
-
-static void cpuid_query(void *ctx, uint32_t leaf, uint32_t sub,
-			struct cpuid_regs *out)
-{
-	uint32_t r[4];
-
-	(void)ctx;
-	cpuid_count(leaf, sub, r);
-	*out = (struct cpuid_regs){ r[0], r[1], r[2], r[3] };
-}
-
-static const struct cpuid_source cpuid_live = { cpuid_query, NULL };
-
-/* XCR0 as the kernel set it; XGETBV is #UD unless CR4.OSXSAVE, which leaf 1 mirrors. */
-static uint64_t live_xcr0(void)
-{
-	uint32_t r[4];
-
-	cpuid_count(1, 0, r);
-	return r[2] & CPUID1_ECX_OSXSAVE ? xgetbv(0) : 0;
-}
 
 /* The description lines, of the CPU this is called on. */
 static void describe(struct cpu_desc *d)
@@ -61,7 +40,7 @@ static void describe(struct cpu_desc *d)
 		.cmdline = given_args ? given_args : "",
 	};
 
-	cpu_decode(d, &cpuid_live, live_xcr0());
+	cpu_describe_live(d);
 	describe_cpu(d, PB_VERSION, &live);
 	out_line("linux-module release=%s cpu=%d online=%u", pbk_release(),
 		 pbk_this_cpu(), pbk_online_cpus());
@@ -73,7 +52,7 @@ bool pb_prepare(const char *args, int *cpu)
 	bool online;
 
 	given_args = args;
-	options_parse(&opts, HOST_MODULE, args);
+	options_parse(&opts, PROGRAM_MODULE, args);
 	out_set_tag(opts.tag);
 	out_add_sink(pbk_log_sink);
 	run_cpu = opts.cpu == CPU_DEFAULT ? pbk_last_online_cpu() : opts.cpu;
@@ -84,7 +63,7 @@ bool pb_prepare(const char *args, int *cpu)
 	}
 	/* As pagebench-linux does: say what the machine is, what was wrong, and stop. */
 	describe(&d);
-	run_print_option_errors(&opts);
+	options_print_errors(&opts);
 	if (!online) {
 		out_line("option error: cpu=%d: no such CPU online (the last online CPU is %d)",
 			 run_cpu, pbk_last_online_cpu());

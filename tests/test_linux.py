@@ -19,8 +19,8 @@ from tables import variant_needs  # noqa: E402
 from pbreport import parse as P  # noqa: E402
 import strings_log  # noqa: E402
 
-TOOL = os.path.join(REPO, "build", "host", "pagebench-linux")
-CPUID_TOOL = os.path.join(REPO, "build", "host", "pagebench-cpuid")
+TOOL = os.path.join(REPO, "build", "bin", "pagebench-linux")
+CPUID_TOOL = os.path.join(REPO, "build", "bin", "pagebench-cpuid")
 # The smallest dump pagebench-cpuid reads: vendor, SSE2, long mode. Option
 # errors do not depend on the CPU, so no recorded dump is needed.
 CPUID_DUMP = (b"CPUID 00000000: 00000001-68747541-444D4163-69746E65\n"
@@ -436,3 +436,35 @@ class StringsSuite(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class StaticBinary(unittest.TestCase):
+    """build/bin/pagebench-linux-static: one file for any x86-64 Linux."""
+    STATIC = os.path.join(REPO, "build", "bin", "pagebench-linux-static")
+
+    def test_not_dynamic(self):
+        if not shutil.which("ldd"):
+            self.skipTest("no ldd")
+        r = subprocess.run(["ldd", self.STATIC], capture_output=True, text=True)
+        self.assertIn("not a dynamic executable", r.stdout + r.stderr)
+
+    def test_no_interpreter(self):
+        """No PT_INTERP: the kernel runs it without a dynamic loader."""
+        with open(self.STATIC, "rb") as f:
+            elf = f.read(1 << 20)
+        self.assertEqual(elf[:4], b"\x7fELF")
+        phoff = int.from_bytes(elf[32:40], "little")
+        phentsize = int.from_bytes(elf[54:56], "little")
+        phnum = int.from_bytes(elf[56:58], "little")
+        types = [int.from_bytes(elf[phoff + i * phentsize:][:4], "little")
+                 for i in range(phnum)]
+        PT_INTERP = 3
+        self.assertNotIn(PT_INTERP, types)
+
+    def test_runs_with_an_empty_environment(self):
+        r = subprocess.run(["env", "-i", self.STATIC, "suite=xen", "reps=1", "passes=l1"],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        run = Run([], r)
+        self.assertEqual(run.lines[-1], "done: 0 failures")
+        self.assertIn("L1 w/o flush:", run.lines)

@@ -25,7 +25,7 @@ from tables import variant_rows  # noqa: E402
 
 SCRIPT = os.path.join(REPO, "scripts", "run-linux-module")
 REPORT = os.path.join(REPO, "scripts", "pagebench-report")
-LINUX_TOOL = os.path.join(REPO, "build", "host", "pagebench-linux")
+LINUX_TOOL = os.path.join(REPO, "build", "bin", "pagebench-linux")
 TAG = re.compile(r"^\(([A-Za-z0-9_]{1,15})\) (.*)$")
 CHECKS = ("check second-load ok", "check rmmod ok", "check unload ok", "check reload ok")
 FPU = grammar.compiled("module_fpu")

@@ -118,7 +118,7 @@ class Psf2c(unittest.TestCase):
 
     def test_built_font_is_the_debian_font(self):
         """build/gen/font.c holds the PSF's glyphs at their code page 437
-        codes, and kernel/font.h's line characters name the right codes."""
+        codes, and kernel/screen/font.h's line characters name the right codes."""
         with open(FONT_C) as f:
             rows = re.findall(r"\[0x([0-9a-f]{2})\] = \{ ([^}]*) \}", f.read())
         built = {int(code, 16): bytes(int(b, 16) for b in body.split(", ")) for code, body in rows}
@@ -129,7 +129,7 @@ class Psf2c(unittest.TestCase):
         self.assertEqual(built[0x20], bytes(16))
         self.assertEqual(built[0xdb], b"\xff" * 16)
         self.assertEqual(sorted(set(built[0xc4])), [0x00, 0xff])     # one full row
-        with open(os.path.join(REPO, "kernel", "font.h"), encoding="utf-8") as f:
+        with open(os.path.join(REPO, "kernel", "screen", "font.h"), encoding="utf-8") as f:
             defines = re.findall(r"#define CH_\w+\s+0x([0-9a-f]{2})\s+/\* (\S) \*/", f.read())
         self.assertGreater(len(defines), 10)
         for code, ch in defines:
@@ -258,7 +258,7 @@ def boot_and_read(test, *args, want_status=0, pages=1):
     return tagged(text), text, shots[0] if pages == 1 else shots
 
 
-# A summary block on the screen (kernel/screen_run.c, harness/summary.c).
+# A summary block on the screen (kernel/screen/run.c, harness/summary.c).
 BLOCK_TITLE = re.compile(r"^((?:copy )?(?:L[123] w/o flush|L[123] w/ flush|MEM)|copy-hot|copy-cold), "
                          r"(\d+) (KiB|MiB) (a call|each way)$")
 BLOCK_ROW = re.compile(r"^([* ])(\w+) +([\d.]+) +(?:([\d.]+) +)?([\d.]+) +(winner|\+[\d.]+%)$")
@@ -428,9 +428,13 @@ QEMU_BASE = ["qemu-system-x86_64", "-display", "none", "-serial", "stdio", "-acc
 
 
 def qemu_serial(cmd, until, keys=None, after=None, timeout=300, kill=False):
-    """Run QEMU, reading serial; once `after` appears type `keys`; stop
-    when `until` has appeared and its line ended, then let QEMU end (or
-    kill it). (status, text)."""
+    """Run QEMU, reading serial; once `after` appears type `keys`, a list
+    of keystrokes; stop when `until` has appeared and its line ended, then
+    let QEMU end (or kill it). (status, text).
+
+    Each keystroke goes alone, a moment after the last: GRUB reads an
+    escape sequence whose bytes arrive apart (a loaded host, TCG) as a
+    lone Escape, and the menu then moves one entry too few."""
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL)
     buf, typed, deadline = b"", keys is None, time.monotonic() + timeout
@@ -442,9 +446,10 @@ def qemu_serial(cmd, until, keys=None, after=None, timeout=300, kill=False):
                     break
                 buf += data
             if not typed and after in buf:
-                time.sleep(0.5)
-                p.stdin.write(keys)
-                p.stdin.flush()
+                for key in keys:
+                    time.sleep(0.5)
+                    p.stdin.write(key)
+                    p.stdin.flush()
                 typed = True
             if until in buf and b"\n" in buf[buf.rindex(until):]:
                 break
@@ -467,7 +472,7 @@ class GrubMenu(unittest.TestCase):
     def choose_quick_run(self, firmware):
         """The menu shows on serial; two steps down and Enter start the quick run."""
         cmd = QEMU_BASE + ["-m", "1G", "-cdrom", ISO, "-boot", "d"] + firmware
-        status, text = qemu_serial(cmd, until=b"done:", keys=self.DOWN * 2 + b"\r",
+        status, text = qemu_serial(cmd, until=b"done:", keys=[self.DOWN, self.DOWN, b"\r"],
                                    after=self.ENTRIES[-1].encode())
         menu = text[:text.find("(PB) ")]
         for entry in self.ENTRIES:

@@ -307,7 +307,7 @@ class UefiSmp(SmpChecks):
     """On UEFI the boot CPU keeps the firmware's GDT: the other CPUs start
     from a page the kernel claimed below 1 MiB, and an exception or NMI on
     them lands through the firmware's code selector, aliased in the
-    kernel's GDT (kernel/gdt.c)."""
+    kernel's GDT (kernel/x86/gdt.c)."""
 
     def test_uefi_all_cpus_and_scrub(self):
         b = boot("--uefi", "--accel", "tcg", "--smp", "2", "--append",

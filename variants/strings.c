@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The short-string variant table, built from strings.def. */
-#include "strings.h"
+#include "variants/strings.h"
 
 #define STRING_OP_memset	STRING_MEMSET
 #define STRING_OP_memcpy	STRING_MEMCPY
@@ -11,7 +11,7 @@ const struct string_variant string_variants[] = {
 #define STRING_VARIANT(op_, name_, fn, need_, regs_, what_)		\
 	{ .op = STRING_OP_##op_, .name = #name_, STRING_FN_##op_(fn),	\
 	  .need = need_, .what = what_, .regs = REGS_##regs_ },
-#include "strings.def"
+#include "variants/strings.def"
 #undef STRING_VARIANT
 };
 const unsigned int string_variant_count =

@@ -17,7 +17,7 @@
 #define PB_STRINGS_H
 
 #include <stddef.h>
-#include "harness/cpu.h"
+#include "cpu/cpu.h"
 #include "variants/variants.h"
 
 enum string_op {
@@ -38,7 +38,7 @@ struct string_variant {
 #define STRING_DECL_memset(fn)	void *fn(void *dst, int c, size_t n);
 #define STRING_DECL_memcpy(fn)	void *fn(void *dst, const void *src, size_t n);
 #define STRING_VARIANT(op, name, fn, need, regs, what) STRING_DECL_##op(fn)
-#include "strings.def"
+#include "variants/strings.def"
 #undef STRING_VARIANT
 #undef STRING_DECL_memset
 #undef STRING_DECL_memcpy

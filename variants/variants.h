@@ -17,7 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "harness/cpu.h"
+#include "cpu/cpu.h"
 
 /* The kernel's headers define the same 4 KiB (module/kernel_routines.c). */
 #ifndef PAGE_SIZE

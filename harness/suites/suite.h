@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one driver of the clear and copy tables, as perf bench's
+ * mem-functions.c drives its one table. Each pass prints its header, then
+ * reps iterations of every variant that runs, in table order: lines are
+ * grouped by iteration, as in the 2021 experiment. Every result is
+ * verified; failures print a line and count. A variant that faults is
+ * reported once and left out of the rest of the run.
+ */
+#ifndef PB_SUITE_H
+#define PB_SUITE_H
+
+#include <stdint.h>
+#include "cpu/cpu.h"
+#include "harness/host.h"
+#include "harness/buffers.h"
+#include "harness/plan.h"
+
+/* Allocated by the host with the sizes plan_buffer_sizes() gives. */
+
+struct summary;
+
+/*
+ * tsc_khz may be 0 (unknown): progress then gives no times. sum, when not
+ * NULL, receives each pass's ranked medians (harness/summary.h).
+ */
+void suite_run(const struct plan *p, const struct cpu_desc *d,
+	       const struct buffers *b, uint64_t tsc_khz, struct summary *sum);
+
+#endif

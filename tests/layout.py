@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+"""The tree's layering, read from the sources and the built objects.
+
+README.md's "Layout" section holds one table: every source folder, what it
+holds, and the folders it may include (and so call). This module reads
+that table and checks the tree against it:
+
+- every source file lies in a folder of the table;
+- every #include / %include points into the file's own folder or into one
+  its row allows;
+- every symbol a built object takes from another does too;
+- neither the includes between files (nor between modules, x.c and x.h
+  taken as one) nor the references between objects form a cycle;
+- no folder holds more than FOLDER_C_MAX C files directly;
+- every repository path a comment or a document names exists.
+
+A call into harness/host.h's interface counts as a call to the interface,
+which each host implements (kernel/host.c, linux/host.c): the harness never
+names a host. tests/test_layout.py runs these checks;
+`tests/layout.py tree|cycles|check` prints them.
+"""
+import collections
+import fnmatch
+import os
+import re
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FOLDER_C_MAX = 25
+SOURCE_EXT = (".c", ".h", ".asm", ".inc", ".def")
+# The host interface: its functions are implemented once per host.
+INTERFACE = "harness/host.h"
+# Object trees of the build: ring 0 and user space.
+OBJECT_TREES = ("build/k", "build/h")
+# The C library: libc in user space, kernel/lib/string.c in ring 0. The
+# compiler itself emits calls to these (a struct copy is a memcpy), so they
+# are below every layer.
+C_RUNTIME = {"memcpy", "memset", "memmove", "memcmp", "strlen"}
+
+INCLUDE = re.compile(r'^\s*[#%]\s*include\s+"([^"]+)"', re.M)
+FOLDER_CELL = re.compile(r"`([^`]+)/`")
+
+
+def tracked_files():
+    """Files git tracks or would track, as they are in the work tree."""
+    out = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"],
+                         cwd=REPO, capture_output=True, text=True,
+                         check=True).stdout.split()
+    return sorted(f for f in out if os.path.isfile(os.path.join(REPO, f)))
+
+
+def source_files(files=None):
+    return [f for f in (files or tracked_files())
+            if f.endswith(SOURCE_EXT) and not f.startswith("tests/fixtures/")]
+
+
+def folder_of(path):
+    return os.path.dirname(path)
+
+
+def read_table(readme=None):
+    """{folder: set of folders it may include}, from README's Layout."""
+    text = open(readme or os.path.join(REPO, "README.md"), encoding="utf-8").read()
+    m = re.search(r"^## Layout\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    if not m:
+        raise ValueError("README.md has no '## Layout' section")
+    table = {}
+    for line in m.group(1).splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or not line.lstrip().startswith("|"):
+            continue
+        folder = FOLDER_CELL.fullmatch(cells[0])
+        if not folder:
+            continue
+        table[folder.group(1)] = set(FOLDER_CELL.findall(cells[2]))
+    if not table:
+        raise ValueError("README.md's Layout section has no folder table")
+    return table
+
+
+def resolve_include(src, name, files):
+    """The repository path #include "name" in src reads, or None."""
+    near = os.path.normpath(os.path.join(folder_of(src), name))
+    if near in files:
+        return near
+    if name in files:
+        return name
+    return None
+
+
+def include_edges(files=None):
+    """(from, to) for every quoted include; unresolved ones as (from, None, name)."""
+    files = files or tracked_files()
+    fileset = set(files)
+    edges, unresolved = [], []
+    for f in source_files(files):
+        text = open(os.path.join(REPO, f), encoding="utf-8", errors="replace").read()
+        for name in INCLUDE.findall(text):
+            to = resolve_include(f, name, fileset)
+            if to is None:
+                unresolved.append((f, name))
+            else:
+                edges.append((f, to))
+    return edges, unresolved
+
+
+def module_edges(edges):
+    """The same edges between modules: x.c and x.h are one module."""
+    strip = lambda f: os.path.splitext(f)[0]
+    return [(strip(a), strip(b)) for a, b in edges if strip(a) != strip(b)]
+
+
+def interface_symbols():
+    text = open(os.path.join(REPO, INTERFACE), encoding="utf-8").read()
+    return set(re.findall(r"\b(host_[a-z0-9_]+)\s*\(", text))
+
+
+def object_edges():
+    """(from source, to source, symbol) for every symbol one object takes
+    from another, per object tree; sources named without their ending."""
+    iface = interface_symbols()
+    edges, missing = [], []
+    for tree in OBJECT_TREES:
+        root = os.path.join(REPO, tree)
+        objs = []
+        for d, _, names in os.walk(root):
+            objs += [os.path.join(d, n) for n in names if n.endswith(".o")]
+        if not objs:
+            missing.append(tree)
+            continue
+        defs, uses = {}, collections.defaultdict(set)
+        for o in objs:
+            src = os.path.relpath(o, root)[:-2]
+            if src.startswith(("build/", "gen/")):
+                continue	# generated sources (the font) have no folder of ours
+            nm = subprocess.run(["nm", o], capture_output=True, text=True,
+                                check=True).stdout
+            for line in nm.splitlines():
+                p = line.split()
+                if len(p) == 3 and p[1] in "TDBRVWC" and p[1].isupper():
+                    # A unit test's stub of a symbol is not where the
+                    # programs take it from.
+                    if p[2] not in defs or defs[p[2]].startswith("tests/"):
+                        defs[p[2]] = src
+                elif len(p) == 2 and p[0] == "U":
+                    uses[src].add(p[1])
+        for src, syms in uses.items():
+            for s in syms:
+                if s in C_RUNTIME:
+                    continue
+                if s in iface:
+                    to = os.path.splitext(INTERFACE)[0]
+                elif s in defs:
+                    to = defs[s]
+                else:
+                    continue	# libc, or the linker's
+                if to != src:
+                    edges.append((src, to, s))
+    return edges, missing
+
+
+def cycles(edges):
+    """The strongly connected components of more than one node (Tarjan)."""
+    graph = collections.defaultdict(set)
+    for a, b in edges:
+        graph[a].add(b)
+    index, low, stack, on, found = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    sys.setrecursionlimit(max(10000, sys.getrecursionlimit()))
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def layer_violations(table, edges):
+    """Edges (a, b, why) whose target folder a's row does not allow."""
+    bad = []
+    for a, b, why in edges:
+        fa, fb = folder_of(a), folder_of(b)
+        if fa == fb or fa not in table:
+            continue
+        if fb not in table[fa]:
+            bad.append((a, b, why))
+    return bad
+
+
+def table_cycles(table):
+    return cycles([(a, b) for a, bs in table.items() for b in bs])
+
+
+def unlisted_folders(table, files=None):
+    return sorted({folder_of(f) for f in source_files(files)} - set(table))
+
+
+def crowded_folders(files=None):
+    count = collections.Counter(folder_of(f) for f in (files or tracked_files())
+                                if f.endswith(".c"))
+    return sorted((f, n) for f, n in count.items() if n > FOLDER_C_MAX)
+
+
+# Paths a comment or a document may name: ones that start with a folder of
+# ours, standing on their own (not inside a URL or another path).
+NAMED_PATH = re.compile(
+    r"(?<![\w./<-])((?:boot|kernel|harness|lib|cpu|variants|linux|tools|"
+    r"module|scripts|tests|docs|results|\.ci)/[\w.*/+-]*[\w*/])")
+# Not repository paths: what the build writes, and the Linux tree's own.
+NOT_OURS = ("build/", "linux/module.h")
+CHECKED_EXT = SOURCE_EXT + (".py", ".md", ".sh", ".txt", ".ld", ".cfg")
+
+
+def named_paths(scan=None):
+    """(file, line, path) for every repository path a file of scan (all
+    by default) names that does not exist; system headers in
+    #include <...> aside."""
+    files = tracked_files()
+    fileset = set(files)
+    folders = {folder_of(f) for f in files}
+    folders |= {p for f in folders for p in _parents(f)}
+    bad = []
+    for f in scan or files:
+        if not (f.endswith(CHECKED_EXT) or _is_script(f)) or \
+           f.startswith(("tests/fixtures/", "results/")):
+            continue
+        text = open(os.path.join(REPO, f), encoding="utf-8", errors="replace").read()
+        for lineno, line in enumerate(text.splitlines(), 1):
+            if re.match(r"\s*#\s*include\s*<", line):
+                continue
+            for m in NAMED_PATH.finditer(line):
+                p = m.group(1).rstrip("/.")
+                if p.startswith(NOT_OURS) or _exists(p, fileset, folders):
+                    continue
+                bad.append((f, lineno, p))
+    return bad
+
+
+def _parents(folder):
+    while folder:
+        yield folder
+        folder = os.path.dirname(folder)
+
+
+def _is_script(f):
+    return f.startswith(("scripts/", "tests/", ".ci/")) and "." not in os.path.basename(f)
+
+
+def _exists(p, fileset, folders):
+    if "*" in p:
+        return any(fnmatch.fnmatch(f, p) for f in fileset)
+    return p in fileset or p in folders
+
+
+def tree_report(files=None):
+    """Lines per folder and the largest file of each."""
+    files = files or tracked_files()
+    per = collections.defaultdict(list)
+    for f in source_files(files):
+        with open(os.path.join(REPO, f), encoding="utf-8", errors="replace") as fh:
+            per[folder_of(f)].append((sum(1 for _ in fh), f))
+    rows = []
+    for folder in sorted(per):
+        items = per[folder]
+        n, biggest = max(items)
+        rows.append((folder, len(items), sum(c for c, _ in items), biggest, n))
+    return rows
+
+
+def main(argv):
+    what = argv[1] if len(argv) > 1 else "check"
+    if what == "tree":
+        print("%-18s %5s %6s  %s" % ("folder", "files", "lines", "largest file"))
+        for folder, n, lines, big, big_n in tree_report():
+            print("%-18s %5d %6d  %s (%d)" % (folder + "/", n, lines, big, big_n))
+        return 0
+    if what == "cycles":
+        inc, _ = include_edges()
+        obj, missing = object_edges()
+        for c in cycles(inc):
+            print("include cycle:", " -> ".join(c))
+        for c in cycles(module_edges(inc)):
+            print("include cycle between modules:", " -> ".join(c))
+        for c in cycles([(a, b) for a, b, _ in obj]):
+            print("reference cycle:", " -> ".join(c))
+        for t in missing:
+            print("not built: %s (run make)" % t)
+        return 0
+    if what == "check":
+        table = read_table()
+        inc, unresolved = include_edges()
+        obj, missing = object_edges()
+        problems = []
+        problems += ["folder not in README's Layout table: %s/" % f
+                     for f in unlisted_folders(table)]
+        problems += ["unresolved include in %s: %s" % u for u in unresolved]
+        problems += ["include points up: %s -> %s" % (a, b)
+                     for a, b, _ in layer_violations(table, [(a, b, "") for a, b in inc])]
+        problems += ["reference points up: %s -> %s (%s)" % e
+                     for e in layer_violations(table, obj)]
+        problems += ["include cycle: " + " -> ".join(c) for c in cycles(inc)]
+        problems += ["include cycle between modules: " + " -> ".join(c)
+                     for c in cycles(module_edges(inc))]
+        problems += ["reference cycle: " + " -> ".join(c)
+                     for c in cycles([(a, b) for a, b, _ in obj])]
+        problems += ["README's Layout table has a cycle: " + " -> ".join(c)
+                     for c in table_cycles(table)]
+        problems += ["%s/ holds %d C files" % c for c in crowded_folders()]
+        problems += ["%s:%d names %s, which does not exist" % b for b in named_paths()]
+        problems += ["not built: %s (run make)" % t for t in missing]
+        for p in problems:
+            print(p)
+        print("%d problems" % len(problems))
+        return 1 if problems else 0
+    print("usage: tests/layout.py [tree|cycles|check]", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,124 @@
+"""The tree keeps README.md's Layout table: includes and symbol references
+point down, nothing goes in a circle, folders stay small, and every path a
+comment names exists. tests/layout.py does the reading; each check is also
+shown to fail on a tree built to break it."""
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import layout  # noqa: E402
+
+
+class TreeKeepsTheLayout(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.files = layout.tracked_files()
+        cls.table = layout.read_table()
+        cls.includes, cls.unresolved = layout.include_edges(cls.files)
+        cls.refs, cls.missing = layout.object_edges()
+
+    def test_objects_are_built(self):
+        self.assertEqual(self.missing, [], "run make first")
+        self.assertGreater(len(self.refs), 100, "too few references read")
+
+    def test_every_folder_is_in_the_table(self):
+        self.assertEqual(layout.unlisted_folders(self.table, self.files), [])
+
+    def test_every_include_resolves(self):
+        self.assertEqual(self.unresolved, [])
+        self.assertGreater(len(self.includes), 200, "too few includes read")
+
+    def test_includes_point_down(self):
+        bad = layout.layer_violations(self.table,
+                                      [(a, b, "") for a, b in self.includes])
+        self.assertEqual(["%s -> %s" % (a, b) for a, b, _ in bad], [])
+
+    def test_references_point_down(self):
+        bad = layout.layer_violations(self.table, self.refs)
+        self.assertEqual(["%s -> %s (%s)" % e for e in bad], [])
+
+    def test_no_include_cycle(self):
+        self.assertEqual(layout.cycles(self.includes), [])
+
+    def test_no_include_cycle_between_modules(self):
+        """x.c and x.h as one: suite.h -> plan.h, plan.c -> strings.h ->
+        suite.h was such a cycle."""
+        self.assertEqual(layout.cycles(layout.module_edges(self.includes)), [])
+
+    def test_no_reference_cycle(self):
+        self.assertEqual(layout.cycles([(a, b) for a, b, _ in self.refs]), [])
+
+    def test_the_table_itself_has_no_cycle(self):
+        self.assertEqual(layout.table_cycles(self.table), [])
+
+    def test_no_folder_is_crowded(self):
+        self.assertEqual(layout.crowded_folders(self.files), [])
+
+    def test_named_paths_exist(self):
+        bad = layout.named_paths()
+        self.assertEqual(["%s:%d names %s" % b for b in bad], [])
+
+    def test_harness_names_no_host(self):
+        """The harness reaches a host only through harness/host.h."""
+        for a, b, sym in self.refs:
+            if a.startswith(("lib/", "cpu/", "variants/", "harness/")):
+                self.assertFalse(b.startswith(("kernel/", "linux/", "boot/")),
+                                 "%s -> %s (%s)" % (a, b, sym))
+
+
+class ChecksCanFail(unittest.TestCase):
+    """Each check, on edges and files made to break it."""
+
+    TABLE = {"lib": set(), "cpu": {"lib"}, "kernel": {"cpu", "lib"}}
+    STALE = "kernel" + "/no_such_file.c"	# split, or this file would name it
+
+    def test_an_upward_include_is_caught(self):
+        bad = layout.layer_violations(self.TABLE, [("lib/out.c", "cpu/cpu.h", "")])
+        self.assertEqual(len(bad), 1)
+
+    def test_a_downward_include_passes(self):
+        self.assertEqual(layout.layer_violations(
+            self.TABLE, [("kernel/main.c", "cpu/cpu.h", ""),
+                         ("cpu/cpu.c", "cpu/cpu.h", "")]), [])
+
+    def test_a_cycle_is_caught(self):
+        found = layout.cycles([("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")])
+        self.assertEqual(found, [["a", "b", "c"]])
+
+    def test_a_module_cycle_is_caught(self):
+        edges = [("a.h", "b.h"), ("b.c", "a.h")]
+        self.assertEqual(layout.cycles(edges), [])
+        self.assertEqual(layout.cycles(layout.module_edges(edges)), [["a", "b"]])
+
+    def test_a_table_cycle_is_caught(self):
+        self.assertEqual(layout.table_cycles({"x": {"y"}, "y": {"x"}}), [["x", "y"]])
+
+    def test_an_unlisted_folder_is_caught(self):
+        self.assertEqual(layout.unlisted_folders(self.TABLE, ["newdir/a.c", "lib" + "/a.c"]),
+                         ["newdir"])
+
+    def test_a_crowded_folder_is_caught(self):
+        files = ["k/f%d.c" % i for i in range(layout.FOLDER_C_MAX + 1)]
+        self.assertEqual(layout.crowded_folders(files), [("k", layout.FOLDER_C_MAX + 1)])
+
+    def test_a_stale_path_is_caught(self):
+        with tempfile.TemporaryDirectory(dir=layout.REPO, prefix=".pb-layout-") as d:
+            rel = os.path.relpath(d, layout.REPO)
+            name = os.path.join(rel, "x.c")
+            with open(os.path.join(layout.REPO, name), "w") as f:
+                f.write("/* see %s and lib/fmt.c */\n"
+                        "#include <linux/module.h>\n" % self.STALE)
+            bad = layout.named_paths([name])
+        self.assertEqual([p for _, _, p in bad], [self.STALE])
+
+    def test_the_table_is_read(self):
+        table = layout.read_table()
+        self.assertEqual(table["lib"], set())
+        self.assertIn("lib", table["cpu"])
+        self.assertNotIn("kernel", table["harness"])
+
+
+if __name__ == "__main__":
+    unittest.main()

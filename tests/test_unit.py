@@ -1,0 +1,124 @@
+"""C unit tests: the C programs in tests/unit/, built by make into
+build/bin/. Each prints one line per check ("ok NAME", "FAIL NAME: why",
+"skip NAME: why"); every line becomes a subtest here."""
+import os
+import re
+import subprocess
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LINE = re.compile(r"^(ok|FAIL|skip) (\S+)(?:: (.*))?$")
+
+
+class UnitTests(unittest.TestCase):
+    def run_binary(self, name):
+        path = os.path.join(REPO, "build", "bin", name)
+        if not os.path.exists(path):
+            self.fail("%s is not built: run make" % path)
+        proc = subprocess.run([path], cwd=REPO, capture_output=True, text=True,
+                              timeout=300)
+        checks = 0
+        for line in proc.stdout.splitlines():
+            m = LINE.match(line)
+            if not m:
+                continue
+            checks += 1
+            verdict, check, why = m.groups()
+            with self.subTest(check=check):
+                if verdict == "skip":
+                    self.skipTest(why or "skipped")
+                self.assertEqual(verdict, "ok", "%s: %s" % (check, why))
+        self.assertGreater(checks, 0, "%s printed no checks:\n%s%s"
+                           % (name, proc.stdout, proc.stderr))
+        self.assertGreaterEqual(proc.returncode, 0, "%s crashed" % name)
+        if proc.returncode and "FAIL" not in proc.stdout:
+            self.fail("%s exited %d without a FAIL line:\n%s"
+                      % (name, proc.returncode, proc.stderr))
+
+    def test_lib(self):
+        """The formatter, the command-line parser and the plan."""
+        self.run_binary("test_lib")
+
+    def test_cpu(self):
+        """CPUID decoding on recorded register values, cache arithmetic."""
+        self.run_binary("test_cpu")
+
+    def test_acpi(self):
+        """ACPI discovery and the FADT/HPET/MADT/SRAT parsers on synthetic tables."""
+        self.run_binary("test_acpi")
+
+    def test_smp(self):
+        """Which MADT CPUs start, the trampoline page, NUMA nodes from the
+        SRAT, the APIC id lists of the cpus lines."""
+        self.run_binary("test_smp")
+
+    def test_tsc(self):
+        """The TSC rate from AMD P-state 0, on recorded MSR values."""
+        self.run_binary("test_tsc")
+
+    def test_mem(self):
+        """The kernel's RAM allocator, and placing a block in a NUMA node's range."""
+        self.run_binary("test_mem")
+
+    def test_logfile(self):
+        """The log kept for the UEFI log file (line ends, its limit and the
+        closing note) and how the boot stick's partitions are found."""
+        self.run_binary("test_logfile")
+
+    def test_screen(self):
+        """Framebuffer drawing in every pixel format, the identity mapper,
+        the screen's layout and which log lines it shows."""
+        self.run_binary("test_screen")
+
+    def test_variants(self):
+        """Every clear and copy routine, with guard pages, where the CPU can run it."""
+        self.run_binary("test_variants")
+
+    def test_strings(self):
+        """Every memset/memcpy routine of strings.def at every size and
+        alignment: contents, guard bytes, return value, ABI, no access
+        outside the range, VZEROUPPER."""
+        self.run_binary("test_strings")
+
+    def test_strings_run(self):
+        """The strings suite's driver on routines of its own: the wrong ones
+        give verify FAILED or fault lines, the right ones value lines."""
+        self.run_binary("test_strings_run")
+
+    def test_strings_missing_feature_skipped(self):
+        """With its feature treated as missing, a string variant is not run:
+        each of its checks is a skip line naming the feature."""
+        path = os.path.join(REPO, "build", "bin", "test_strings")
+        if not os.path.exists(path):
+            self.fail("%s is not built: run make" % path)
+        needs = {}
+        with open(os.path.join(REPO, "variants", "strings.def")) as f:
+            for m in re.finditer(r"^STRING_VARIANT\(\s*(\w+)\s*,\s*(\w+)\s*,"
+                                 r"\s*\w+\s*,\s*FEAT_(\w+)", f.read(), re.M):
+                needs["%s/%s" % (m.group(1), m.group(2))] = m.group(3).lower()
+        off = sorted({f for f in needs.values() if f != "none"})
+        self.assertTrue(off, "no variant of strings.def needs a feature")
+        proc = subprocess.run([path, "disable=" + ",".join(off)], cwd=REPO,
+                              capture_output=True, text=True, timeout=300)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        seen = {}
+        for line in proc.stdout.splitlines():
+            m = LINE.match(line)
+            if m and m.group(2).count("/") == 2:
+                variant, check = m.group(2).rsplit("/", 1)
+                seen.setdefault(variant, []).append((m.group(1), check,
+                                                     m.group(3)))
+        self.assertEqual(sorted(seen), sorted(needs))
+        for variant, feat in needs.items():
+            with self.subTest(variant=variant):
+                verdicts = {v for v, _, _ in seen[variant]}
+                if feat == "none":
+                    self.assertEqual(verdicts, {"ok"}, seen[variant])
+                    continue
+                self.assertEqual(verdicts, {"skip"}, seen[variant])
+                for _, _, why in seen[variant]:
+                    self.assertIn("needs %s" % feat, why)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the screen's pure code on the host: the framebuffer text
+ * renderer (kernel/screen/fb.c) in every pixel format it claims, the identity
+ * mapper (kernel/x86/paging.c) on page tables of the test's own, and the
+ * layout and log routing (kernel/screen/screen.c, kernel/screen/log.c) on a fake
+ * grid. Expectations come from the headers' contracts: pixels are decoded
+ * with the format's own channel fields, tables are walked as the CPU would.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kernel/screen/fb.h"
+#include "kernel/screen/font.h"
+#include "kernel/x86/paging.h"
+#include "kernel/screen/screen.h"
+#include "tests/unit/check.h"
+
+#define CANARY 0x5a
+
+/* ---- fb ---- */
+
+struct format {
+	const char *name;
+	uint8_t bpp;
+	struct fb_channel r, g, b;
+};
+
+static const struct format formats[] = {
+	{ "xrgb8888", 32, { 16, 8 }, { 8, 8 }, { 0, 8 } },
+	{ "xbgr8888", 32, { 0, 8 }, { 8, 8 }, { 16, 8 } },
+	{ "rgb888", 24, { 16, 8 }, { 8, 8 }, { 0, 8 } },
+	{ "rgb565", 16, { 11, 5 }, { 5, 6 }, { 0, 5 } },
+	{ "xrgb1555", 15, { 10, 5 }, { 5, 5 }, { 0, 5 } },
+	{ "xrgb2101010", 32, { 20, 10 }, { 10, 10 }, { 0, 10 } },
+	{ "rgb332", 8, { 5, 3 }, { 2, 3 }, { 0, 2 } },
+};
+
+static uint32_t read_pixel(const uint8_t *p, unsigned int bytes_pp)
+{
+	uint32_t v = 0;
+
+	for (unsigned int i = 0; i < bytes_pp; i++)
+		v |= (uint32_t)p[i] << (8 * i);
+	return v;
+}
+
+static unsigned int field(uint32_t v, struct fb_channel c)
+{
+	return (v >> c.pos) & ((1u << c.size) - 1);
+}
+
+/*
+ * Draw a few cells on a framebuffer with a padded pitch, then check every
+ * pixel of each cell against the glyph, and that nothing beyond the
+ * visible width was written.
+ */
+static void check_format(const struct format *fmt, uint32_t width,
+			 uint32_t height, unsigned int want_scale)
+{
+	static const struct { uint8_t ch, attr; unsigned int col, row; } cells[] = {
+		{ 'A', VGA_ATTR(VGA_WHITE, VGA_BLACK), 0, 0 },
+		{ 'g', VGA_ATTR(VGA_YELLOW, VGA_BLUE), 3, 1 },
+		{ CH_HLINE, VGA_ATTR(VGA_DARK_GREY, VGA_BLACK), 7, 2 },
+		{ CH_FULL_BLOCK, VGA_ATTR(VGA_LIGHT_RED, VGA_BLACK), 1, 4 },
+	};
+	unsigned int bytes_pp = (fmt->bpp + 7) / 8;
+	uint32_t pitch = width * bytes_pp + 12;	/* padding the renderer must skip */
+	struct framebuffer info = {
+		.kind = FB_RGB, .pitch = pitch, .width = width, .height = height,
+		.bpp = fmt->bpp, .red = fmt->r, .green = fmt->g, .blue = fmt->b,
+	};
+	uint8_t *mem = malloc((size_t)pitch * height);
+	char name[96];
+	struct fb f;
+	const char *why;
+	bool ok = true;
+	unsigned int i, x, y;
+
+	memset(mem, CANARY, (size_t)pitch * height);
+	why = fb_setup(&f, &info, mem);
+	snprintf(name, sizeof(name), "fb_setup_%s_%ux%u", fmt->name, width, height);
+	result(!why && f.scale == want_scale &&
+	       f.cols == width / (FONT_WIDTH * want_scale) &&
+	       f.rows == height / (FONT_HEIGHT * want_scale), name,
+	       "why=%s scale=%u (want %u) cells=%ux%u", why ? why : "-", f.scale,
+	       want_scale, f.cols, f.rows);
+	if (why) {
+		free(mem);
+		return;
+	}
+
+	/* White is every channel at its top; black is zero. */
+	snprintf(name, sizeof(name), "fb_colours_%s_%ux%u", fmt->name, width, height);
+	result(field(f.pixel[VGA_WHITE], fmt->r) == (1u << fmt->r.size) - 1 &&
+	       field(f.pixel[VGA_WHITE], fmt->g) == (1u << fmt->g.size) - 1 &&
+	       field(f.pixel[VGA_WHITE], fmt->b) == (1u << fmt->b.size) - 1 &&
+	       f.pixel[VGA_BLACK] == 0 && f.pixel[VGA_RED] != f.pixel[VGA_BLUE], name,
+	       "white=0x%x black=0x%x", f.pixel[VGA_WHITE], f.pixel[VGA_BLACK]);
+
+	fb_clear(&f);
+	for (i = 0; i < sizeof(cells) / sizeof(cells[0]); i++)
+		fb_draw_cell(&f, cells[i].col, cells[i].row, cells[i].ch, cells[i].attr);
+
+	for (i = 0; i < sizeof(cells) / sizeof(cells[0]) && ok; i++) {
+		unsigned int s = f.scale;
+		uint32_t fg = f.pixel[VGA_ATTR_FG(cells[i].attr)];
+		uint32_t bg = f.pixel[VGA_ATTR_BG(cells[i].attr)];
+
+		for (y = 0; y < FONT_HEIGHT * s && ok; y++) {
+			for (x = 0; x < FONT_WIDTH * s && ok; x++) {
+				uint32_t px = cells[i].col * FONT_WIDTH * s + x;
+				uint32_t py = cells[i].row * FONT_HEIGHT * s + y;
+				bool on = font_glyphs[cells[i].ch][y / s] & (0x80 >> (x / s));
+				uint32_t got = read_pixel(mem + py * pitch + px * bytes_pp, bytes_pp);
+
+				if (got != (on ? fg : bg)) {
+					ok = false;
+					snprintf(name, sizeof(name), "cell %u pixel %u,%u: 0x%x, want 0x%x",
+						 i, x, y, got, on ? fg : bg);
+				}
+			}
+		}
+	}
+	for (y = 0; y < height && ok; y++)
+		for (x = width * bytes_pp; x < pitch && ok; x++)
+			if (mem[y * pitch + x] != CANARY) {
+				ok = false;
+				snprintf(name, sizeof(name), "padding byte %u of line %u written", x, y);
+			}
+	{
+		char what[96];
+
+		snprintf(what, sizeof(what), "fb_draw_%s_scale%u", fmt->name, want_scale);
+		result(ok, what, "%s", name);
+	}
+	free(mem);
+}
+
+static void test_fb(void)
+{
+	struct framebuffer bad = {
+		.kind = FB_RGB, .pitch = 640 * 4, .width = 640, .height = 480,
+		.bpp = 32, .red = { 16, 8 }, .green = { 8, 8 }, .blue = { 28, 8 },
+	};
+	struct fb f;
+
+	for (unsigned int i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		check_format(&formats[i], 800, 600, 1);
+		/* 1920x1080 holds 120x33 cells at twice the size: still enough. */
+		check_format(&formats[i], 1920, 1080, 2);
+	}
+
+	result(fb_setup(&f, &bad, NULL) != NULL, "fb_rejects_channel_outside_pixel", "accepted");
+	bad.blue.pos = 0;
+	bad.pitch = 640 * 4 - 4;
+	result(fb_setup(&f, &bad, NULL) != NULL, "fb_rejects_short_pitch", "accepted");
+	bad.pitch = 640 * 4;
+	bad.kind = FB_INDEXED;
+	result(fb_setup(&f, &bad, NULL) != NULL, "fb_rejects_palette", "accepted");
+}
+
+/* ---- paging ---- */
+
+#define POOL 4
+static uint64_t tables[1 + POOL + 1][PT_ENTRIES] __attribute__((aligned(4096)));
+
+/* The 2 MiB leaf entry for addr, as the CPU would find it, or 0. */
+static uint64_t walk(uint64_t *pml4, uint64_t addr)
+{
+	uint64_t e = pml4[(addr >> 39) & 511];
+
+	if (!(e & PT_PRESENT))
+		return 0;
+	e = ((uint64_t *)(uintptr_t)(e & PT_ADDR_MASK))[(addr >> 30) & 511];
+	if (!(e & PT_PRESENT) || (e & PT_LARGE))
+		return e;
+	return ((uint64_t *)(uintptr_t)(e & PT_ADDR_MASK))[(addr >> 21) & 511];
+}
+
+static bool all_mapped(uint64_t *pml4, uint64_t base, uint64_t len, uint64_t flags)
+{
+	for (uint64_t a = base & ~(PAGE_2M - 1); a < base + len; a += PAGE_2M) {
+		uint64_t e = walk(pml4, a);
+
+		if (e != (a | flags | PT_LARGE | PT_PRESENT))
+			return false;
+	}
+	return true;
+}
+
+static void test_paging(void)
+{
+	const uint64_t flags = PT_WRITABLE | PT_PCD | PT_PWT;
+	const uint64_t GiB = 1ull << 30;
+	uint64_t *pml4 = tables[0], *boot_pd = tables[1 + POOL];
+	struct pt_pool pool = { &tables[1], POOL, 0 };
+	uint64_t boot_pdpt[PT_ENTRIES] __attribute__((aligned(4096))) = { 0 };
+	uint64_t fb_above_4g = 6 * GiB - 4 * PAGE_2M;	/* straddles 6 GiB */
+	uint64_t fb_len = 8 * PAGE_2M + 4096;
+	enum map_result r;
+	unsigned int i;
+
+	/* What entry32.asm leaves: the first GiB in 2 MiB pages, write-back. */
+	for (i = 0; i < PT_ENTRIES; i++)
+		boot_pd[i] = ((uint64_t)i << 21) | PT_LARGE | PT_WRITABLE | PT_PRESENT;
+	boot_pdpt[0] = (uint64_t)(uintptr_t)boot_pd | PT_WRITABLE | PT_PRESENT;
+	pml4[0] = (uint64_t)(uintptr_t)boot_pdpt | PT_WRITABLE | PT_PRESENT;
+
+	r = pt_map_identity(pml4, &pool, GiB / 2, 16 << 20, flags);	/* boot mapped it */
+	result(r == MAP_OK && pool.used == 0 && walk(pml4, 0) == (PT_LARGE | PT_WRITABLE | PT_PRESENT),
+	       "paging_mapped_range_untouched", "r=%d used=%u", r, pool.used);
+
+	r = pt_map_identity(pml4, &pool, fb_above_4g, fb_len, flags);
+	result(r == MAP_OK && pool.used == 2 && all_mapped(pml4, fb_above_4g, fb_len, flags),
+	       "paging_above_4g_two_directories", "r=%d used=%u", r, pool.used);
+	result(walk(pml4, fb_above_4g - PAGE_2M) == 0 &&
+	       walk(pml4, fb_above_4g + 10 * PAGE_2M) == 0,
+	       "paging_maps_nothing_beyond_range", "neighbours mapped");
+
+	r = pt_map_identity(pml4, &pool, 600 * GiB + PAGE_2M / 2, PAGE_2M, flags);
+	result(r == MAP_OK && pool.used == 4 &&
+	       all_mapped(pml4, 600 * GiB + PAGE_2M / 2, PAGE_2M, flags),
+	       "paging_above_512g_new_pdpt", "r=%d used=%u", r, pool.used);
+
+	r = pt_map_identity(pml4, &pool, 700 * GiB, PAGE_2M, flags);
+	result(r == MAP_OUT_OF_TABLES, "paging_pool_exhausted", "r=%d", r);
+	r = pt_map_identity(pml4, &pool, IDENTITY_LIMIT - PAGE_2M, 2 * PAGE_2M, flags);
+	result(r == MAP_BEYOND_LIMIT, "paging_beyond_limit", "r=%d", r);
+}
+
+/* ---- layout and routing ---- */
+
+#define GRID_COLS 80
+#define GRID_ROWS 25
+static uint8_t grid[GRID_ROWS][GRID_COLS], grid_attr[GRID_ROWS][GRID_COLS];
+static unsigned int puts_count;
+static const char *step_now = "boot";
+
+const char *run_step_now(void);
+const char *run_step_now(void)
+{
+	return step_now;
+}
+
+static void grid_put(unsigned int col, unsigned int row, uint8_t ch, uint8_t attr)
+{
+	grid[row][col] = ch;
+	grid_attr[row][col] = attr;
+	puts_count++;
+}
+
+/*
+ * Row text without trailing blanks; line characters as '-'. A few calls
+ * may share one expression, so each gets a buffer of its own.
+ */
+static const char *row_text(unsigned int row)
+{
+	static char bufs[4][GRID_COLS + 1];
+	static unsigned int next;
+	char *buf = bufs[next++ % 4];
+	int n;
+
+	for (n = 0; n < GRID_COLS; n++)
+		buf[n] = grid[row][n] == CH_HLINE ? '-' : (char)grid[row][n];
+	for (n = GRID_COLS; n > 0 && buf[n - 1] == ' '; n--)
+		;
+	buf[n] = '\0';
+	return buf;
+}
+
+static int find_row(const char *start)
+{
+	for (unsigned int r = 0; r < GRID_ROWS; r++)
+		if (!strncmp(row_text(r), start, strlen(start)))
+			return (int)r;
+	return -1;
+}
+
+static void log_line(const char *text)
+{
+	char line[600];
+
+	snprintf(line, sizeof(line), "(PB) %s\n", text);
+	screen_log_sink(line, strlen(line));
+}
+
+static void test_layout(void)
+{
+	static const char long_error[] =
+		"option error: passes=l9: unknown pass; valid: l1,l1f,l2,l2f,l3,l3f,mem,hot,cold "
+		"(comma-separated, each at most once)";
+	unsigned int before;
+	int r, msg;
+
+	screen_attach(GRID_COLS, GRID_ROWS, grid_put);
+	result(puts_count == GRID_COLS * GRID_ROWS, "screen_first_paint_whole_grid",
+	       "%u cells", puts_count);
+
+	log_line("erms=1 fsrm=0 fzrm=0 fsrs=0 fsrcs=0 l1d=32k l2=256k");
+	log_line("pagebench version=v1-test");
+	log_line("cpu vendor=GenuineIntel family=0x6 model=0x55 stepping=4");
+	log_line("brand: Test CPU @ 2.00GHz");
+	log_line("cache l1d=32k l2=1024k l3=0k line=64 source=leaf4");
+	log_line("features sse2=1 avx=1");
+	log_line("tsc khz=2000000 source=cpuid-0x15");
+	log_line("cmdline: suite=xen");
+	/* Progress is set by the run (kernel/screen/run.c), not taken from the log. */
+	screen_set_progress((const char *const[]){ "clear L1 w/o flush rep 1 variant sse2" }, 1);
+	log_line(" pre=10 sse2=20 post=30");
+	log_line("note: an MSR write faulted");
+	log_line(long_error);
+
+	/* The header in the screen's order, whatever the log's. */
+	result(!strcmp(row_text(0), "pagebench version=v1-test") &&
+	       !strcmp(row_text(1), "brand: Test CPU @ 2.00GHz") &&
+	       !strncmp(row_text(2), "cpu vendor=GenuineIntel", 23) &&
+	       !strncmp(row_text(3), "cache l1d=32k", 13) &&
+	       !strncmp(row_text(4), "tsc khz=2000000", 15) &&
+	       !strcmp(row_text(5), "cmdline: suite=xen"),
+	       "screen_header_order", "rows: '%s' ...", row_text(0));
+	result(find_row("erms=") < 0 && find_row("features") < 0 && find_row(" pre=") < 0,
+	       "screen_bulk_stays_on_serial", "a bulk line is on the screen");
+	r = find_row("- progress -");
+	result(r == 6 && !strcmp(row_text(7), "clear L1 w/o flush rep 1 variant sse2"),
+	       "screen_progress_shown", "rule at %d, row 7 '%s'", r, row_text(7));
+	msg = find_row("note: an MSR write faulted");
+	result(msg == 9 && find_row("- messages -") == 8 &&
+	       grid_attr[msg][0] == VGA_ATTR(VGA_YELLOW, VGA_BLACK),
+	       "screen_message_shown_as_warning", "at %d", msg);
+	/* Broken at the last space that fits, the rest indented. */
+	result(!strcmp(row_text(10), "option error: passes=l9: unknown pass; valid: l1,l1f,l2,l2f,l3,l3f,mem,hot,cold") &&
+	       !strcmp(row_text(11), "  (comma-separated, each at most once)") &&
+	       grid_attr[10][0] == VGA_ATTR(VGA_LIGHT_RED, VGA_BLACK),
+	       "screen_long_message_wraps_at_a_space", "'%s' / '%s'", row_text(10), row_text(11));
+	log_line("note: abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz0123456789");
+	result(!strcmp(row_text(12), "note: abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuv") &&
+	       !strcmp(row_text(13), "  wxyz0123456789"),
+	       "screen_long_word_wraps_mid_word", "'%s' / '%s'", row_text(12), row_text(13));
+
+	/* More messages than the body holds: the oldest scroll away. */
+	for (unsigned int i = 0; i < 30; i++) {
+		char text[40];
+
+		snprintf(text, sizeof(text), "skipped: v%u (clear): needs x", i);
+		log_line(text);
+	}
+	result(find_row("note: an MSR") < 0 && find_row("skipped: v29 ") == GRID_ROWS - 1,
+	       "screen_messages_scroll", "last row '%s'", row_text(GRID_ROWS - 1));
+
+	/* Nothing changed: nothing drawn. */
+	before = puts_count;
+	log_line(" pre=11 sse2=21 post=31");
+	result(puts_count == before, "screen_unchanged_draws_nothing",
+	       "%u cells redrawn", puts_count - before);
+
+	log_line("done: 0 failures");
+	log_line("run complete, halting.");
+	result(!strcmp(row_text(GRID_ROWS - 2), "done: 0 failures") &&
+	       grid_attr[GRID_ROWS - 2][0] == VGA_ATTR(VGA_LIGHT_GREEN, VGA_BLACK) &&
+	       !strcmp(row_text(GRID_ROWS - 1), "run complete, halting.") &&
+	       !strcmp(row_text(GRID_ROWS - 3), "--------------------------------------------------------------------------------"),
+	       "screen_footer_done", "'%s'", row_text(GRID_ROWS - 2));
+
+	{
+		const char *summary[40];
+		char rows[40][32];
+		unsigned int body;
+
+		for (unsigned int i = 0; i < 40; i++) {
+			snprintf(rows[i], sizeof(rows[i]), "summary row %u", i);
+			summary[i] = rows[i];
+		}
+		screen_show_summary(summary, 3);
+		r = find_row("- summary -");
+		result(r == 8 && !strcmp(row_text(9), "summary row 0") &&
+		       !strcmp(row_text(11), "summary row 2") && !strcmp(row_text(12), "") &&
+		       find_row("skipped:") < 0,
+		       "screen_summary_replaces_messages", "rule at %d", r);
+		screen_show_summary(summary, 40);
+		body = screen_body_rows();
+		snprintf(rows[0], sizeof(rows[0]), "summary row %u", body - 2);
+		result(!strcmp(row_text(9 + body - 2), rows[0]) &&
+		       !strncmp(row_text(9 + body - 1), "... more", 8),
+		       "screen_summary_too_long_says_so", "last body row '%s'",
+		       row_text(9 + body - 1));
+	}
+}
+
+int main(void)
+{
+	test_fb();
+	test_paging();
+	test_layout();
+	return check_exit();
+}

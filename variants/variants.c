@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* The variant table, built from clear.def and copy.def. */
+#include "variants/variants.h"
+
+const struct variant variants[] = {
+#define CLEAR(n, fn, shape, need, regs, xen, what) \
+	{ #n, OP_CLEAR, SHAPE_##shape, fn, need, REGS_##regs, xen, what },
+#define COPY(n, fn, shape, need, regs, what) \
+	{ #n, OP_COPY, SHAPE_##shape, fn, need, REGS_##regs, false, what },
+#include "variants/clear.def"
+#include "variants/copy.def"
+#undef CLEAR
+#undef COPY
+};
+const unsigned int variant_count = sizeof(variants) / sizeof(variants[0]);
+
+_Static_assert(sizeof(variants) / sizeof(variants[0]) <= VARIANTS_MAX,
+	       "variant_set has one bit per variant");
+
+const char *op_name(enum op op)
+{
+	static const char *const names[OP_COUNT] = {
+		[OP_CLEAR] = "clear", [OP_COPY] = "copy",
+	};
+
+	return op < OP_COUNT ? names[op] : "?";
+}
+
+void variant_call(const struct variant *v, void *dst, const void *src,
+		  size_t bytes)
+{
+	char *d = dst;
+	const char *s = src;
+	size_t off;
+
+	if (v->shape == SHAPE_RANGE) {
+		v->fn(dst, src, bytes);
+		return;
+	}
+	for (off = 0; off < bytes; off += PAGE_SIZE)
+		v->fn(d + off, s ? s + off : NULL, PAGE_SIZE);
+}
