@@ -6,15 +6,15 @@
  * saying how this run differs (docs/log-format.md). This file includes the
  * harness's headers and none of the kernel's (module/kernel.h says why).
  */
-#include "harness/bench.h"
 #include "cpu/describe.h"
-#include "lib/fmt.h"
 #include "cpu/insn.h"
 #include "cpu/live.h"
-#include "lib/out.h"
+#include "harness/bench.h"
 #include "harness/plan.h"
-#include "lib/run.h"
 #include "harness/suites/suite.h"
+#include "lib/fmt.h"
+#include "lib/out.h"
+#include "lib/run.h"
 #include "module/kernel.h"
 #include "module/run.h"
 
@@ -26,7 +26,6 @@
 
 static struct options opts;
 static const char *given_args;
-static int run_cpu;
 
 /* The description lines, of the CPU this is called on. */
 static void describe(struct cpu_desc *d)
@@ -49,6 +48,7 @@ static void describe(struct cpu_desc *d)
 bool pb_prepare(const char *args, int *cpu)
 {
 	static struct cpu_desc d;
+	int run_cpu;
 	bool online;
 
 	given_args = args;
@@ -243,7 +243,6 @@ void pb_run(const struct pbk_fpu_cost *task)
 	}
 	free_buffers(&bufs, &sizes);
 
-	run_step("end of run");
 	if (pbk_log_lost()) {
 		out_line("linux-module log: %lu lines lost (no free page for them)",
 			 pbk_log_lost());
