@@ -6,11 +6,13 @@ import re
 import sys
 
 from . import analysis as A
+from . import cmds
 from . import export as X
 from . import htmlreport as H
+from . import perbyte
 from . import strings as S
 from . import textout as T
-from .parse import load
+from .fleet import load
 
 PROG = "pagebench-report"
 
@@ -130,6 +132,12 @@ def build_parser():
     p.add_argument("--metric", type=metrics_type, default=list(A.METRICS),
                    help="comma-separated metrics among time, pre, post "
                         "(default: all)")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--per-call", action="store_true",
+                      help="per pass even where the machines' pass sizes "
+                           "differ (default: per 4 KiB page there)")
+    size.add_argument("--per-page", action="store_true",
+                      help="per 4 KiB page even where the sizes agree")
     p.add_argument("--spread", choices=("iqr", "range"), default="iqr",
                    help="what ± shows: half the IQR (default) or half the "
                         "min-max range, relative to the median")
@@ -143,6 +151,8 @@ def build_parser():
                        "whether the margin is significant.",
                        epilog=EPILOG)
     p.add_argument("logs", nargs="*", metavar="LOG")
+
+    cmds.add_parsers(sub, [common, stat], fmt, EPILOG)
 
     p = sub.add_parser("export", parents=[common], formatter_class=fmt,
                        help="every sample as CSV, JSON or Go benchfmt",
@@ -241,11 +251,19 @@ def run(argv):
             say("warning: --unit ns: not every TSC frequency is known")
         if warning and not args.quiet:
             say("warning: " + warning)
+        unit, size_note = perbyte.choose(machines, unit, args.per_call,
+                                         args.per_page)
         res = T.diff(machines, args.alpha, args.metric, unit, args.spread)
         if not args.quiet:
             for w in res.warnings:
                 say("warning: " + w)
-        write_out("-", res.text + "\n")
+        write_out("-", ("%s\n\n" % size_note if size_note else "") +
+                  res.text + "\n")
+    elif args.cmd in ("verdict", "claims"):
+        try:
+            write_out("-", cmds.run(args, machines))
+        except cmds.CommandError as err:
+            raise UsageError(str(err))
     elif args.cmd == "export":
         text = {"csv": X.to_csv, "json": X.to_json,
                 "benchfmt": X.to_benchfmt}[args.format](machines)

@@ -251,7 +251,9 @@ def diff(machines, alpha, metrics, unit, how="iqr"):
         right = {3} | set(range(4, len(head), 2))
         out.append(table([head] + rows, right=right))
         out.append("")
-    text, comps, more = S.diff(machines, alpha, unit, how, cell_text,
+    # Strings figures are per call whatever the pass sizes.
+    text, comps, more = S.diff(machines, alpha, getattr(unit, "base", unit),
+                               how, cell_text,
                                delta_text, table)
     if text:
         out += [text, ""]

@@ -3,8 +3,9 @@
  * Unit tests of the kernel's pure C code: the formatter (lib/fmt.c), the
  * command-line parser (harness/options.c) and the plan (harness/plan.c). The
  * expectations are written from the headers' contracts and the documented
- * option syntax, not copied from the code's output. Prints "ok NAME",
- * "FAIL NAME: why" or "skip NAME: why" per check; exits 1 if anything failed.
+ * option syntax, not copied from the code's output. Also the one sort
+ * (lib/sort.c), unsigned and signed. Prints "ok NAME", "FAIL NAME: why"
+ * or "skip NAME: why" per check; exits 1 if anything failed.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include "cpu/cpu.h"
 #include "lib/fmt.h"
+#include "lib/sort.h"
 #include "harness/options.h"
 #include "harness/plan.h"
 #include "variants/strings.h"
@@ -1084,11 +1086,75 @@ static void test_plan_strings(void)
 	       "runs=0x%llx strings=%zu", (unsigned long long)p.str_runs, bs.strings);
 }
 
+/* ---- sort ---- */
+
+static bool u64_equal(const uint64_t *a, const uint64_t *b, unsigned int n)
+{
+	return !memcmp(a, b, n * sizeof(*a));
+}
+
+static bool i64_equal(const int64_t *a, const int64_t *b, unsigned int n)
+{
+	return !memcmp(a, b, n * sizeof(*a));
+}
+
+static void test_sort(void)
+{
+	/* Values past 2^63 show a sort that compares as signed. */
+	uint64_t u[] = { 7, UINT64_MAX, 0, 1ull << 63, 7, 3, (1ull << 63) - 1, 1 };
+	static const uint64_t u_want[] = {
+		0, 1, 3, 7, 7, (1ull << 63) - 1, 1ull << 63, UINT64_MAX,
+	};
+	/* Negative values show a signed sort that compares as unsigned. */
+	int64_t v[] = { 5, -1, INT64_MAX, 0, INT64_MIN, -7, 5, -1, 1 };
+	static const int64_t v_want[] = {
+		INT64_MIN, -7, -1, -1, 0, 1, 5, 5, INT64_MAX,
+	};
+	/* Sorting the first 3 leaves the rest as it was, sign bits too. */
+	int64_t part[] = { 2, -2, 0, -5, INT64_MIN };
+	static const int64_t part_want[] = { -2, 0, 2, -5, INT64_MIN };
+	uint64_t one = UINT64_MAX, none = 42;
+	static uint64_t down[300];
+	unsigned int i, misplaced = 0;
+
+	sort_u64(u, 8);
+	result(u64_equal(u, u_want, 8), "sort.u64",
+	       "got %llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
+	       (unsigned long long)u[0], (unsigned long long)u[1],
+	       (unsigned long long)u[2], (unsigned long long)u[3],
+	       (unsigned long long)u[4], (unsigned long long)u[5],
+	       (unsigned long long)u[6], (unsigned long long)u[7]);
+	sort_u64(&one, 1);
+	sort_u64(&none, 0);
+	result(one == UINT64_MAX && none == 42, "sort.u64_one_and_none",
+	       "one=%llu none=%llu", (unsigned long long)one,
+	       (unsigned long long)none);
+	for (i = 0; i < 300; i++)
+		down[i] = 299 - i;
+	sort_u64(down, 300);
+	for (i = 0; i < 300; i++)
+		misplaced += down[i] != i;
+	result(!misplaced, "sort.u64_reversed", "%u of 300 misplaced", misplaced);
+
+	sort_i64(v, 9);
+	result(i64_equal(v, v_want, 9), "sort.i64",
+	       "got %lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld",
+	       (long long)v[0], (long long)v[1], (long long)v[2],
+	       (long long)v[3], (long long)v[4], (long long)v[5],
+	       (long long)v[6], (long long)v[7], (long long)v[8]);
+	sort_i64(part, 3);
+	result(i64_equal(part, part_want, 5), "sort.i64_prefix",
+	       "got %lld,%lld,%lld,%lld,%lld", (long long)part[0],
+	       (long long)part[1], (long long)part[2], (long long)part[3],
+	       (long long)part[4]);
+}
+
 int main(void)
 {
 	/* Every line out before a crash, should a check crash. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_fmt();
+	test_sort();
 	test_options_basic();
 	test_options_passes();
 	test_options_variants();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The strings suite's driver (harness/suites/strings.c) on a variant table of
- * this test's own, in place of variants/strings.def: two right routines
+ * The strings suite's driver (harness/suites/strings.c) on a variant table
+ * of this test's own, in place of variants/strings.def: two right routines
  * and four wrong ones, each wrong in a way the driver must report. The
  * harness's host interface is this file's too (faults become SIGILL
  * caught here), and every line the driver prints is collected.

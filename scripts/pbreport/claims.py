@@ -1,0 +1,334 @@
+"""claims: the threads' and commit messages' claims (data/claims.txt),
+evaluated per machine as holds, refuted, undecided or no-data, with the
+figures as evidence (docs/report.md, "claims")."""
+import json
+import os
+import re
+
+from . import aliases
+from . import analysis as A
+from . import decide as D
+from . import rules as R
+from . import stats
+from . import strings as S
+from . import verdict as V
+from .parse import pass_label
+
+CLAIMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
+                      "claims.txt")
+KEYS = ("id", "who", "date", "where", "quote", "quote-status",
+        "proposition", "when", "quantifier", "test")
+EXPECTS = ("a<b", "a>b", "a<=b")
+
+
+class ClaimsError(Exception):
+    pass
+
+
+class Test:
+    def __init__(self, text, where):
+        fields = dict(f.split("=", 1) for f in text.split() if "=" in f)
+        try:
+            self.a = fields["a"].split(",")
+            self.b = None if fields["b"] == "rest" else fields["b"].split(",")
+            self.where = fields["where"].split(",")
+            self.expect = fields["expect"]
+        except KeyError as e:
+            raise ClaimsError("%s: test without %s" % (where, e))
+        if self.expect not in EXPECTS:
+            raise ClaimsError("%s: expect=%s (want one of %s)" % (
+                where, self.expect, ", ".join(EXPECTS)))
+        for s in self.where:
+            selector(s, where)          # fails early on a bad selector
+
+
+class Claim:
+    def __init__(self, fields, where):
+        for k in ("id", "who", "quote", "quote-status", "proposition",
+                  "quantifier"):
+            if k not in fields:
+                raise ClaimsError("%s: no %s" % (where, k))
+        self.id = fields["id"][0]
+        self.fields = {k: v[0] for k, v in fields.items() if k != "test"}
+        self.quantifier = self.fields["quantifier"]
+        if self.quantifier not in ("all", "any"):
+            raise ClaimsError("%s: quantifier %s" % (where, self.quantifier))
+        self.when = R.parse_condition(self.fields.get("when", "*"))
+        self.tests = [Test(t, where) for t in fields.get("test", [])]
+        if not self.tests:
+            raise ClaimsError("%s: no test" % where)
+
+
+class Table:
+    def __init__(self, claims):
+        self.claims = claims
+
+    def ids(self):
+        return [c.id for c in self.claims]
+
+
+def load_claims(path=CLAIMS):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except OSError as e:
+        raise ClaimsError("cannot read %s: %s" % (path, e.strerror or e))
+    claims, cur, start = [], {}, None
+    for i, line in enumerate(lines + [""], 1):
+        if line.startswith("#"):
+            continue
+        if not line.strip():
+            if cur:
+                claims.append(Claim(cur, "%s:%d" % (path, start)))
+            cur, start = {}, None
+            continue
+        m = re.match(r"^([a-z-]+): ?(.*)$", line)
+        if not m or m.group(1) not in KEYS:
+            raise ClaimsError("%s:%d: not a claim field: %r" % (path, i, line))
+        if start is None:
+            start = i
+        cur.setdefault(m.group(1), []).append(m.group(2))
+    ids = [c.id for c in claims]
+    if len(set(ids)) != len(ids):
+        raise ClaimsError("%s: an id twice" % path)
+    return Table(claims)
+
+
+# -- selectors: where a test looks ------------------------------------------
+
+PASS_GROUPS = {
+    "hot": lambda name: "w/o flush" in name or name == "hot",
+    "cold": lambda name: "w/ flush" in name or name in ("MEM", "cold"),
+    "l3+": lambda name: name.startswith("L3") or name == "MEM",
+    "all": lambda name: True,
+}
+
+
+def selector(text, where="?"):
+    """("pass", suite, group) | ("strings", op, lo, hi, mismatch) |
+    ("zero", op, pattern)."""
+    parts = text.split(":")
+    if parts[0] in ("clear", "copy", "scrub") and len(parts) == 2 and \
+            parts[1] in PASS_GROUPS:
+        return ("pass", parts[0], parts[1])
+    if parts[0] in ("memset", "memcpy") and len(parts) == 2:
+        m = re.match(r"^(\d+)-(\d+)(/mismatch)?$", parts[1])
+        if m:
+            return ("strings", parts[0], int(m.group(1)), int(m.group(2)),
+                    bool(m.group(3)))
+    if parts[0] == "zero" and len(parts) == 3 and \
+            parts[1] in ("memset", "memcpy") and parts[2] in S.PATTERNS:
+        return ("zero", parts[1], parts[2])
+    raise ClaimsError("%s: bad selector %r" % (where, text))
+
+
+def cases(m, sel):
+    """[(label, {today's name: Cell}, tie)] that a selector names."""
+    kind = sel[0]
+    out = []
+    if kind == "pass":
+        _, suite, group = sel
+        for p in m.ordered_passes():
+            if p.suite != suite or not PASS_GROUPS[group](p.name):
+                continue
+            names = aliases.mapping(suite, p.variants)
+            cells = {}
+            for v in p.variants:
+                c = A.raw_cell(m, p, v)
+                if c is not None and not c.failed:
+                    cells[names[v]] = c
+            out.append((pass_label(p.suite, p.name), cells, 0.0))
+    elif kind == "strings":
+        _, op, lo, hi, mismatch = sel
+        keep = (lambda b: b.src is not None and b.src != b.dst) \
+            if mismatch else None
+        for cand in V.strings_candidates(m, op, keep):
+            lo_c, hi_c = cand.span
+            if lo <= lo_c and hi_c <= hi:
+                out.append(("%s %s%s" % (op, cand.label,
+                                         " dst!=src" if mismatch else ""),
+                            cand.cells, cand.tie))
+    else:
+        _, op, pattern = sel
+        for b in S.zero_blocks(m):
+            if b.op != op:
+                continue
+            names = aliases.mapping(op, b.variants)
+            cells = {}
+            for v in b.variants:
+                c = S.raw_cell(m, b, v, pattern)
+                if c is not None and not c.failed:
+                    cells[names[v]] = c
+            out.append(("%s zero pattern=%s" % (op, pattern), cells,
+                        S.DEFAULT_TIE))
+    return out
+
+
+# -- evaluation -------------------------------------------------------------
+
+def best_of(cells, names):
+    have = [(v, cells[v]) for v in names if v in cells]
+    if not have:
+        return None
+    return min(have, key=lambda vc: vc[1].median)
+
+
+def compare(a, b, alpha, tie):
+    """a against b: ("a<b" | "a>b" | "tie" | "undecided", Relation)."""
+    if a.median <= b.median:
+        r = D.relate(a, b, alpha, tie)
+        flip = {"slower": "a<b", "same": "tie", "tie": "tie"}
+    else:
+        r = D.relate(b, a, alpha, tie)
+        flip = {"slower": "a>b", "same": "tie", "tie": "tie"}
+    return flip.get(r.state, "undecided"), r
+
+
+SATISFIES = {"a<b": {"a<b"}, "a>b": {"a>b"}, "a<=b": {"a<b", "tie"}}
+CONTRADICTS = {"a<b": {"a>b", "tie"}, "a>b": {"a<b", "tie"},
+               "a<=b": {"a>b"}}
+
+
+def fig(x):
+    return V.fmt_num(x)
+
+
+def evaluate_claim(c, m, alpha):
+    facts, src = R.machine_facts(m)
+    ok = R.eval_condition(c.when, lambda n: facts.get(n, R.Unknown([n]))
+                          if not n.isupper() else R.Unknown([n]))
+    if ok is False:
+        return {"machine": m.name, "verdict": "no-data",
+                "why": "the claim is about CPUs with %s; this log says %s" % (
+                    " ".join(a.text for a in c.when), ", ".join(
+                        "%s=%s" % (n, _fact_text(facts, n))
+                        for n in dict.fromkeys(a.name for a in c.when))),
+                "evidence": []}
+    if isinstance(ok, R.Unknown):
+        return {"machine": m.name, "verdict": "no-data",
+                "why": "the log does not say %s, which the claim needs" %
+                ", ".join(ok.needs), "evidence": []}
+    evidence, states = [], []
+    for t in c.tests:
+        for s in t.where:
+            for label, cells, tie in cases(m, selector(s)):
+                a = best_of(cells, t.a)
+                bnames = t.b if t.b is not None else \
+                    [v for v in cells if v not in t.a]
+                b = best_of(cells, bnames)
+                if a is None or b is None:
+                    continue
+                rel, r = compare(a[1], b[1], alpha, tie)
+                if rel in SATISFIES[t.expect]:
+                    st = "agrees"
+                elif rel in CONTRADICTS[t.expect]:
+                    st = "contradicts"
+                else:
+                    st = "open"
+                states.append(st)
+                evidence.append({
+                    "case": label, "a": a[0], "b": b[0],
+                    "a_median": a[1].median, "b_median": b[1].median,
+                    "delta_pct": round(100 * (a[1].median / b[1].median - 1),
+                                       2) if b[1].median else None,
+                    "relation": rel, "p": r.p, "why": r.reason,
+                    "reps_needed": r.reps_needed, "expect": t.expect,
+                    "state": st})
+    if not states:
+        return {"machine": m.name, "verdict": "no-data",
+                "why": "the log has no figures for the variants and passes "
+                       "the claim names", "evidence": []}
+    if c.quantifier == "all":
+        if "contradicts" in states:
+            v = "refuted"
+        elif all(s == "agrees" for s in states):
+            v = "holds"
+        else:
+            v = "undecided"
+    else:
+        if "agrees" in states:
+            v = "holds"
+        elif all(s == "contradicts" for s in states):
+            v = "refuted"
+        else:
+            v = "undecided"
+    why = ""
+    if v == "undecided":
+        opened = [e for e in evidence if e["state"] == "open"]
+        needs = [e["reps_needed"] for e in opened if e["reps_needed"]]
+        why = "%d of %d cases not separated (%s)" % (
+            len(opened), len(evidence), opened[0]["why"])
+        if needs:
+            why += "; projected reps>=%d" % max(needs)
+    elif v == "refuted":
+        bad = [e for e in evidence if e["state"] == "contradicts"]
+        why = "%d of %d cases contradict it" % (len(bad), len(evidence))
+    else:
+        good = [e for e in evidence if e["state"] == "agrees"]
+        why = "%d of %d cases agree" % (len(good), len(evidence))
+    return {"machine": m.name, "verdict": v, "why": why,
+            "evidence": evidence}
+
+
+def _fact_text(facts, name):
+    v = facts.get(name)
+    if v is None:
+        return "?"
+    return "0x%x" % v if name == "family" else str(v)
+
+
+def evaluate(table, machines, alpha, ids=None):
+    out = []
+    for c in table.claims:
+        if ids and c.id not in ids:
+            continue
+        row = {"id": c.id}
+        row.update({k: c.fields.get(k) for k in
+                    ("who", "date", "where", "quote", "quote-status",
+                     "proposition", "when", "quantifier")})
+        row["tests"] = [{"a": t.a, "b": t.b or "rest", "where": t.where,
+                         "expect": t.expect} for t in c.tests]
+        row["results"] = []
+        for m in machines:
+            r = evaluate_claim(c, m, alpha)
+            r["caveat"] = V.caveat(m)
+            row["results"].append(r)
+        out.append(row)
+    return out
+
+
+def evidence_text(e):
+    s = "%s: %s %s vs %s %s (%+.1f%%)" % (
+        e["case"], e["a"], fig(e["a_median"]), e["b"], fig(e["b_median"]),
+        e["delta_pct"] if e["delta_pct"] is not None else 0.0)
+    return s + " %s, %s" % (e["relation"], e["why"])
+
+
+def text(res, max_evidence=4):
+    out = []
+    for c in res:
+        out.append("== %s: %s, %s" % (c["id"], c["who"], c["date"]))
+        out.append("   where: %s" % c["where"])
+        out.append("   quote: %s [%s]" % (c["quote"], c["quote-status"]))
+        out.append("   claim: %s" % c["proposition"])
+        for r in c["results"]:
+            out.append("   %s: %s%s%s" % (r["machine"], r["verdict"],
+                                          " (%s)" % r["why"] if r["why"]
+                                          else "",
+                                          "; note: " + r["caveat"]
+                                          if r.get("caveat") else ""))
+            ev = r["evidence"]
+            order = sorted(ev, key=lambda e: {"contradicts": 0, "open": 1,
+                                              "agrees": 2}[e["state"]])
+            for e in order[:max_evidence]:
+                out.append("      " + evidence_text(e))
+            if len(ev) > max_evidence:
+                out.append("      ... %d more cases (--json lists all)" % (
+                    len(ev) - max_evidence))
+        out.append("")
+    return "\n".join(out)
+
+
+def to_json(res):
+    return json.dumps({"format": "pagebench-report-claims/1",
+                       "claims": res}, indent=1) + "\n"

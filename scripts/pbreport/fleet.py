@@ -1,0 +1,220 @@
+"""Fleets: one pdsh/clush stream split into machines, and the choice that
+serves a group of machines.
+
+pdsh and clush (without -b) put "HOST: " in front of every line a host
+prints; a stream whose tagged lines mostly carry such a prefix is split
+into one input per host, named by the host. Machines are grouped by what
+the kernels' rules look at (vendor, family and the feature bits the
+rules read); per group, function and pass the fleet row names the variant
+as good as the winner on every machine, or else the one whose worst loss
+against the machines' winners is smallest, and where it loses.
+"""
+import os
+import re
+
+from . import parse as P
+from . import rules as R
+
+PREFIX_RE = re.compile(rb"^([A-Za-z0-9][A-Za-z0-9._@-]{0,252}): (.*)$")
+TAGGED_RE = re.compile(rb"^\([A-Za-z0-9_]{1,15}\) ")
+
+
+def split_prefixed(data):
+    """([(host, bytes)], [(line number, text)] of lines from no host) when
+    data is a pdsh/clush stream, else None. A host is a prefix in front of
+    at least one tagged line; pdsh's own messages ("pdsh@admin: ...") and
+    other text are left over."""
+    lines = data.replace(b"\r\n", b"\n").split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    prefixed, plain, hosts = 0, 0, set()
+    for ln in lines:
+        m = PREFIX_RE.match(ln)
+        if m and TAGGED_RE.match(m.group(2)):
+            prefixed += 1
+            hosts.add(m.group(1))
+        elif TAGGED_RE.match(ln):
+            plain += 1
+    if prefixed == 0 or prefixed <= plain:
+        return None
+    streams, left = {}, []
+    for i, ln in enumerate(lines, 1):
+        m = PREFIX_RE.match(ln)
+        if m and m.group(1) in hosts:
+            streams.setdefault(m.group(1).decode("ascii", "replace"),
+                               []).append(m.group(2))
+        elif ln.strip():
+            left.append((i, ln))
+    return ([(h, b"\n".join(ls) + b"\n") for h, ls in streams.items()],
+            left)
+
+
+def read_input(path):
+    """Like parse.read_path, splitting a pdsh/clush stream per host."""
+    import sys
+    if path == "-":
+        data, source, name = sys.stdin.buffer.read(), "<stdin>", "stdin"
+    else:
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError as e:
+            return [], [P.Diag(path, 0, 0, "cannot read: %s" % (
+                e.strerror or e), kind="error")]
+        source, name = path, os.path.basename(path)
+    split = split_prefixed(data)
+    if split is None:
+        return P.read_bytes(data, source, name)
+    hosts, left = split
+    machines, diags = [], []
+    for i, _ in left:
+        diags.append(P.Diag(source, i, i, "not a host's pagebench line "
+                            "(no HOST: prefix of a host that printed one)"))
+    for host, hdata in hosts:
+        ms, ds = P.read_bytes(hdata, "%s[%s]" % (source, host), host)
+        machines += ms
+        diags += ds
+    return machines, diags
+
+
+def load(paths):
+    """parse.load, reading pdsh/clush streams host by host."""
+    machines, diags = [], []
+    for path in paths:
+        ms, ds = read_input(path)
+        machines += ms
+        diags += ds
+    P.dedupe_names(machines)
+    return machines, diags
+
+
+# -- groups -----------------------------------------------------------------
+
+def group_key(facts, names):
+    def val(k):
+        v = facts.get(k)
+        if v is None:
+            return "?"
+        return "0x%x" % v if k == "family" else str(v)
+    return tuple((k, val(k)) for k in names)
+
+
+def group_names(tabs):
+    """vendor, family, then every other fact a rule reads (model, vfm and
+    cpuid1_eax are finer than a group)."""
+    skip = {"vendor", "family", "model", "stepping", "vfm", "cpuid1_eax"}
+    return ["vendor", "family"] + [n for n in tabs.facts_used()
+                                   if n not in skip]
+
+
+def group_text(key):
+    return " ".join("%s=%s" % kv for kv in key)
+
+
+def fleet(verdicts, tabs=None):
+    """[row] over machine verdicts (verdict.machine_verdict dicts)."""
+    tabs = tabs or R.tables()
+    # A fact no log has (fast_string) would only add "?" to every group.
+    names = [n for n in group_names(tabs)
+             if any(n in v["features"] for v in verdicts)]
+    groups = {}
+    for v in verdicts:
+        groups.setdefault(group_key(v["features"], names), []).append(v)
+    rows = []
+    for key, vs in groups.items():
+        seen = []
+        for v in vs:
+            for d in v["decisions"]:
+                fp = (d["function"], d["pass"])
+                if fp not in seen:
+                    seen.append(fp)
+        for fn, ps in seen:
+            rows.append(fleet_row(key, vs, fn, ps))
+    return rows
+
+
+def fleet_row(key, vs, fn, ps):
+    ds = {}
+    for v in vs:
+        for d in v["decisions"]:
+            if (d["function"], d["pass"]) == (fn, ps):
+                ds[v["machine"]] = d
+    machines = list(ds)
+    row = {"group": dict(key), "function": fn, "pass": ps,
+           "machines": machines,
+           "group_machines": [v["machine"] for v in vs],
+           "missing": [v["machine"] for v in vs if v["machine"] not in ds]}
+    common = None
+    for d in ds.values():
+        common = set(d["best"]) if common is None else common & set(d["best"])
+    first = next(iter(ds.values()))
+    everywhere = [b for b in first["best"] if b in (common or ())]
+    if everywhere:
+        row.update({"choice": everywhere[0], "best_everywhere": everywhere,
+                    "worst_loss_pct": 0.0, "loses_on": [],
+                    "decided_everywhere": all(d["decidable"]
+                                              for d in ds.values())})
+        return row
+    # Min-max loss over the variants measured on every machine.
+    loss = {}
+    for d in ds.values():
+        for b in d["best"]:
+            loss.setdefault(b, {})[d_machine(ds, d)] = 0.0
+        for name, r in d["relations"].items():
+            if not r["state"] in ("same", "tie", "undecided", "untested",
+                                  "faster") and r["delta_pct"] is not None:
+                loss.setdefault(name, {})[d_machine(ds, d)] = r["delta_pct"]
+    full = {v: l for v, l in loss.items() if len(l) == len(ds)}
+    if not full:
+        row.update({"choice": None, "best_everywhere": [],
+                    "worst_loss_pct": None, "loses_on": [],
+                    "decided_everywhere": False})
+        return row
+    choice = min(full, key=lambda v: (max(full[v].values()), v))
+    row.update({"choice": choice, "best_everywhere": [],
+                "worst_loss_pct": max(full[choice].values()),
+                "loses_on": [{"machine": mn, "loss_pct": l}
+                             for mn, l in full[choice].items() if l > 0],
+                "decided_everywhere": all(d["decidable"]
+                                          for d in ds.values())})
+    return row
+
+
+def d_machine(ds, d):
+    for name, dd in ds.items():
+        if dd is d:
+            return name
+    raise KeyError(d)
+
+
+def text(rows):
+    out = ["fleet: per group of machines (what the rules read) and pass, "
+           "the variant as good as the winner on every machine, else the "
+           "smallest worst-case loss"]
+    last = None
+    for r in rows:
+        g = group_text(tuple(r["group"].items()))
+        if g != last:
+            out.append("")
+            out.append("group %s: %s" % (g, ", ".join(r["group_machines"])))
+            last = g
+        if r["choice"] is None:
+            s = "no variant measured on every machine"
+        elif r["best_everywhere"]:
+            s = "%s is as good as the winner on all %d machine%s" % (
+                r["choice"], len(r["machines"]),
+                "" if len(r["machines"]) == 1 else "s")
+            if len(r["best_everywhere"]) > 1:
+                s += " (also: %s)" % ", ".join(r["best_everywhere"][1:])
+            if not r["decided_everywhere"]:
+                s += "; not decided on every machine"
+        else:
+            s = "no variant is as good as the winner everywhere; " \
+                "min-max loss: %s, worst %+.1f%%, loses on %s" % (
+                    r["choice"], r["worst_loss_pct"], ", ".join(
+                        "%s (%+.1f%%)" % (x["machine"], x["loss_pct"])
+                        for x in r["loses_on"]))
+        if r["missing"]:
+            s += "; no figures on %s" % ", ".join(r["missing"])
+        out.append("  %s %s: %s" % (r["function"], r["pass"], s))
+    return "\n".join(out) + "\n"

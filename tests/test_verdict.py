@@ -1,0 +1,517 @@
+"""verdict, the selection rules, fleets and the per-byte diff of
+scripts/pagebench-report (docs/report.md, "verdict", "Selection rules",
+"Fleets", "diff").
+
+The rules are checked against the recorded CPUID dumps in ../shared/cpuid
+(pagebench-cpuid turns each into a log's cpu and features lines): what
+each kernel picks on each CPU, worked out by hand from the sources cited in
+rules/. The verdict runs on the logs of tests/fixtures/verdict/ (written by
+gen-fixtures.py there), built to hold, to refute and to stay undecided.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+TOOL = os.path.join(ROOT, "scripts", "pagebench-report")
+FIX = os.path.join(HERE, "fixtures", "verdict")
+# shared/ lies beside the checkout; SHARED_DIR points elsewhere (a
+# worktree deeper down).
+DUMPS = os.path.join(os.environ.get("SHARED_DIR") or
+                     os.path.join(ROOT, "..", "shared"), "cpuid")
+CPUID_TOOLS = [os.path.join(ROOT, "build", d, "pagebench-cpuid")
+               for d in ("bin", "host")]
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+from pbreport import decide as D  # noqa: E402
+from pbreport import fleet as F  # noqa: E402
+from pbreport import parse as P  # noqa: E402
+from pbreport import rules as R  # noqa: E402
+from pbreport import stats  # noqa: E402
+from pbreport import verdict as V  # noqa: E402
+
+
+def fx(name):
+    return os.path.join(FIX, name)
+
+
+def run_tool(*args, stdin=None):
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    r = subprocess.run([sys.executable, TOOL] + list(args), input=stdin,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=env, timeout=300)
+    return r.returncode, r.stdout.decode(), r.stderr.decode()
+
+
+def verdict_json(*paths, extra=()):
+    rc, out, err = run_tool("verdict", "--json", "-q", *extra, *paths)
+    if rc != 0:
+        raise AssertionError("verdict failed (%d): %s" % (rc, err))
+    return json.loads(out)
+
+
+def decision(v, function, pass_):
+    for d in v["decisions"]:
+        if d["function"] == function and d["pass"] == pass_:
+            return d
+    raise KeyError((function, pass_))
+
+
+def pick(d, kernel, entry, version=None):
+    got = [p for p in d["picks"] if p["kernel"] == kernel and
+           p["entry"] == entry and (version is None or p["version"] == version)]
+    if len(got) != 1:
+        raise AssertionError("%d picks of %s %s %s: %s" % (
+            len(got), kernel, entry, version, d["picks"]))
+    return got[0]
+
+
+def def_variants():
+    names = set()
+    for f in ("clear.def", "copy.def", "strings.def"):
+        with open(os.path.join(ROOT, "variants", f)) as fh:
+            for line in fh:
+                m = re.match(r"^\s*(?:CLEAR|COPY)\((\w+),", line) or \
+                    re.match(r"^\s*STRING_VARIANT\(\w+,\s*(\w+),", line)
+                if m:
+                    names.add(m.group(1))
+    return names
+
+
+class RulesTableTest(unittest.TestCase):
+    def test_every_row_names_a_variant_pagebench_runs(self):
+        t = R.tables()
+        have = def_variants()
+        self.assertGreater(len(have), 20)
+        for p in t.picks:
+            with self.subTest(row="%s:%d" % (p.source, p.line)):
+                if p.needs_variant:
+                    self.assertNotIn(p.needs_variant, have,
+                                     "the variant exists: name it")
+                else:
+                    self.assertIn(p.variant, have)
+                self.assertTrue(p.file and p.cite)
+                self.assertRegex(p.cite, r"(torvalds/linux|xen-project/xen)")
+
+    def test_a_bad_row_is_refused_with_its_line(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "selection.rules")
+            with open(bad, "w") as fh:
+                fh.write("linux | >=6.1 | memset | memset | NOPE | x | stosb"
+                         " | f | c\n")
+            with self.assertRaisesRegex(R.RulesError, r"selection.rules:1: "
+                                        "NOPE has no row"):
+                R.Tables(selection=bad)
+            with open(bad, "w") as fh:
+                fh.write("linux | banana | memset | memset | * | x | stosb"
+                         " | f | c\n")
+            with self.assertRaisesRegex(R.RulesError, r":1: not a version"):
+                R.Tables(selection=bad)
+
+    def test_versions(self):
+        r = R.Range("4.15-4.20")
+        self.assertTrue(r.contains((4, 20, 3)))
+        self.assertFalse(r.contains((4, 21)))
+        self.assertTrue(R.Range(">=4.21.1").contains((4, 22)))
+        self.assertFalse(R.Range(">=4.21.1").contains((4, 21)))
+        self.assertTrue(R.Range(">=6.1 <7.0").contains((6, 19)))
+        self.assertFalse(R.Range(">=6.1 <7.0").contains((7, 0)))
+        with self.assertRaises(R.UnknownVersion):
+            R.check_version(R.tables(), "linux", "2.4")
+        with self.assertRaises(R.UnknownVersion):
+            R.check_version(R.tables(), "xen", "four")
+
+    def test_cpuid1_eax_of_k8_steppings(self):
+        # K8 (family 0xf, model 0x27, stepping 2) is 0x00020f72: above
+        # 0x0f58, so REP_GOOD; model 0x4, stepping 8 is 0x0f48, the first
+        # of the C steppings.
+        self.assertEqual(R.cpuid1_eax(0xf, 0x27, 2), 0x00020f72)
+        self.assertEqual(R.cpuid1_eax(0xf, 0x4, 8), 0x0f48)
+        self.assertEqual(R.cpuid1_eax(0x19, 0x11, 1), 0x00a10f11)
+        self.assertEqual(R.cpuid1_eax(6, 0x3c, 3), 0x000306c3)
+
+
+class K8Test(unittest.TestCase):
+    def test_rep_good_from_stepping_c(self):
+        """Linux's K8 test reads CPUID.1 EAX: [0x0f48, 0x0f50) or from
+        0x0f58 on; no dump of a K8 is recorded, so the facts are made."""
+        t = R.tables()
+        for model, step, want in ((0x4, 8, "stosq"), (0x4, 7, "orig"),
+                                  (0x5, 0, "orig"), (0x5, 8, "stosq"),
+                                  (0x27, 2, "stosq")):
+            f = {"vendor": "AuthenticAMD", "family": 0xf, "model": model,
+                 "stepping": step, "erms": 0,
+                 "cpuid1_eax": R.cpuid1_eax(0xf, model, step)}
+            with self.subTest(model=model, stepping=step):
+                p = R.picks(t, "linux", "clear_page", f, (6, 6))[0]
+                self.assertEqual(p.variant, want)
+
+
+# What each kernel era picks on each recorded CPU, from the cited sources:
+# (kernel, version, entry) -> variant, or ("unknown", {assumption: variant}).
+FS = "fast_string"
+EXPECT = {
+    "AuthenticAMD0100F42_K10_Shanghai.txt": {
+        ("linux", "6.6", "clear_page"): "stosq",      # REP_GOOD, no ERMS
+        ("linux", "7.0", "clear_pages"): "stosq_all",
+        ("linux", "6.6", "copy_page"): "movsq",
+        ("linux", "6.6", "memset"): "orig",           # no FSRS, no FSRM
+        ("linux", "6.3", "memset"): "stosq",          # REP_GOOD before 6.4
+        ("xen", "4.21.1", "clear_page_cold"): "sse2",  # no CLZERO
+        ("xen", "4.21.1", "memcpy"): "movsq_br",
+    },
+    "AuthenticAMD0830F10_K17_Rome.txt": {
+        ("linux", "6.6", "clear_page"): "stosq",
+        ("linux", "6.6", "memcpy"): "orig",
+        ("xen", "4.21.1", "clear_page_hot"): "stosq",
+        ("xen", "4.21.1", "clear_page_cold"): "clzero_sf",
+        ("xen", "4.21.1", "scrub_page_cold"): "clzero_sf",
+        ("xen", "4.21.1", "memset"): "stosq_br",
+        ("xen", "4.20", "clear_page"): "sse2",
+    },
+    "AuthenticAMD0A10F11_K19_Genoa_01.txt": {
+        ("linux", "6.6", "clear_page"): "stosb",
+        ("linux", "7.0", "clear_pages"): "stosb_all",
+        ("linux", "6.6", "memset"): "stosb",          # AMD: FSRM implies FSRS
+        ("linux", "6.6", "memcpy"): "movsb",
+        ("xen", "4.21.0", "memcpy"): "movsb",         # ERMS
+        ("xen", "4.21.1", "memcpy"): "movsq_br",      # family 0x19 left out
+        ("xen", "4.22", "memcpy"): "movsq_br",
+        ("xen", "4.21.1", "copy_page_hot"): "movsb",
+        ("xen", "4.21.1", "clear_page_cold"): "clzero_sf",
+    },
+    "GenuineIntel0000F68_P4_Tulsa.txt": {
+        # Before 6.15 REP_GOOD was family 6 only: orig whatever the MSR.
+        ("linux", "6.6", "clear_page"): "orig",
+        ("linux", "6.6", "copy_page"): "regs",
+        ("linux", "6.15", "clear_page"): ("unknown", {FS + "=1": "stosq",
+                                                      FS + "=0": "orig"}),
+        ("linux", "6.15", "memset"): "orig",
+        ("xen", "4.21.1", "clear_page_hot"): "stosq",
+        ("xen", "4.21.1", "memcpy"): "movsq_br",
+    },
+    "GenuineIntel00306C3_Haswell.txt": {
+        ("linux", "6.6", "clear_page"): ("unknown", {FS + "=1": "stosb",
+                                                     FS + "=0": "stosq"}),
+        ("linux", "6.6", "copy_page"): "movsq",       # family 6, before 6.15
+        ("linux", "6.15", "copy_page"): ("unknown", {FS + "=1": "movsq",
+                                                     FS + "=0": "regs"}),
+        ("linux", "6.6", "memcpy"): "orig",           # no FSRM
+        ("xen", "4.20", "memset"): "stosb",
+        ("xen", "4.21.1", "memcpy"): ("unknown", {FS + "=1": "movsb",
+                                                  FS + "=0": "movsq_br"}),
+    },
+    "GenuineIntel00806F8_SapphireRapids_05.txt": {
+        ("linux", "6.6", "memset"): "stosb",          # FSRS
+        ("linux", "6.6", "memcpy"): "movsb",          # FSRM
+        ("xen", "4.21.1", "clear_page_cold"): "sse2",
+        ("xen", "4.15", "copy_page"): "xen_cold",
+    },
+}
+
+
+class RulesOnDumpsTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tool = next((t for t in CPUID_TOOLS if os.access(t, os.X_OK)),
+                        None)
+
+    def facts_of(self, dump):
+        if not os.path.isdir(DUMPS):
+            self.skipTest("no dumps at %s (shared/ beside the repo)" % DUMPS)
+        if self.tool is None:
+            self.fail("pagebench-cpuid is not built (make)")
+        r = subprocess.run([self.tool, os.path.join(DUMPS, dump)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        reader = P.Reader(dump, dump)
+        reader.feed(r.stdout)
+        self.assertEqual(len(reader.machines), 1)
+        facts, src = R.machine_facts(reader.machines[0])
+        self.assertEqual(src["erms"], "features line")
+        return facts
+
+    def test_picks(self):
+        t = R.tables()
+        for dump, want in EXPECT.items():
+            facts = self.facts_of(dump)
+            for (kernel, version, entry), expect in want.items():
+                with self.subTest(cpu=dump, kernel=kernel, version=version,
+                                  entry=entry):
+                    ps = R.picks(t, kernel, entry, facts,
+                                 R.parse_version(version))
+                    self.assertEqual(len(ps), 1)
+                    p = ps[0]
+                    if isinstance(expect, tuple):
+                        self.assertIsNone(p.rule)
+                        self.assertEqual(p.unknown.needs, [FS])
+                        self.assertEqual({a: r.variant for a, r in
+                                          p.alternatives}, expect[1])
+                    else:
+                        self.assertIsNotNone(p.rule, p.unknown)
+                        self.assertEqual(p.variant, expect)
+
+    def test_every_dump_gets_a_pick_or_names_what_it_needs(self):
+        if not os.path.isdir(DUMPS):
+            self.skipTest("no dumps at %s" % DUMPS)
+        t = R.tables()
+        for dump in sorted(os.listdir(DUMPS)):
+            if not dump.endswith(".txt") or dump == "README.md":
+                continue
+            facts = self.facts_of(dump)
+            for k in R.KERNELS:
+                for e in t.entries(k):
+                    for p in R.picks(t, k, e, facts):
+                        with self.subTest(cpu=dump, kernel=k, entry=e,
+                                          version=p.version):
+                            if p.rule is None:
+                                # Only the MSR the dumps cannot hold.
+                                self.assertEqual(p.unknown.needs, [FS])
+
+
+class DecideTest(unittest.TestCase):
+    def cell(self, values):
+        sp = stats.Spread(values)
+        from pbreport.analysis import Cell
+        return Cell(sp.n, sp.min, sp.q1, sp.median, sp.q3, sp.max, values)
+
+    def test_reps_needed_matches_the_exact_test(self):
+        # Complete separation: 3+3 cannot reach 0.05 (p=0.1), 4+4 can.
+        self.assertEqual(D.reps_needed(1.0, 0.05), 4)
+        self.assertEqual(D.min_reps_to_reach(0.05), 4)
+        self.assertEqual(stats.min_p(4, 4), 2 / 70)
+        self.assertIsNone(D.reps_needed(0.5, 0.05))
+        # Less separation needs more reps, and the projection is monotone.
+        self.assertGreater(D.reps_needed(0.8, 0.05), 4)
+        self.assertGreater(D.reps_needed(0.6, 0.05),
+                           D.reps_needed(0.8, 0.05))
+
+    def test_relations(self):
+        w = self.cell([100, 101, 102, 103])
+        tie = self.cell([101.5, 102.5, 103.5, 104.5])
+        slow = self.cell([200, 201, 202, 203])
+        few = self.cell([200, 201, 202])
+        self.assertEqual(D.relate(w, tie, 0.05, 0.0).state, "tie")
+        r = D.relate(w, slow, 0.05, 0.0)
+        self.assertEqual(r.state, "slower")
+        self.assertAlmostEqual(r.p, 2 / 70)
+        r = D.relate(self.cell([100, 101, 102]), few, 0.05, 0.0)
+        self.assertEqual(r.state, "undecided")
+        self.assertEqual(r.reps_needed, 4)
+        self.assertIn("smallest possible p is 0.1", r.reason)
+        d = D.Decision({"a": w, "b": tie, "c": slow}, 0.05, 0.0)
+        self.assertEqual(d.winner, "a")
+        self.assertEqual(d.best, ["a", "b"])
+        self.assertTrue(d.decidable)
+
+
+class VerdictTest(unittest.TestCase):
+    def test_hold_log(self):
+        v = verdict_json(fx("hold.log"))["machines"][0]
+        self.assertEqual(v["features"]["vendor"], "AuthenticAMD")
+        d = decision(v, "clear_page", "L1 w/ flush")
+        self.assertEqual(d["winner"], "clzero")
+        self.assertEqual(d["best"], ["clzero"])
+        self.assertTrue(d["decidable"])
+        # Linux picks REP STOSB (ERMS) and it costs 1400/300 - 1.
+        p = pick(d, "linux", "clear_page", ">=6.1 <7.0")
+        self.assertEqual(p["variant"], "stosb")
+        self.assertTrue(p["significant"])
+        m = P.load([fx("hold.log")])[0][0]
+        l1f = m.passes[("clear", "L1 w/ flush")]
+        from pbreport.analysis import raw_cell
+        want = 100 * (raw_cell(m, l1f, "stosb").median /
+                      raw_cell(m, l1f, "clzero").median - 1)
+        self.assertGreater(want, 300)
+        self.assertAlmostEqual(p["cost_pct"], want, places=1)
+        self.assertTrue(p["recommendation"].startswith("switch to clzero"))
+        # Xen's cold page clearing uses CLZERO with SFENCE.
+        p = pick(d, "xen", "clear_page_cold", ">=4.21")
+        self.assertEqual(p["variant"], "clzero_sf")
+        # In the hot L1 pass REP STOSQ is within noise of REP STOSB.
+        d = decision(v, "clear_page", "L1 w/o flush")
+        self.assertEqual(d["winner"], "stosb")
+        self.assertIn("stosq", d["best"])
+        self.assertEqual(d["relations"]["stosq"]["state"], "tie")
+        self.assertEqual(pick(d, "linux", "clear_page",
+                              ">=6.1 <7.0")["recommendation"], "keep")
+        # clear_pages: the range variants compete; clear_page: they do not.
+        self.assertEqual(decision(v, "clear_pages", "L1 w/o flush")["winner"],
+                         "stosb_all")
+        self.assertNotIn("stosb_all", d["relations"])
+        # No Linux 7.0 range rule without REP_GOOD is measurable.
+        self.assertIn("copy_page", [x["function"] for x in v["decisions"]])
+
+    def test_old_copy_names_read_under_the_new_ones(self):
+        v = verdict_json(fx("hold.log"))["machines"][0]
+        d = decision(v, "copy_page", "copy L1 w/o flush")
+        names = set(d["relations"]) | {d["winner"]}
+        self.assertIn("sse2_t", names)       # the log's temporal "sse2"
+        self.assertIn("sse2", names)         # the log's "sse2_nt"
+        self.assertEqual(d["log_names"], {"sse2_t": "sse2", "sse2": "sse2_nt"})
+        # sse2_nt figured 1500, sse2 650 in the log.
+        self.assertGreater(d["relations"]["sse2"]["delta_pct"],
+                           d["relations"]["sse2_t"]["delta_pct"])
+
+    def test_undecided_at_three_reps(self):
+        v = verdict_json(fx("undecided.log"))["machines"][0]
+        for d in v["decisions"]:
+            with self.subTest(function=d["function"], pass_=d["pass"]):
+                self.assertFalse(d["decidable"])
+                self.assertEqual(d["reps_needed"], 4)
+                self.assertIn("smallest possible p is 0.1", d["why"])
+                for p in d["picks"]:
+                    if p.get("variant") and p["variant"] != d["winner"] and \
+                            p["status"] == "measured":
+                        self.assertEqual(p["recommendation"],
+                                         "undecided: run with reps>=4")
+                        self.assertFalse(p["significant"])
+
+    def test_text_says_what_it_decided(self):
+        rc, out, err = run_tool("verdict", "-q", fx("hold.log"))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("L1 w/ flush: winner clzero", out)
+        self.assertIn("linux >=6.1 <7.0 clear_page: clear_page_erms = stosb: "
+                      "cost +367.1% p=0.00016", out)
+        self.assertIn("switch to clzero (saves 78", out)
+
+    def test_one_version(self):
+        v = verdict_json(fx("hold.log"), extra=("--linux", "7.0",
+                                                "--xen", "4.21.1"))
+        d = decision(v["machines"][0], "clear_pages", "MEM")
+        p = pick(d, "linux", "clear_pages")
+        self.assertEqual((p["version"], p["variant"]), ("7.0", "stosb_all"))
+        self.assertEqual({p["kernel"] for p in d["picks"]}, {"linux"})
+
+    def test_2021_logs_name_the_missing_facts(self):
+        path = os.path.join(ROOT, "results", "xen-2021-clear-page.txt")
+        v = verdict_json(path)
+        self.assertEqual(len(v["machines"]), 8)
+        rome = next(m for m in v["machines"] if m["machine"] == "Rome")
+        self.assertEqual(rome["features"]["clzero"], 1)
+        self.assertEqual(rome["fact_sources"]["clzero"], "a clzero variant ran")
+        d = decision(rome, "clear_page", "L2 w/ flush")
+        self.assertFalse(d["decidable"])
+        p = pick(d, "linux", "clear_page")
+        self.assertEqual(p["status"], "unknown")
+        self.assertEqual(p["needs"], ["family", "vendor"])
+        # Xen 4.15-4.20 needs nothing: clear_page_sse2.
+        self.assertEqual(pick(d, "xen", "clear_page")["variant"], "sse2")
+        self.assertEqual(len(v["fleet"]) > 0, True)
+
+
+class BadInputTest(unittest.TestCase):
+    def test_no_features_line(self):
+        rc, out, err = run_tool("verdict", fx("nofeatures.log"))
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("Traceback", err)
+        self.assertIn("the log has no features line", out)
+        # CLZERO for Xen needs CLFLUSH, which only the features line says.
+        self.assertIn("xen >=4.21 clear_page_cold: unknown, needs clflush",
+                      out)
+
+    def test_truncated_log(self):
+        rc, out, err = run_tool("verdict", fx("truncated.log"))
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("Traceback", err)
+        self.assertIn("the log ends early", err)
+        self.assertIn("L3 w/o flush: winner", out)
+
+    def test_unknown_kernel_versions(self):
+        for args, msg in ((("--linux", "2.4"), "no linux rule covers version "
+                           "2.4"),
+                          (("--xen", "banana"), "not a version number"),
+                          (("--linux", "6.x"), "not a version number")):
+            rc, out, err = run_tool("verdict", *args, fx("hold.log"))
+            self.assertEqual(rc, 2)
+            self.assertIn(msg, err)
+            self.assertNotIn("Traceback", err)
+            self.assertEqual(out, "")
+
+    def test_no_data(self):
+        rc, out, err = run_tool("verdict", stdin=b"garbage\n")
+        self.assertEqual(rc, 1)
+        self.assertIn("no usable data", err)
+
+
+class FleetTest(unittest.TestCase):
+    def test_pdsh_stream_is_read_host_by_host(self):
+        with open(fx("pdsh.log"), "rb") as fh:
+            data = fh.read()
+        hosts, left = F.split_prefixed(data)
+        self.assertEqual([h for h, _ in hosts], ["nodea", "nodeb"])
+        self.assertEqual(len(left), 1)          # pdsh's own ssh message
+        with open(fx("hold.log"), "rb") as fh:
+            self.assertEqual(hosts[0][1], fh.read())
+        ms, ds = F.load([fx("pdsh.log")])
+        self.assertEqual([m.name for m in ms], ["nodea", "nodeb"])
+        self.assertTrue(any("not a host's pagebench line" in str(d)
+                            for d in ds))
+        # A plain log is not taken for a stream.
+        with open(fx("hold.log"), "rb") as fh:
+            self.assertIsNone(F.split_prefixed(fh.read()))
+
+    def test_clush_prefix_as_clush_prints_it(self):
+        # clush -w a,b CMD (no -b) prints "a: LINE" just as pdsh does.
+        data = b"".join(b"%s: %s\n" % (h, ln) for ln in
+                        open(fx("hold.log"), "rb").read().splitlines()
+                        for h in (b"a.example", b"b-2"))
+        hosts, left = F.split_prefixed(data)
+        self.assertEqual([h for h, _ in hosts], ["a.example", "b-2"])
+        self.assertEqual(left, [])
+
+    def test_fleet_rows(self):
+        v = verdict_json(fx("pdsh.log"))
+        rows = v["fleet"]
+        self.assertEqual(len({tuple(sorted(r["group"].items()))
+                              for r in rows}), 1)
+        r = next(r for r in rows if r["function"] == "clear_page" and
+                 r["pass"] == "L1 w/o flush")
+        # nodea: stosb (stosq in noise); nodeb: avx512_t wins alone.
+        self.assertEqual(r["best_everywhere"], [])
+        self.assertIsNotNone(r["choice"])
+        self.assertGreater(r["worst_loss_pct"], 0)
+        self.assertTrue(r["loses_on"])
+        r = next(r for r in rows if r["function"] == "clear_page" and
+                 r["pass"] == "MEM")
+        self.assertEqual(r["choice"], "clzero")
+        self.assertEqual(r["loses_on"], [])
+
+
+class PerByteDiffTest(unittest.TestCase):
+    def test_sizes_differ(self):
+        rc, out, err = run_tool("diff", "-q", "--metric", "time",
+                                fx("sizes-a.log"), fx("sizes-b.log"))
+        self.assertEqual(rc, 0, err)
+        self.assertTrue(out.startswith("per 4 KiB page: the machines' sizes "
+                                       "differ"), out)
+        self.assertIn("L1 w/o flush: sizes-a.log 24576 B, sizes-b.log "
+                      "16384 B", out)
+        self.assertIn("variant time (ns per 4 KiB page)", out)
+        row = next(ln for ln in out.splitlines()
+                   if re.search(r"L1 w/o flush\s+stosb", ln))
+        # 600 ticks for 6 pages against 500 ticks for 4: +25 % per page.
+        self.assertRegex(row, r"\+24\.\d\d%|\+25\.\d\d%")
+        rc, out, err = run_tool("diff", "-q", "--per-call", "--metric",
+                                "time", fx("sizes-a.log"), fx("sizes-b.log"))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("per pass on request (--per-call)", out)
+        row = next(ln for ln in out.splitlines()
+                   if re.search(r"L1 w/o flush\s+stosb", ln))
+        self.assertRegex(row, r"-16\.\d\d%|-17\.\d\d%")
+
+    def test_same_sizes_stay_per_call(self):
+        rc, out, err = run_tool("diff", "-q", "--metric", "time",
+                                fx("hold.log"), fx("refute.log"))
+        self.assertEqual(rc, 0, err)
+        self.assertTrue(out.startswith("variant time (ns)"), out[:80])
+
+
+if __name__ == "__main__":
+    unittest.main()
