@@ -13,18 +13,18 @@
 #include "module/kernel.h"
 
 /* The shapes of variants/variants.h and strings.h, for the module's rows. */
-#define CLEAR(name, fn, shape, need, regs, xen, what) \
-	void fn(void *dst, const void *src, size_t bytes);
-#define COPY(name, fn, shape, need, regs, what) \
-	void fn(void *dst, const void *src, size_t bytes);
+#define CLEAR(name, shape, store, need, regs, xen, what) \
+	void clear_##name(void *dst, const void *src, size_t bytes);
+#define COPY(name, shape, store, need, regs, what) \
+	void copy_##name(void *dst, const void *src, size_t bytes);
 #define STRING_DECL_memset(fn)	void *fn(void *dst, int c, size_t n);
 #define STRING_DECL_memcpy(fn)	void *fn(void *dst, const void *src, size_t n);
-#define STRING_VARIANT(op, name, fn, need, regs, what) STRING_DECL_##op(fn)
+#define STRING_VARIANT(op, name, store, need, regs, what) STRING_DECL_##op(op##_##name)
 #include "module/clear.def"
 #include "module/copy.def"
 #include "module/strings.def"
 
-void kernel_clear_page(void *dst, const void *src, size_t bytes)
+void clear_kernel_clear_page(void *dst, const void *src, size_t bytes)
 {
 	clear_page(dst);
 }
@@ -32,36 +32,36 @@ void kernel_clear_page(void *dst, const void *src, size_t bytes)
 /* x86's clear_pages() defines one of these; Linux 6.1 has neither. */
 #if defined(__HAVE_ARCH_CLEAR_PAGES) || defined(clear_pages)
 #define HAVE_CLEAR_PAGES 1
-void kernel_clear_pages(void *dst, const void *src, size_t bytes)
+void clear_kernel_clear_pages(void *dst, const void *src, size_t bytes)
 {
 	clear_pages(dst, bytes / PAGE_SIZE);
 }
 #else
 #define HAVE_CLEAR_PAGES 0
 /* Never called (pbk_routine_missing()); clears nothing, which verify would catch. */
-void kernel_clear_pages(void *dst, const void *src, size_t bytes)
+void clear_kernel_clear_pages(void *dst, const void *src, size_t bytes)
 {
 }
 #endif
 
-void kernel_copy_page(void *dst, const void *src, size_t bytes)
+void copy_kernel_copy_page(void *dst, const void *src, size_t bytes)
 {
 	copy_page(dst, (void *)src);
 }
 
-void *kernel_memset(void *dst, int c, size_t n)
+void *memset_kernel_memset(void *dst, int c, size_t n)
 {
 	return memset(dst, c, n);
 }
 
-void *kernel_memcpy(void *dst, const void *src, size_t n)
+void *memcpy_kernel_memcpy(void *dst, const void *src, size_t n)
 {
 	return memcpy(dst, src, n);
 }
 
 const char *pbk_routine_missing(const void *fn)
 {
-	if (fn == kernel_clear_pages && !HAVE_CLEAR_PAGES)
+	if (fn == clear_kernel_clear_pages && !HAVE_CLEAR_PAGES)
 		return "the kernel this module was built for (" UTS_RELEASE ") has no clear_pages(): its headers define none (it clears a huge page one clear_page() at a time)";
 	return NULL;
 }

@@ -21,7 +21,7 @@ import unittest
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 from pbreport import grammar  # noqa: E402
-from tables import variant_rows  # noqa: E402
+from tables import table_rows  # noqa: E402
 
 SCRIPT = os.path.join(REPO, "scripts", "run-linux-module")
 REPORT = os.path.join(REPO, "scripts", "pagebench-report")
@@ -115,8 +115,8 @@ class XenSuite(ModuleBoot):
     def test_every_xen_variant_the_cpu_has(self):
         b = self.boot
         flags = b.flags()
-        want = [r["name"] for r in variant_rows() if r["table"] == "clear" and r["xen"]
-                and (r["need"] == "none" or flags.get(r["need"]) == "1")]
+        want = [r["name"] for r in table_rows() if r["op"] == "clear" and r["xen"]
+                and (r["needs"] == "none" or flags.get(r["needs"]) == "1")]
         self.assertEqual(b.ran("clear"), want)
         passes = b.all("pass")
         self.assertEqual(len(passes), 4, passes)
@@ -275,9 +275,9 @@ class RegsColumn(unittest.TestCase):
 
     def test_regs_match_the_code(self):
         uses = self.routines_using_vectors()
-        rows = variant_rows()
-        self.assertTrue(any(r["regs"] == "VEC" for r in rows))
-        for r in rows:
+        table = table_rows()
+        self.assertTrue(any(r["regs"] == "VEC" for r in table))
+        for r in table:
             with self.subTest(routine=r["routine"]):
                 self.assertIn(r["routine"], uses)
                 self.assertEqual(r["regs"], "VEC" if uses[r["routine"]] else "GPR")
