@@ -192,7 +192,7 @@ class CopyPlan(ModuleBoot):
 
 
 class StringsPlan(ModuleBoot):
-    OPTIONS = "suite=strings sizes=0,64 reps=2 variants=stosb,kernel_memset,movsb,kernel_memcpy,avx"
+    OPTIONS = "suite=strings sizes=0,64 reps=2 variants=stosb,kernel_memset,movsb,kernel_memcpy,avx_t"
 
     def test_kernel_memset_and_memcpy_run(self):
         self.assert_clean()
