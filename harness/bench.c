@@ -97,24 +97,30 @@ struct timed_call {
 	void (*op)(void *ctx);
 	void *ctx;
 	uint64_t ticks;
+	struct host_sample *host;
 };
 
-/* The guard is set up outside the timed region: only op lies between the RDTSCs. */
+/*
+ * The guard is set up outside the timed region, and the host's counters
+ * are read just outside it: only op lies between the RDTSCs.
+ */
 static void timed(void *arg)
 {
 	struct timed_call *c = arg;
 	uint64_t t0, t1;
 
+	host_sample_begin(c->host);
 	t0 = rdtsc_ordered();
 	c->op(c->ctx);
 	t1 = rdtsc_ordered();
 	c->ticks = t1 - t0;
+	host_sample_end(c->host, c->ticks);
 }
 
 bool time_guarded(void (*op)(void *ctx), void *ctx, uint64_t *ticks,
-		  struct fault *f)
+		  struct host_sample *host, struct fault *f)
 {
-	struct timed_call c = { op, ctx, 0 };
+	struct timed_call c = { op, ctx, 0, host };
 
 	if (!host_call_guarded(timed, &c, f))
 		return false;
@@ -148,17 +154,34 @@ unsigned int window_count(const struct bench_env *env, size_t bytes)
 	return len ? (unsigned int)((bytes + len - 1) / len) : 1;
 }
 
+/* The windows' counts as one sample: cycles only where every window had them. */
+static void sample_add(struct host_sample *sum, const struct host_sample *w,
+		       bool first)
+{
+	if (first) {
+		*sum = *w;
+		return;
+	}
+	sum->disturbed |= w->disturbed;
+	sum->has_cycles &= w->has_cycles;
+	sum->cycles += w->cycles;
+	sum->ref += w->ref;
+}
+
 bool time_windows(const struct bench_env *env, window_fn *op, void *ctx,
-		  size_t bytes, uint64_t *ticks, struct fault *f)
+		  size_t bytes, uint64_t *ticks, struct host_sample *host,
+		  struct fault *f)
 {
 	struct window w = { op, ctx, 0, 0 };
 	size_t step = window_len(env, bytes);
+	struct host_sample h;
 	uint64_t sum = 0, t;
 
 	do {
 		w.len = bytes - w.off < step ? bytes - w.off : step;
-		if (!time_guarded(window, &w, &t, f))
+		if (!time_guarded(window, &w, &t, &h, f))
 			return false;
+		sample_add(host, &h, w.off == 0);
 		sum += t;
 		w.off += w.len;
 	} while (w.off < bytes);
@@ -186,7 +209,7 @@ bool time_between_probes(struct bench_env *env, uint8_t *fill, size_t nr,
 	mfence();
 	ibpb(env);
 	t->pre = probe(fill, nr);
-	ok = time_windows(env, op, ctx, bytes, &t->ticks, f);
+	ok = time_windows(env, op, ctx, bytes, &t->ticks, &t->host, f);
 	ibpb(env);
 	t->post = probe(fill, nr);
 	return ok;

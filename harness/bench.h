@@ -41,11 +41,16 @@ void evict_or_fence(const struct bench_env *env, bool flush, const void *p,
 
 struct timing {
 	uint64_t pre, ticks, post;
+	struct host_sample host;	/* the call's cycles, and whether it was disturbed */
 };
 
-/* Times op(ctx) alone; false, with *f, when it faulted. */
+/*
+ * Times op(ctx) alone, the host counting beside it into *host
+ * (harness/sample.h retimes a disturbed one); false, with *f, when it
+ * faulted.
+ */
 bool time_guarded(void (*op)(void *ctx), void *ctx, uint64_t *ticks,
-		  struct fault *f);
+		  struct host_sample *host, struct fault *f);
 
 /* What one window of a call does: the part [off, off + len) of its bytes. */
 typedef void window_fn(void *ctx, size_t off, size_t len);
@@ -53,11 +58,13 @@ typedef void window_fn(void *ctx, size_t off, size_t len);
 /*
  * Times op over its bytes in windows of at most env->window_bytes (in one
  * window where the host sets no limit), each a guarded call of its own;
- * *ticks is their sum. The module turns interrupts on between windows.
+ * *ticks is their sum, *host the sum of what the host counted (disturbed
+ * when any window was). The module turns interrupts on between windows.
  * false, with *f, when a window faulted.
  */
 bool time_windows(const struct bench_env *env, window_fn *op, void *ctx,
-		  size_t bytes, uint64_t *ticks, struct fault *f);
+		  size_t bytes, uint64_t *ticks, struct host_sample *host,
+		  struct fault *f);
 /* How many windows time_windows() cuts bytes into. */
 unsigned int window_count(const struct bench_env *env, size_t bytes);
 

@@ -91,8 +91,3 @@ void pbk_kernel_features(char *buf, size_t len)
 		n += scnprintf(buf + n, len - n, " %s=%s", flags[i].name,
 			       flags[i].on < 0 ? "unknown" : flags[i].on ? "1" : "0");
 }
-
-bool pbk_has_aperf_mperf(void)
-{
-	return boot_cpu_has(X86_FEATURE_APERFMPERF);
-}

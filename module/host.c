@@ -82,16 +82,81 @@ void host_vector_end(void)
 	kernel_fpu_end();
 }
 
-bool host_aperf_mperf(uint64_t *aperf, uint64_t *mperf)
+/*
+ * Cycles beside the ticks: APERF and MPERF, as the boot kernel reads them
+ * (kernel/x86/aperfmperf.h), through the running kernel's rdmsrl_safe(),
+ * so that a CPU or hypervisor that faults on them costs an error, not an
+ * oops. Set once, before the first sample.
+ */
+static bool aperfmperf;
+
+/* MPERF, then APERF: the span MPERF covers encloses APERF's. */
+static bool read_begin(u64 *aperf, u64 *mperf)
+{
+	return !rdmsrl_safe(MSR_IA32_MPERF, mperf) &&
+	       !rdmsrl_safe(MSR_IA32_APERF, aperf);
+}
+
+static bool read_end(u64 *aperf, u64 *mperf)
+{
+	return !rdmsrl_safe(MSR_IA32_APERF, aperf) &&
+	       !rdmsrl_safe(MSR_IA32_MPERF, mperf);
+}
+
+#define PROBE_SPINS	10000
+
+bool host_samples_start(const struct sample_plan *sp, char *what, size_t len)
+{
+	u64 a0, m0, a1, m1;
+	unsigned int i;
+
+	if (!sp->cycles) {
+		snprintf(what, len, "cycles=off");
+		return false;
+	}
+	if (!sp->aperfmperf) {
+		snprintf(what, len, "no APERF/MPERF: %s", sp->no_aperfmperf);
+		return false;
+	}
+	if (!read_begin(&a0, &m0)) {
+		snprintf(what, len, "no APERF/MPERF: an RDMSR of them faulted");
+		return false;
+	}
+	for (i = 0; i < PROBE_SPINS; i++)
+		cpu_relax();
+	if (!read_end(&a1, &m1) || a1 == a0 || m1 == m0) {
+		snprintf(what, len, "no APERF/MPERF: they do not count here");
+		return false;
+	}
+	aperfmperf = true;
+	snprintf(what, len, "source=aperf ref=mperf");
+	return true;
+}
+
+/* With interrupts off around the window, nothing takes the CPU away from it. */
+void host_sample_begin(struct host_sample *s)
+{
+	u64 a = 0, m = 0;
+
+	s->disturbed = false;
+	s->has_cycles = aperfmperf && read_begin(&a, &m);
+	s->at[0] = a;
+	s->at[1] = m;
+}
+
+void host_sample_end(struct host_sample *s, uint64_t ticks)
 {
 	u64 a, m;
 
-	if (!boot_cpu_has(X86_FEATURE_APERFMPERF) ||
-	    rdmsrl_safe(MSR_IA32_APERF, &a) || rdmsrl_safe(MSR_IA32_MPERF, &m))
-		return false;
-	*aperf = a;
-	*mperf = m;
-	return true;
+	(void)ticks;
+	if (!s->has_cycles || !read_end(&a, &m)) {
+		s->has_cycles = false;
+		return;
+	}
+	s->cycles = a - s->at[0];
+	s->ref = m - s->at[1];
+	/* MPERF stands still only while the core halts: no figure to give. */
+	s->has_cycles = s->ref != 0;
 }
 
 /* The rep the pass is at, to offer a reschedule when it moves on. */
@@ -122,10 +187,12 @@ void host_pass_begin(void)
 	pass_rep = 0;
 }
 
-void host_pass_end(const char *suite, const char *pass)
+void host_pass_end(const char *suite, const char *pass,
+		   const struct sample_tally *t)
 {
 	(void)suite;
 	(void)pass;
+	(void)t;
 	in_pass = false;
 	preempt_on();
 }

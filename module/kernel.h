@@ -49,7 +49,6 @@ uint64_t pbk_available_bytes(void);
 uint32_t pbk_microcode(int cpu);
 /* " rep_good=1 erms=1 ...": the kernel's X86_FEATURE_* bits, "unknown" where it has none. */
 void pbk_kernel_features(char *buf, size_t len);
-bool pbk_has_aperf_mperf(void);
 
 /* buffers.c: NULL when the page allocator cannot give it; how says where from, or why not. */
 void *pbk_buffer_alloc(size_t bytes, char *how, size_t howlen);

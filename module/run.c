@@ -78,20 +78,14 @@ static void print_module_lines(const struct cpu_desc *d)
 {
 	struct bench_env env;
 	char flags[OUT_LINE_MAX];
-	uint64_t aperf, mperf;
-	const char *cycles = "aperf-mperf";
 
 	pbk_kernel_features(flags, sizeof(flags));
 	out_line("linux-module kernel_features%s", flags);
 	out_line("linux-module irqs=off-per-call preempt=off-per-pass resched=between-reps window_bytes=%u",
 		 PBK_WINDOW_BYTES);
 	bench_env_init(&env, d);
-	if (!pbk_has_aperf_mperf())
-		cycles = "none (CPUID.06H:ECX[0] is clear: no APERF/MPERF)";
-	else if (!host_aperf_mperf(&aperf, &mperf))
-		cycles = "none (CPUID offers APERF/MPERF, but reading them faulted)";
-	out_line("linux-module flush=%s ibpb=%s cycles=%s", flush_method_name(&env),
-		 env.ibpb ? "msr" : "none", cycles);
+	out_line("linux-module flush=%s ibpb=%s", flush_method_name(&env),
+		 env.ibpb ? "msr" : "none");
 }
 
 struct left_out {
