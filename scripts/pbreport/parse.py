@@ -55,7 +55,7 @@ LINE_TYPES = [(k, _reader_regex(k, rx)) for k, rx in grammar.LINE_TYPES]
 MAX_TAG_TRIES = 8
 
 # Limits, so that no input can take unbounded time or memory. pagebench
-# prints no line longer than OUT_LINE_MAX (512 bytes, harness/out.h); a
+# prints no line longer than OUT_LINE_MAX (512 bytes, lib/out.h); a
 # longer line is cut to MAX_LINE bytes, which also bounds the time an
 # expression that backtracks can take on it. An input stops after
 # MAX_INPUT bytes (the kernel's saved log is at most 1 MiB). Both are
