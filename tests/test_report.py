@@ -265,6 +265,37 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(P.pass_bytes(m, "clear", "L2 w/ flush"), 131072)
         self.assertIsNone(P.pass_bytes(m, "clear", "MEM"))      # no L3
 
+    def test_cycles_and_retime_counts(self):
+        """The cycles lines and the disturbance line's retime counts reach
+        the model; a disturbance line of a log before them has None there."""
+        text = ("(PB) cycles source=perf-cycles ref=tsc\n"
+                "(PB) L1 w/o flush:\n(PB)  pre=1 stosb=2 post=3\n"
+                "(PB) cycles suite=clear pass=l1 variant=stosb samples=1 "
+                "ticks=2 ref=2 cycles=3 ratio=1.500 mhz=3450\n"
+                "(PB) cycles suite=clear pass=l1 variant=avx samples=0 "
+                "ticks=0 ref=0 cycles=0 ratio=? mhz=?\n"
+                "(PB) disturbance suite=clear pass=l1 nivcsw=0 nvcsw=0 irqs=4 "
+                "top=LOC:4 samples=1 retimed=2 kept=1 cpus=3:3\n"
+                "(PB) disturbance suite=scrub pass=cpus2 nivcsw=0 nvcsw=0 "
+                "irqs=unknown samples=5 retimed=1 kept=0 cpus=3:0,0:1,...\n"
+                "(PB) disturbance suite=clear pass=l2 nivcsw=1 nvcsw=0 irqs=0\n")
+        (m,), diags = P.read_bytes(text.encode(), "c.log")
+        self.assertEqual([str(d) for d in diags], [])
+        self.assertEqual(m.facts["cycles"], {"source": "perf-cycles", "ref": "tsc"})
+        self.assertEqual([(c["pass"], c["variant"], c["ratio"], c["mhz"])
+                          for c in m.cycles],
+                         [("L1 w/o flush", "stosb", 1.5, 3450),
+                          ("L1 w/o flush", "avx", None, None)])
+        d = m.disturbances
+        self.assertEqual([(x["samples"], x["retimed"], x["kept"], x["cpus"],
+                           x["cpus_cut"]) for x in d],
+                         [(1, 2, 1, [(3, 3)], False),
+                          (5, 1, 0, [(3, 0), (0, 1)], True),
+                          (None, None, None, [], False)])
+        self.assertEqual(len(m.passes[("clear", "L1 w/o flush")].samples), 1)
+        (n,), _ = P.read_bytes(b"(PB) cycles: none (cycles=off)\n", "n.log")
+        self.assertEqual(n.facts["cycles"], {"none": "cycles=off"})
+
     def test_pass_bytes(self):
         (m,), _ = load("pb-skylake-all.log")     # l1d 32k l2 256k l3 8192k
         b = lambda s, n: P.pass_bytes(m, s, n)

@@ -23,6 +23,19 @@ def pass_names(pass_table):
 
 PASSES = pass_names(grammar.PASS_TABLE)
 PASS_IDS = dict(zip((i for i, _ in grammar.PASS_TABLE), PASSES))
+
+
+def parse_cpu_counts(text):
+    """A disturbance line's cpus= ("1:0,0:2,..."): ([(cpu, disturbed windows)],
+    whether the line had no room for every CPU); ([], False) when absent."""
+    if text is None:
+        return [], False
+    cut = text.endswith(",...")
+    if cut:
+        text = text[:-len(",...")]
+    return [tuple(int(x) for x in c.split(":")) for c in text.split(",")], cut
+
+
 SUITES = ("clear", "copy", "scrub")
 
 TAG_RE = re.compile(r"\(([A-Za-z0-9_]{1,15})\) ")
@@ -278,6 +291,7 @@ class Machine:
         self.skipped_variants = []      # (variant, suite, reason)
         self.skipped_passes = []        # (label, reason)
         self.disturbances = []          # pagebench-linux, one per pass
+        self.cycles = []                # "cycles" lines: per pass and variant
         self.scrub = []                 # suite=scrub's steps, as dicts
         self.done = None                # failures count from "done:"
         self.complete = None            # "halting" / "rebooting"
@@ -789,11 +803,26 @@ class Reader:
             f.setdefault("sizes", {})[g[0]] = {
                 "fill": int(g[1]), "clear": int(g[2]), "copy": int(g[3])}
         elif kind == "disturbance":
-            cur.disturbances.append({
+            d = {"suite": g[0], "pass": PASS_IDS.get(g[1], g[1]),
+                 "nivcsw": int(g[2]), "nvcsw": int(g[3]),
+                 "irqs": None if g[4] == "unknown" else int(g[4]),
+                 "top": g[5] or ""}
+            # Logs before issue 16 end at top=; None there, not 0.
+            d["samples"], d["retimed"], d["kept"] = (
+                (None,) * 3 if g[6] is None else (int(x) for x in g[6:9]))
+            d["cpus"], d["cpus_cut"] = parse_cpu_counts(g[9])
+            cur.disturbances.append(d)
+        elif kind == "cycles":
+            cur.cycles.append({
                 "suite": g[0], "pass": PASS_IDS.get(g[1], g[1]),
-                "nivcsw": int(g[2]), "nvcsw": int(g[3]),
-                "irqs": None if g[4] == "unknown" else int(g[4]),
-                "top": g[5] or ""})
+                "variant": g[2], "samples": int(g[3]), "ticks": int(g[4]),
+                "ref": int(g[5]), "cycles": int(g[6]),
+                "ratio": None if g[7] == "?" else float(g[7]),
+                "mhz": None if g[8] == "?" else int(g[8])})
+        elif kind == "cycles_source":
+            f["cycles"] = {"source": g[0], "ref": g[1]}
+        elif kind == "cycles_none":
+            f["cycles"] = {"none": g[0]}
         elif kind.startswith("linux_"):
             f.setdefault("linux", {})[kind[len("linux_"):]] = \
                 m.group(0)[len("linux "):]
