@@ -34,9 +34,11 @@ HCFLAGS	:= -std=gnu11 -O2 -g $(WARN) $(DEPFLAGS) -I. -ffile-prefix-map=$(CURDIR)
 	   -DPB_VERSION='"$(VERSION)"'
 NASMFLAGS := -f elf64 -Wall
 
+# The selection rules as C tables (scripts/rules2c), for the verdict lines.
+RULES_C     := $(B)/gen/rules.c
 # Every layer below the hosts, compiled once for the kernel and once for
 # user space (README.md, "Layout").
-HARNESS_C   := $(wildcard lib/*.c cpu/*.c variants/*.c harness/*.c harness/suites/*.c)
+HARNESS_C   := $(wildcard lib/*.c cpu/*.c variants/*.c harness/*.c harness/suites/*.c) $(RULES_C)
 # The screen font, generated from a Debian console font (scripts/psf2c).
 FONT_C      := $(B)/gen/font.c
 KERNEL_C    := $(shell find kernel -name '*.c') $(HARNESS_C) $(FONT_C)
@@ -89,6 +91,17 @@ $(B)/k/kernel/main.o $(B)/h/tools/pagebench-cpuid.o $(B)/h/linux/main.o: $(B)/ve
 $(FONT_C): scripts/psf2c
 	@mkdir -p $(dir $@)
 	scripts/psf2c -o $@
+
+$(RULES_C): scripts/rules2c scripts/pbreport/rules.py rules/selection.rules rules/synthetic.rules
+	@mkdir -p $(dir $@)
+	scripts/rules2c -o $@
+
+# The verdict's statistics are the report's, in IEEE double. The kernel
+# runs them once, after every measurement, on the booting CPU only, so
+# these objects alone may use SSE registers (CR4.OSFXSR is set at boot);
+# no code on a timed path or on another CPU is built so.
+VERDICT_FP_OBJ := $(patsubst %,$(B)/k/harness/%.o,stats decide verdict)
+$(VERDICT_FP_OBJ): KCFLAGS += -msse2 -mfpmath=sse
 
 $(B)/k/%.o: %.c Makefile
 	@mkdir -p $(dir $@)

@@ -14,6 +14,8 @@
 #include "lib/out.h"
 #include "lib/run.h"
 #include "cpu/live.h"
+#include "harness/summary.h"
+#include "harness/verdict.h"
 #include "linux/linux.h"
 
 #ifndef PB_VERSION
@@ -74,6 +76,8 @@ int main(int argc, char **argv)
 	static struct cpu_desc d;
 	static struct live_facts live;
 	static struct plan plan;
+	static struct summary sum;
+	static struct rule_facts facts;
 	struct buffers bufs;
 	char pin_error[200];
 	uint64_t t_start = rdtsc_ordered();
@@ -103,6 +107,7 @@ int main(int argc, char **argv)
 	linux_live_facts(&live, &d, cmdline ? cmdline : "");
 	describe_cpu(&d, PB_VERSION, &live);
 	linux_print_release();
+	linux_print_fast_string_note();
 	options_print_errors(&o);
 	if (!pinned) {
 		out_line("option error: %s", pin_error);
@@ -122,10 +127,12 @@ int main(int argc, char **argv)
 	if (linux_buffers(&bufs, &plan)) {
 		linux_sched_fifo();
 		out_line("linux wbinvd=no ibpb=no interrupts=on");
-		suite_run(&plan, &d, &bufs, live.tsc_khz, NULL);
+		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);
 	} else {
 		run_fail();
 	}
+	rule_facts_init(&facts, &d, live.fast_string);
+	verdict_report(&sum.verdict, &facts);
 
 	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);
 	free(cmdline);

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The run's verdict, made as pagebench-report verdict makes it of the log
+ * (docs/report.md, "verdict"): for clear_page (the page variants),
+ * clear_pages (every clear variant, the range ones too) and copy_page,
+ * per pass, the winner, the variants as good as it, whether the data can
+ * decide, and what Linux and Xen select on this CPU (harness/rules.h) and
+ * what that costs. The suites hand each pass's samples over through the
+ * summary (harness/summary.h); the decision is made when the pass ends,
+ * while they are still there. verdict_report() prints the "verdict"
+ * lines of docs/log-format.md before done:, and keeps what the kernel's
+ * screen shows.
+ */
+#ifndef PB_VERDICT_H
+#define PB_VERDICT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "harness/decide.h"
+#include "harness/passes.h"
+#include "harness/rules.h"
+#include "variants/variants.h"
+
+enum verdict_fn { VERDICT_CLEAR_PAGE, VERDICT_CLEAR_PAGES, VERDICT_COPY_PAGE,
+		  VERDICT_FNS };
+
+const char *verdict_fn_name(enum verdict_fn f);	/* "clear_page", ... */
+
+enum pick_status {
+	PICK_MEASURED, PICK_NOT_MEASURED, PICK_NEEDS_VARIANT, PICK_UNKNOWN,
+};
+
+/*
+ * One kernel era's pick judged in one decision, as text and integers (the
+ * screen is built without floating point).
+ */
+#define VERDICT_REC_LEN	200
+struct verdict_pick {
+	enum rule_kernel kernel;
+	char version[32];
+	const char *entry;
+	char assuming[RULE_NEED_LEN];	/* "fast_string=1", or "" */
+	enum pick_status status;
+	const char *variant;		/* measured and not-measured picks */
+	bool has_cost;			/* slower, or not separated: its cost */
+	int32_t cost_tenths;		/* the cost in 0.1 %, as the line shows it */
+	bool significant;		/* significantly slower than the winner */
+	bool undecided;			/* not separated, or no test */
+	char rec[VERDICT_REC_LEN];	/* "keep", "switch to X (saves N%)", ... */
+};
+
+#define VERDICT_PICKS_MAX	16
+struct verdict_decision {
+	enum verdict_fn fn;
+	enum op op;
+	enum pass_id pass;
+	unsigned int ncand;
+	struct verdict_cand {
+		const struct variant *v;
+		unsigned int n;
+		double median;
+	} cand[VARIANTS_MAX];
+	struct decision d;
+	unsigned int npicks;
+	struct verdict_pick pick[VERDICT_PICKS_MAX];
+};
+
+#define VERDICT_DECISIONS_MAX	(2 * OP_COUNT * PASS_COUNT)
+struct verdict {
+	/* The pass being handed over. */
+	bool open;
+	enum op op;
+	enum pass_id pass;
+	unsigned int npending;
+	struct verdict_pending {
+		const struct variant *v;
+		uint64_t *t;		/* n samples, or NULL: aggregated */
+		unsigned int n;
+		uint64_t median;	/* aggregated: the median as printed */
+		bool failed;		/* a verify FAILED or fault line in this pass */
+	} pending[VARIANTS_MAX];
+	unsigned int ndecisions;
+	struct verdict_decision decision[VERDICT_DECISIONS_MAX];
+	bool reported;
+};
+
+void verdict_begin_pass(struct verdict *vd, enum op op, enum pass_id pass);
+/* t (n samples) must stay as it is until verdict_end_pass(). */
+void verdict_add(struct verdict *vd, const struct variant *v, uint64_t *t,
+		 unsigned int n, bool failed);
+/* copy-hot, copy-cold: only the printed median of n copies is known. */
+void verdict_add_aggregate(struct verdict *vd, const struct variant *v,
+			   uint64_t median, unsigned int n, bool failed);
+void verdict_end_pass(struct verdict *vd);
+
+/* Judges the picks on these facts and prints the verdict lines. */
+void verdict_report(struct verdict *vd, const struct rule_facts *f);
+
+#endif
