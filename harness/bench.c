@@ -232,16 +232,3 @@ void verify_guards(const char *suite, const char *pass, const char *variant,
 			   "guard byte after the buffer was written");
 	run_fail();
 }
-
-void sort_u64(uint64_t *t, unsigned int n)
-{
-	unsigned int i, j;
-
-	for (i = 1; i < n; i++)
-		for (j = i; j && t[j - 1] > t[j]; j--) {
-			uint64_t x = t[j];
-
-			t[j] = t[j - 1];
-			t[j - 1] = x;
-		}
-}

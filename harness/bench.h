@@ -72,8 +72,6 @@ bool guards_check(const uint8_t *p, size_t bytes, long *bad);
 void verify_guards(const char *suite, const char *pass, const char *variant,
 		   const uint8_t *p, size_t bytes);
 
-void sort_u64(uint64_t *t, unsigned int n);
-
 #define GUARD_BYTE 0xc3
 #define NOT_FOUND ((size_t)-1)
 

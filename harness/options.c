@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Options. Every word is key=value; the table at the end says which keys
- * exist, which program takes each, and the function that reads its value.
- * Error messages list the valid keys and values from the same tables, so
- * they cannot drift from what the parser accepts.
+ * exist, which program takes each, the function that reads its value, and
+ * what --help says of it. Error messages and --help list the valid keys and
+ * values from the same tables, so they cannot drift from what the parser
+ * accepts.
  */
 #include "lib/fmt.h"
 #include "harness/host.h"
@@ -18,12 +19,34 @@ static const char *const tsc_pick_names[TSC_PICK_COUNT] = {
 	[TSC_PICK_PMTIMER] = "pmtimer", [TSC_PICK_PIT] = "pit",
 };
 
+/* The first of each is the default (--help says "ttyS0,115200"). */
 static const uint16_t com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
 static const uint32_t bauds[] = {
 	115200, 57600, 38400, 19200, 9600, 4800, 2400, 1200
 };
 
+static const struct { const char *name; enum exit_mode mode; } exit_modes[] = {
+	{ "qemu", EXIT_QEMU }, { "halt", EXIT_HALT }, { "reboot", EXIT_REBOOT },
+};
+
+static const struct {
+	const char *name;
+	enum selftest t;
+	unsigned int programs;		/* enum program bits */
+} selftests[] = {
+	{ "ud", SELFTEST_UD, PROGRAM_KERNEL | PROGRAM_LINUX },
+	{ "map", SELFTEST_MAP, PROGRAM_KERNEL },	/* mapping a far framebuffer */
+	{ "smp", SELFTEST_SMP, PROGRAM_KERNEL },	/* every CPU at once */
+	{ "nosipi", SELFTEST_NOSIPI, PROGRAM_KERNEL },
+	{ "hang", SELFTEST_HANG, PROGRAM_KERNEL },	/* the watchdog */
+	{ "hang-ap", SELFTEST_HANG_AP, PROGRAM_KERNEL },
+	{ "ud-ap", SELFTEST_UD_AP, PROGRAM_KERNEL },	/* an exception on an AP */
+};
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* A number's macro as text, for --help: STR(REPS_MAX) is "1000". */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 const char *suite_name(enum suite s)
 {
@@ -152,44 +175,106 @@ static void parse_tag(struct options *o, char *val)
 	o->tag[n] = '\0';
 }
 
+/*
+ * The names an option's value may be, for its parser, its error and --help:
+ * the i-th for program p, NULL past the last.
+ */
+static const char *suite_names(enum program p, unsigned int i)
+{
+	(void)p;
+	return i < SUITE_COUNT ? suites[i].name : NULL;
+}
+
+static const char *tsc_names(enum program p, unsigned int i)
+{
+	(void)p;
+	return i < TSC_PICK_COUNT ? tsc_pick_names[i] : NULL;
+}
+
+static const char *exit_names(enum program p, unsigned int i)
+{
+	(void)p;
+	return i < ARRAY_SIZE(exit_modes) ? exit_modes[i].name : NULL;
+}
+
+/* Only the selftests program p has. */
+static const char *selftest_names(enum program p, unsigned int i)
+{
+	unsigned int t;
+
+	for (t = 0; t < ARRAY_SIZE(selftests); t++)
+		if ((selftests[t].programs & p) && !i--)
+			return selftests[t].name;
+	return NULL;
+}
+
+static const char *pass_names(enum program p, unsigned int i)
+{
+	(void)p;
+	if (i < PASS_COUNT)
+		return passes[i].id;
+	return i == PASS_COUNT ? "all" : NULL;
+}
+
+static const char *feature_names(enum program p, unsigned int i)
+{
+	(void)p;
+	return FEAT_NONE + 1 + i < FEAT_COUNT ? feat_name(FEAT_NONE + 1 + i) : NULL;
+}
+
+/* " a b c": every name of a list, for an error message. */
+static void list_names(const char *(*name)(enum program, unsigned int),
+		       enum program p, char *buf, size_t size)
+{
+	const char *one;
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; (one = name(p, i)); i++)
+		list_add(buf, size, &n, one);
+}
+
 static void parse_exit(struct options *o, char *val)
 {
-	if (streq(val, "qemu"))
-		o->exit = EXIT_QEMU;
-	else if (streq(val, "halt"))
-		o->exit = EXIT_HALT;
-	else if (streq(val, "reboot"))
-		o->exit = EXIT_REBOOT;
-	else
-		error(o, "exit=: unknown '%s'; valid: qemu halt reboot", val);
+	char valid[64];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(exit_modes); i++) {
+		if (streq(val, exit_modes[i].name)) {
+			o->exit = exit_modes[i].mode;
+			return;
+		}
+	}
+	list_names(exit_names, o->program, valid, sizeof(valid));
+	error(o, "exit=: unknown '%s'; valid:%s", val, valid);
 }
 
 static void parse_selftest(struct options *o, char *val)
 {
-	static const struct { const char *name; enum selftest t; } kernel_only[] = {
-		{ "map", SELFTEST_MAP },	/* mapping a far framebuffer */
-		{ "smp", SELFTEST_SMP },	/* every CPU at once */
-		{ "nosipi", SELFTEST_NOSIPI },
-		{ "hang", SELFTEST_HANG },	/* the watchdog */
-		{ "hang-ap", SELFTEST_HANG_AP },
-		{ "ud-ap", SELFTEST_UD_AP },	/* an exception on an AP */
-	};
+	char valid[128], others[128];
+	size_t n = 0, m = 0;
 	unsigned int i;
 
-	if (streq(val, "ud")) {
-		o->selftest = SELFTEST_UD;
-		return;
-	}
-	for (i = 0; i < ARRAY_SIZE(kernel_only); i++) {
-		if (streq(val, kernel_only[i].name) && o->program == PROGRAM_KERNEL) {
-			o->selftest = kernel_only[i].t;
+	valid[0] = others[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(selftests); i++) {
+		bool ours = selftests[i].programs & o->program;
+
+		if (ours && streq(val, selftests[i].name)) {
+			o->selftest = selftests[i].t;
 			return;
 		}
+		if (ours)
+			list_add(valid, sizeof(valid), &n, selftests[i].name);
+		else
+			list_add(others, sizeof(others), &m, selftests[i].name);
 	}
-	if (o->program == PROGRAM_KERNEL)
-		error(o, "selftest=: unknown '%s'; valid: ud map smp nosipi hang hang-ap ud-ap", val);
+	/* The other program's selftests are named, so a user knows where they are. */
+	if (m)
+		error(o, "selftest=: unknown '%s'; valid:%s (%s are the kernel's)",
+		      val, valid, others + 1);
 	else
-		error(o, "selftest=: unknown '%s'; valid: ud (map smp nosipi hang hang-ap ud-ap are the kernel's)", val);
+		error(o, "selftest=: unknown '%s'; valid:%s", val, valid);
 }
 
 /* Calls one(o, name) for each comma-separated name; "" names are errors. */
@@ -221,17 +306,15 @@ static bool add_feature(struct options *o, const char *key, uint64_t *bits,
 			const char *name)
 {
 	char valid[OPT_ERROR_LEN - 64];
-	size_t n = 0;
 	unsigned int f;
 
-	valid[0] = '\0';
 	for (f = FEAT_NONE + 1; f < FEAT_COUNT; f++) {
 		if (streq(name, feat_name(f))) {
 			*bits |= 1ull << f;
 			return true;
 		}
-		list_add(valid, sizeof(valid), &n, feat_name(f));
 	}
+	list_names(feature_names, o->program, valid, sizeof(valid));
 	error(o, "%s=: unknown feature '%s'; valid:%s", key, name, valid);
 	*bits = 0;
 	return false;
@@ -270,17 +353,15 @@ static void parse_force(struct options *o, char *val)
 static void parse_suite(struct options *o, char *val)
 {
 	char valid[128];
-	size_t n = 0;
 	unsigned int s;
 
-	valid[0] = '\0';
 	for (s = 0; s < SUITE_COUNT; s++) {
 		if (streq(val, suites[s].name)) {
 			o->suite = s;
 			return;
 		}
-		list_add(valid, sizeof(valid), &n, suites[s].name);
 	}
+	list_names(suite_names, o->program, valid, sizeof(valid));
 	error(o, "suite=: unknown '%s'; valid:%s", val, valid);
 }
 
@@ -298,22 +379,20 @@ static void parse_reps(struct options *o, char *val)
 static bool add_pass(struct options *o, const char *name)
 {
 	char valid[160];
-	size_t n = 0;
 	unsigned int p;
 
 	if (streq(name, "all")) {
 		o->passes = (1u << PASS_COUNT) - 1;
 		return true;
 	}
-	valid[0] = '\0';
 	for (p = 0; p < PASS_COUNT; p++) {
 		if (streq(name, passes[p].id)) {
 			o->passes |= 1u << p;
 			return true;
 		}
-		list_add(valid, sizeof(valid), &n, passes[p].id);
 	}
-	error(o, "passes=: unknown pass '%s'; valid:%s all", name, valid);
+	list_names(pass_names, o->program, valid, sizeof(valid));
+	error(o, "passes=: unknown pass '%s'; valid:%s", name, valid);
 	o->passes = 0;
 	return false;
 }
@@ -340,11 +419,11 @@ static void parse_cpu(struct options *o, char *val)
 {
 	uint64_t n;
 
-	if (parse_u64(val, &n) && n < 4096)
+	if (parse_u64(val, &n) && n <= CPU_NUMBER_MAX)
 		o->cpu = (int)n;
 	else
-		error(o, "cpu=: bad CPU '%s'; valid: a CPU number from 0 to 4095",
-		      val);
+		error(o, "cpu=: bad CPU '%s'; valid: a CPU number from 0 to %u",
+		      val, CPU_NUMBER_MAX);
 }
 
 /* cpus=N: how many CPUs take part, the first (the caller's) included. */
@@ -374,17 +453,15 @@ static void parse_watchdog(struct options *o, char *val)
 static void parse_tsc(struct options *o, char *val)
 {
 	char valid[80];
-	size_t n = 0;
 	unsigned int t;
 
-	valid[0] = '\0';
 	for (t = 0; t < TSC_PICK_COUNT; t++) {
 		if (streq(val, tsc_pick_names[t])) {
 			o->tsc = t;
 			return;
 		}
-		list_add(valid, sizeof(valid), &n, tsc_pick_names[t]);
 	}
+	list_names(tsc_names, o->program, valid, sizeof(valid));
 	error(o, "tsc=: unknown '%s'; valid:%s", val, valid);
 }
 
@@ -464,27 +541,129 @@ static void parse_sizes(struct options *o, char *val)
 	each_name(o, "sizes", val, add_size);
 }
 
+/* --help's default of reps=: the first suite's, then those that differ. */
+static void reps_default(char *buf, size_t size)
+{
+	size_t n;
+	unsigned int i, others = 0;
+
+	n = fmt_snprintf(buf, size, "%u", suites[0].reps);
+	for (i = 1; i < SUITE_COUNT; i++)
+		if (suites[i].reps != suites[0].reps)
+			n += fmt_snprintf(buf + n, n < size ? size - n : 0, "%s%s %u",
+					  others++ ? ", " : " (", suites[i].name,
+					  suites[i].reps);
+	if (others)
+		fmt_snprintf(buf + n, n < size ? size - n : 0, ")");
+}
+
 static const struct option_def {
 	const char *key;
 	void (*parse)(struct options *o, char *val);
 	unsigned int programs;		/* enum program bits */
+	/* The valid names of the value, or NULL where it is not a name. */
+	const char *(*names)(enum program p, unsigned int i);
+	/*
+	 * What --help says. value: the value's form (NULL: one of names, as
+	 * a|b|c; else its first word in capitals, as FEAT, stands for one of
+	 * names); what: what it does; dflt: its default (NULL: the first of
+	 * names, or what dflt_fn writes).
+	 */
+	const char *value, *what, *dflt;
+	void (*dflt_fn)(char *buf, size_t size);
 } option_defs[] = {
-	{ "console",	parse_console,	PROGRAM_KERNEL },
-	{ "tag",	parse_tag,	PROGRAM_KERNEL | PROGRAM_LINUX },
-	{ "exit",	parse_exit,	PROGRAM_KERNEL },
-	{ "selftest",	parse_selftest,	PROGRAM_KERNEL | PROGRAM_LINUX },
-	{ "disable",	parse_disable,	PROGRAM_KERNEL | PROGRAM_LINUX },
-	{ "force",	parse_force,	PROGRAM_KERNEL | PROGRAM_LINUX },
-	{ "suite",	parse_suite,	PROGRAM_KERNEL | PROGRAM_LINUX },
-	{ "reps",	parse_reps,	PROGRAM_KERNEL | PROGRAM_LINUX },
-	{ "passes",	parse_passes,	PROGRAM_KERNEL | PROGRAM_LINUX },
-	{ "variants",	parse_variants,	PROGRAM_KERNEL | PROGRAM_LINUX },
-	{ "cpus",	parse_cpus,	PROGRAM_KERNEL | PROGRAM_LINUX },
-	{ "scrub",	parse_scrub,	PROGRAM_KERNEL | PROGRAM_LINUX },
-	{ "sizes",	parse_sizes,	PROGRAM_KERNEL | PROGRAM_LINUX },
-	{ "tsc",	parse_tsc,	PROGRAM_KERNEL },
-	{ "cpu",	parse_cpu,	PROGRAM_LINUX },
-	{ "watchdog",	parse_watchdog,	PROGRAM_KERNEL },
+	{ .key = "console", .parse = parse_console, .programs = PROGRAM_KERNEL,
+	  .value = "ttyS0..3[,BAUD]|0xPORT[,BAUD]",
+	  .what = "the serial port the log goes to, and its rate",
+	  .dflt = "ttyS0,115200" },
+	{ .key = "tag", .parse = parse_tag, .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .value = "NAME",
+	  .what = "the line prefix, 1 to 15 of A-Z a-z 0-9 _; tag=XEN makes "
+		  "the lines look exactly like Xen's",
+	  .dflt = TAG_DEFAULT },
+	{ .key = "exit", .parse = parse_exit, .programs = PROGRAM_KERNEL,
+	  .names = exit_names,
+	  .what = "how the run ends; qemu writes the status to isa-debug-exit "
+		  "(port 0xf4)",
+	  .dflt = "qemu under QEMU/KVM, else halt" },
+	{ .key = "selftest", .parse = parse_selftest,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .names = selftest_names,
+	  .what = "a deliberate failure, to test how it is caught and reported "
+		  "(README.md, \"Options\", says what each does)",
+	  .dflt = "off" },
+	{ .key = "disable", .parse = parse_disable,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .names = feature_names, .value = "FEAT,...",
+	  .what = "treat CPU features as absent: their variants are skipped "
+		  "and say so",
+	  .dflt = "none" },
+	{ .key = "force", .parse = parse_force,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .names = feature_names, .value = "FEAT,...",
+	  .what = "treat CPU features as present: their variants run although "
+		  "CPUID does not report them; a fault is a failure and the "
+		  "run goes on",
+	  .dflt = "none" },
+	{ .key = "suite", .parse = parse_suite,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .names = suite_names,
+	  .what = "what to measure: all is clear and copy; xen exactly the "
+		  "2021 experiment (7 variants, L1/L2, 3 reps, Jan's line "
+		  "shapes); scrub every CPU clearing one region at once; "
+		  "strings memset and memcpy by size" },
+	{ .key = "reps", .parse = parse_reps,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .value = "N",
+	  .what = "iterations per pass, 1 to " STR(REPS_MAX)
+		  " (suite=strings: 1 to " STR(STRINGS_REPS_MAX) ")",
+	  .dflt_fn = reps_default },
+	{ .key = "passes", .parse = parse_passes,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .names = pass_names, .value = "PASS,...",
+	  .what = "the passes to run (f: with a flush before each iteration; "
+		  "hot and cold: copy only)",
+	  .dflt = "all of the suite's" },
+	{ .key = "variants", .parse = parse_variants,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .value = "NAME,...",
+	  .what = "the variants to run; a name selects it in every table of "
+		  "the suite that has it",
+	  .dflt = "all of the suite's" },
+	{ .key = "cpus", .parse = parse_cpus,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .value = "N",
+	  .what = "how many CPUs take part, the first included, 1 to "
+		  STR(HOST_CPUS_MAX) ": suite=scrub's largest count (the "
+		  "kernel starts no more)",
+	  .dflt = "all" },
+	{ .key = "scrub", .parse = parse_scrub,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .value = "SIZE",
+	  .what = "suite=scrub's region: whole 4 KiB pages from 1M to 1T, "
+		  "with a K, M, G or T suffix",
+	  .dflt = "the MEM pass's size, twice the last cache level" },
+	{ .key = "sizes", .parse = parse_sizes,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .value = "N,...",
+	  .what = "suite=strings: the sizes in bytes, 0 to "
+		  STR(STRINGS_SIZE_LIMIT) ", at most " STR(STRINGS_SIZES_MAX),
+	  .dflt = "small sizes, and each power of two to "
+		  STR(STRINGS_SIZE_LIMIT) " with most of their neighbours" },
+	{ .key = "tsc", .parse = parse_tsc, .programs = PROGRAM_KERNEL,
+	  .names = tsc_names,
+	  .what = "where the TSC rate comes from; a source that is absent "
+		  "prints a note: and the run falls back to auto" },
+	{ .key = "cpu", .parse = parse_cpu, .programs = PROGRAM_LINUX,
+	  .value = "N",
+	  .what = "the CPU to pin to, 0 to " STR(CPU_NUMBER_MAX),
+	  .dflt = "the last CPU this process may run on" },
+	{ .key = "watchdog", .parse = parse_watchdog, .programs = PROGRAM_KERNEL,
+	  .value = "S",
+	  .what = "seconds one step may take before its CPU counts as hung, "
+		  "1 to " STR(WATCHDOG_S_MAX) "; another CPU then stops the "
+		  "run, a failure",
+	  .dflt = STR(WATCHDOG_S_DEFAULT) },
 };
 
 static const char *program_name(enum program h)
@@ -509,12 +688,41 @@ void options_init(struct options *o, enum program program)
 {
 	*o = (struct options){
 		.program = program,
-		.tag = "PB",
-		.console_port = 0x3f8,
-		.baud = 115200,
+		.tag = TAG_DEFAULT,
+		.console_port = com_ports[0],
+		.baud = bauds[0],
 		.cpu = CPU_DEFAULT,
 		.watchdog_s = WATCHDOG_S_DEFAULT,
 	};
+}
+
+/*
+ * A control character (a newline above all) would end the log line that
+ * echoes the word and start a forged one, so such a word is refused, and
+ * only the part before it is shown: the key, where that is all of it.
+ */
+static bool refuse_control(struct options *o, const char *w)
+{
+	char key[OPT_WORD_MAX];
+	unsigned int i, eq = 0;
+
+	for (i = 0; w[i] && (unsigned char)w[i] >= ' ' && w[i] != 0x7f; i++)
+		if (!eq && w[i] == '=')
+			eq = i;
+	if (!w[i])
+		return false;
+	if (eq) {
+		for (i = 0; i < eq; i++)
+			key[i] = w[i];
+		key[eq] = '\0';
+		for (i = eq; (unsigned char)w[i] >= ' ' && w[i] != 0x7f; i++)
+			;
+		error(o, "%s=: control character 0x%02x in the value; values are printable text",
+		      key, (unsigned char)w[i]);
+	} else
+		error(o, "option with a control character (0x%02x) refused; options are printable key=value words",
+		      (unsigned char)w[i]);
+	return true;
 }
 
 /* One word of len characters at s, not NUL-terminated. */
@@ -532,6 +740,8 @@ static void parse_one(struct options *o, const char *s, size_t len)
 	for (i = 0; i < len; i++)
 		w[i] = s[i];
 	w[len] = '\0';
+	if (refuse_control(o, w))
+		return;
 
 	valid_keys(o, keys, sizeof(keys));
 	for (val = w; *val && *val != '='; val++)
@@ -574,7 +784,7 @@ static void list_variant_names(enum suite s, char *buf, size_t size)
 	for (i = 0; i < variant_count; i++) {
 		if (!suite_has_variant(s, &variants[i]))
 			continue;
-		/* sse2, avx and avx512 exist in both tables: list them once. */
+		/* sse2, avx, avx512 and their _t exist in both tables: list them once. */
 		for (j = 0; j < i; j++)
 			if (suite_has_variant(s, &variants[j]) &&
 			    streq(variants[j].name, variants[i].name))
@@ -582,7 +792,7 @@ static void list_variant_names(enum suite s, char *buf, size_t size)
 		if (j == i)
 			list_add(buf, size, &n, variants[i].name);
 	}
-	/* suite=strings: memset and memcpy share orig, avx and avx512 too. */
+	/* suite=strings: memset and memcpy share orig, avx_t and avx512_t too. */
 	for (i = 0; (suites[s].ops & OPS_STRINGS) && i < string_variant_count; i++) {
 		for (j = 0; j < i; j++)
 			if (streq(string_variants[j].name, string_variants[i].name))
@@ -594,7 +804,7 @@ static void list_variant_names(enum suite s, char *buf, size_t size)
 
 /*
  * A name selects the variant of that name in each table of the suite that
- * has one (sse2, avx and avx512 exist in both).
+ * has one (sse2, avx, avx512 and their _t exist in both).
  */
 static bool add_variant(struct options *o, const char *name)
 {
@@ -729,4 +939,76 @@ void options_print_errors(const struct options *o)
 	}
 	if (o->nerrors > OPT_MAX_ERRORS)
 		out_line("option error: %u more not shown", o->nerrors - OPT_MAX_ERRORS);
+}
+
+#define HELP_WIDTH	78	/* columns of a --help line */
+#define HELP_INDENT	6	/* of the text under an option */
+
+/* text, cut at spaces into lines of at most HELP_WIDTH, each indented. */
+static void help_wrap(const char *text, void (*put)(const char *line))
+{
+	char line[HELP_WIDTH + 1];
+	const char *p = text;
+
+	while (*p) {
+		const char *cut = NULL, *q;
+		size_t n;
+
+		for (q = p; *q && q - p <= HELP_WIDTH - HELP_INDENT; q++)
+			if (*q == ' ')
+				cut = q;
+		if (!*q || !cut)
+			cut = q;	/* the rest fits, or one word is too long */
+		for (n = 0; n < HELP_INDENT; n++)
+			line[n] = ' ';
+		for (q = p; q < cut && n < HELP_WIDTH; q++)
+			line[n++] = *q;
+		line[n] = '\0';
+		put(line);
+		p = *cut == ' ' ? cut + 1 : cut;
+	}
+}
+
+void options_help(enum program program, void (*put)(const char *line))
+{
+	char form[OPT_ERROR_LEN], text[2 * OPT_ERROR_LEN], dflt[OPT_ERROR_LEN];
+	const struct option_def *d;
+	const char *name;
+	unsigned int i, k;
+	size_t n;
+
+	for (d = option_defs; d < option_defs + ARRAY_SIZE(option_defs); d++) {
+		if (!(d->programs & program))
+			continue;
+		n = fmt_snprintf(form, sizeof(form), "  %s=", d->key);
+		for (i = 0; !d->value && (name = d->names(program, i)); i++)
+			n += fmt_snprintf(form + n, n < sizeof(form) ? sizeof(form) - n : 0,
+					  "%s%s", i ? "|" : "", name);
+		if (d->value)
+			fmt_snprintf(form + n, n < sizeof(form) ? sizeof(form) - n : 0,
+				     "%s", d->value);
+		put(form);
+
+		n = fmt_snprintf(text, sizeof(text), "%s", d->what);
+		if (d->value && d->names) {
+			/* FEAT,... : FEAT is one of the names. */
+			for (k = 0; d->value[k] >= 'A' && d->value[k] <= 'Z' &&
+				    k + 1 < sizeof(dflt); k++)
+				dflt[k] = d->value[k];
+			dflt[k] = '\0';
+			n += fmt_snprintf(text + n, n < sizeof(text) ? sizeof(text) - n : 0,
+					  "; %s:", dflt);
+			for (i = 0; (name = d->names(program, i)); i++)
+				n += fmt_snprintf(text + n, n < sizeof(text) ? sizeof(text) - n : 0,
+						  " %s", name);
+		}
+		if (d->dflt_fn)
+			d->dflt_fn(dflt, sizeof(dflt));
+		else
+			fmt_snprintf(dflt, sizeof(dflt), "%s",
+				     d->dflt ? d->dflt : d->names(program, 0));
+		fmt_snprintf(text + n, n < sizeof(text) ? sizeof(text) - n : 0,
+			     ". Default: %s.", dflt);
+		help_wrap(text, put);
+	}
 }

@@ -33,7 +33,9 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 #define OPT_ERROR_LEN 400
 #define OPT_WORD_MAX 256
 #define REPS_MAX 1000
+#define TAG_DEFAULT "PB"
 #define CPU_DEFAULT (-1)	/* cpu=: the last online CPU */
+#define CPU_NUMBER_MAX 4095	/* cpu=: the largest CPU number taken */
 #define SCRUB_MIN (1ull << 20)	/* scrub=: from 1 MiB */
 #define SCRUB_MAX (1ull << 40)	/* to 1 TiB (memory permitting) */
 #define WATCHDOG_S_DEFAULT 120	/* watchdog=: see docs/method.md */
@@ -83,6 +85,13 @@ void options_parse(struct options *o, enum program program, const char *cmdline)
 void options_init(struct options *o, enum program program);
 void options_word(struct options *o, const char *word);
 void options_finish(struct options *o);
+
+/*
+ * --help's lines on the options of program: for each, "  key=VALUE", then
+ * what it does, its valid names and its default, indented and wrapped.
+ * put() gets one line at a time, without its newline.
+ */
+void options_help(enum program program, void (*put)(const char *line));
 
 /* An "option error" line per error of o, each counted as a failure. */
 void options_print_errors(const struct options *o);

@@ -217,6 +217,71 @@ void plan_build(struct plan *p, const struct options *o,
 		size_scrub(p, o, d, mem_bytes);
 }
 
+/* The first selected variant's reason for not running, as "name (op): why". */
+static void first_skip(const struct plan *p, char *why, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < variant_count; i++)
+		if (p->variant_skip[i]) {
+			fmt_snprintf(why, len, "no selected variant can run here, e.g. %s (%s): %s",
+				     variants[i].name, op_name(variants[i].op),
+				     p->variant_skip[i]);
+			return;
+		}
+	for (i = 0; i < string_variant_count; i++)
+		if (p->str_skip[i]) {
+			fmt_snprintf(why, len, "no selected variant can run here, e.g. %s (%s): %s",
+				     string_variants[i].name,
+				     string_op_name(string_variants[i].op),
+				     p->str_skip[i]);
+			return;
+		}
+	fmt_snprintf(why, len, "no variant selected");
+}
+
+bool plan_measures_nothing(const struct plan *p, char *why, size_t len)
+{
+	const char *suite = suite_name(p->suite);
+	char because[OUT_LINE_MAX];
+	unsigned int id;
+
+	switch (suites[p->suite].how) {
+	case HOW_STRINGS:
+		if (p->str_runs)
+			return false;
+		first_skip(p, because, sizeof(because));
+		break;
+	case HOW_SCRUB:
+		if (p->runs && !p->scrub_skip)
+			return false;
+		if (p->scrub_skip)
+			fmt_snprintf(because, sizeof(because), "%s", p->scrub_skip);
+		else
+			first_skip(p, because, sizeof(because));
+		break;
+	case HOW_PASSES:
+	default:
+		if (p->runs && p->passes)
+			return false;
+		if (!p->runs) {
+			first_skip(p, because, sizeof(because));
+			break;
+		}
+		fmt_snprintf(because, sizeof(because), "no pass can run");
+		for (id = 0; id < PASS_COUNT; id++)
+			if (p->pass_skip[id]) {
+				fmt_snprintf(because, sizeof(because),
+					     "no pass can run, e.g. %s: %s",
+					     passes[id].header, p->pass_skip[id]);
+				break;
+			}
+		break;
+	}
+	fmt_snprintf(why, len, "suite=%s: %s", suite, because);
+	return true;
+}
+
 bool plan_runs_op(const struct plan *p, enum op op)
 {
 	unsigned int i;
@@ -295,6 +360,34 @@ static void print_strings(const struct plan *p)
 	}
 }
 
+/*
+ * A "variant" line per selected variant, from its .def row: what its name
+ * stands for, so that a log explains itself. suite=xen keeps to the lines
+ * of the 2021 experiment.
+ */
+static void print_variant_rows(const struct plan *p)
+{
+	static const char fmt[] = "variant name=%s op=%s shape=%s store=%s needs=%s what=\"%s\"";
+	const struct variant *v;
+	const struct string_variant *s;
+	unsigned int i;
+
+	if (suites[p->suite].xen_only)
+		return;
+	for (i = 0; i < variant_count; i++) {
+		v = &variants[i];
+		if ((p->selected >> i) & 1)
+			out_line(fmt, v->name, op_name(v->op), shape_name(v->shape),
+				 store_name(v->store), feat_name(v->need), v->what);
+	}
+	for (i = 0; i < string_variant_count; i++) {
+		s = &string_variants[i];
+		if ((p->str_selected >> i) & 1)
+			out_line(fmt, s->name, string_op_name(s->op), "string",
+				 store_name(s->store), feat_name(s->need), s->what);
+	}
+}
+
 void plan_print(const struct plan *p)
 {
 	char list[OUT_LINE_MAX];
@@ -328,6 +421,7 @@ void plan_print(const struct plan *p)
 			print_variants(p, op);
 	if (suites[p->suite].ops & OPS_STRINGS)
 		print_strings(p);
+	print_variant_rows(p);
 	for (op = FEAT_NONE + 1; op < FEAT_COUNT; op++)
 		if ((p->forced >> op) & 1)
 			out_line("note: force=%s: running its variants although this CPU does not report it",

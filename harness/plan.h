@@ -49,6 +49,13 @@ void plan_build(struct plan *p, const struct options *o,
  */
 void plan_print(const struct plan *p);
 
+/*
+ * Whether the plan measures nothing at all of what was asked: every pass,
+ * the scrub region or every variant cannot run here. Then why says which
+ * part and why, as "suite=scrub: not enough memory ...".
+ */
+bool plan_measures_nothing(const struct plan *p, char *why, size_t len);
+
 /* Whether any variant of op runs in this plan. */
 bool plan_runs_op(const struct plan *p, enum op op);
 

@@ -8,6 +8,7 @@
  */
 #include <stdint.h>
 #include "harness/stats.h"
+#include "lib/sort.h"
 
 /* The rank-sum counts: doubled ranks sum to at most N (N + 1). */
 #define SUM2_MAX	(STATS_EXACT_LIMIT * (STATS_EXACT_LIMIT + 1))
@@ -32,25 +33,11 @@ static double quantile(const uint64_t *s, unsigned int n, double q)
 	return (double)s[lo] + (h - (double)lo) * (double)(s[hi] - s[lo]);
 }
 
-/* Insertion sort: the suites hand samples over sorted already (the summary's median). */
-static void sort(uint64_t *t, unsigned int n)
-{
-	unsigned int i, j;
-
-	for (i = 1; i < n; i++)
-		for (j = i; j && t[j - 1] > t[j]; j--) {
-			uint64_t x = t[j];
-
-			t[j] = t[j - 1];
-			t[j - 1] = x;
-		}
-}
-
 void stats_spread(struct spread *sp, uint64_t *t, unsigned int n)
 {
 	unsigned int m = n / 2;
 
-	sort(t, n);
+	sort_u64(t, n);		/* the suites hand them over sorted already */
 	sp->n = n;
 	sp->min = (double)t[0];
 	sp->max = (double)t[n - 1];

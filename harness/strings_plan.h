@@ -37,6 +37,4 @@
 _Static_assert(STRINGS_SIZE_LIMIT + STRINGS_MISALIGN_MAX <=
 	       STRINGS_WINDOW_PAGES * PAGE_SIZE, "a window holds every range");
 
-/* The timed loops' argument (harness/suites/strings_loop.asm has its offsets). */
-
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "harness/bench.h"
 #include "lib/fmt.h"
+#include "lib/sort.h"
 #include "harness/summary.h"
 
 #define PAGE PAGE_SIZE

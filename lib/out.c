@@ -39,6 +39,11 @@ void out_line(const char *fmt, ...)
 	va_end(ap);
 	if (n > cap - 1)
 		n = cap - 1;	/* truncated: still one whole line */
+	/* One call, one line: text from outside (a command line, a CPU's
+	 * brand string) cannot end it early and forge the next. */
+	for (i = 0; i < n; i++)
+		if ((unsigned char)line[i] < ' ' || line[i] == 0x7f)
+			line[i] = '?';
 	line[n++] = '\n';
 	for (i = 0; i < nsinks; i++)
 		sinks[i](line, n);

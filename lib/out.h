@@ -15,7 +15,10 @@ typedef void (*out_sink)(const char *s, size_t len);
 void out_add_sink(out_sink sink);
 void out_set_tag(const char *tag);	/* at most 15 characters, [A-Za-z0-9_] */
 
-/* One result line; the tag and the newline are added here. */
+/*
+ * One result line; the tag and the newline are added here. A control
+ * character in the text prints as "?", so the line stays one line.
+ */
 void out_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -80,7 +80,7 @@ static void on_fault(int sig, siginfo_t *si, void *ucv)
 	run_fail();
 	run_print_done();
 	fflush(stdout);
-	_exit(EXIT_FAILED);
+	_exit(STATUS_FAILURES);
 }
 
 void linux_catch_faults(void)

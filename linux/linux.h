@@ -10,10 +10,7 @@
 #include "harness/options.h"
 #include "harness/plan.h"
 #include "harness/suites/suite.h"
-
-/* Exit status: as the kernel's QEMU exit says, success or failures. */
-#define EXIT_OK		0
-#define EXIT_FAILED	1
+#include "lib/status.h"
 
 /* host.c */
 void linux_catch_faults(void);

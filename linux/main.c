@@ -6,13 +6,17 @@
  * the summary and the exit status. The lines are the kernel's, plus
  * "linux ..." lines saying how this run differs.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cpu/describe.h"
 #include "cpu/insn.h"
 #include "lib/out.h"
 #include "lib/run.h"
+#include "lib/status.h"
 #include "cpu/live.h"
 #include "harness/summary.h"
 #include "harness/verdict.h"
@@ -22,25 +26,56 @@
 #error "build with -DPB_VERSION=\"...\" (the Makefile passes git describe)"
 #endif
 
-static void usage(FILE *f)
+static void help_line(const char *line)
+{
+	puts(line);
+}
+
+static void usage(void)
 {
 	fputs("Usage: pagebench-linux [OPTION=VALUE]...\n"
-	      "Run pagebench's clear and copy suites (or suite=strings) in user\n"
-	      "space, on one CPU, and print the kernel's log lines on standard\n"
-	      "output.\n"
-	      "\n"
-	      "OPTIONs are the kernel's (suite= reps= passes= variants= sizes=\n"
-	      "disable= force= tag= selftest=, see README.md), plus cpu=N: the CPU to run\n"
-	      "on (default: the last one this process may use).\n"
-	      "\n"
-	      "Exit status: 0 no failures; 1 failures (an option error, a\n"
-	      "verification failure, a fault), as the kernel reports them.\n",
-	      f);
+	      "       pagebench-linux --help | --version\n"
+	      "Run pagebench's suites in user space, pinned to one CPU (every CPU\n"
+	      "for suite=scrub), and print the kernel's log lines on standard\n"
+	      "output. OPTION=VALUE words are read as the kernel reads its\n"
+	      "command line; these are the ones that apply here:\n"
+	      "\n", stdout);
+	options_help(PROGRAM_LINUX, help_line);
+	fputs("\n"
+	      "Exit status:\n"
+	      "  0  done, no failures\n"
+	      "  1  the run found failures (a verification failure, a fault)\n"
+	      "  2  usage or option error: nothing was measured (the error is\n"
+	      "     also on standard error)\n"
+	      "  3  this machine cannot do what was asked: nothing of it can be\n"
+	      "     measured (no memory for it, no CPU feature for any selected\n"
+	      "     variant), the buffers cannot be mapped, or the log cannot be\n"
+	      "     written; standard error says which\n", stdout);
+}
+
+/* The log is the point of the run: once it cannot be written, stop. */
+static void __attribute__((noreturn)) log_lost(int err)
+{
+	linux_progress_end();
+	fprintf(stderr, "pagebench-linux: cannot write the log to standard output: %s\n",
+		strerror(err));
+	_exit(STATUS_CANNOT);
 }
 
 static void stdout_sink(const char *s, size_t len)
 {
-	fwrite(s, 1, len, stdout);
+	errno = 0;
+	if (fwrite(s, 1, len, stdout) != len || ferror(stdout))
+		log_lost(errno ? errno : EIO);
+}
+
+/* Everything written reached the file: the final flush and close too. */
+static int stdout_close(int status)
+{
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout) || fclose(stdout))
+		log_lost(errno ? errno : EIO);
+	return status;
 }
 
 /* The arguments joined by spaces: what the "cmdline:" line shows. */
@@ -61,13 +96,35 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
-/* The end of the run: the done line and the status the kernel would give. */
-static int finish(void)
+/* The end of the run: the done line, and the status. */
+static int finish(enum status status)
 {
 	linux_progress_end();
 	run_print_done();
-	fflush(stdout);
-	return run_failures() ? EXIT_FAILED : EXIT_OK;
+	if (status == STATUS_DONE && run_failures())
+		status = STATUS_FAILURES;
+	return stdout_close(status);
+}
+
+/*
+ * Option errors go to the log, as the kernel prints them, and to stderr
+ * too: with stdout in a file, the user would see nothing and no reason.
+ */
+static void print_option_errors(const struct options *o, const char *pin_error)
+{
+	unsigned int i;
+
+	options_print_errors(o);
+	for (i = 0; i < o->nerrors && i < OPT_MAX_ERRORS; i++)
+		fprintf(stderr, "pagebench-linux: option error: %s\n", o->errors[i]);
+	if (o->nerrors > OPT_MAX_ERRORS)
+		fprintf(stderr, "pagebench-linux: option error: %u more not shown\n",
+			o->nerrors - OPT_MAX_ERRORS);
+	if (pin_error) {
+		out_line("option error: %s", pin_error);
+		fprintf(stderr, "pagebench-linux: option error: %s\n", pin_error);
+		run_fail();
+	}
 }
 
 int main(int argc, char **argv)
@@ -79,16 +136,27 @@ int main(int argc, char **argv)
 	static struct summary sum;
 	static struct rule_facts facts;
 	struct buffers bufs;
-	char pin_error[200];
-	uint64_t t_start = rdtsc_ordered();
+	char pin_error[200], nothing[OUT_LINE_MAX];
+	uint64_t t_start = rdtsc_ordered(), mem;
+	enum status status = STATUS_DONE;
 	char *cmdline;
 	bool pinned;
 	int i;
 
+	/* With fd 1 closed, the next file opened would get it, and the log. */
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+		fputs("pagebench-linux: standard output is closed: the log would be lost\n",
+		      stderr);
+		return STATUS_CANNOT;
+	}
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return EXIT_OK;
+			usage();
+			return stdout_close(STATUS_DONE);
+		}
+		if (!strcmp(argv[i], "--version")) {
+			printf("pagebench-linux %s\n", PB_VERSION);
+			return stdout_close(STATUS_DONE);
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -108,33 +176,41 @@ int main(int argc, char **argv)
 	describe_cpu(&d, PB_VERSION, &live);
 	linux_print_release();
 	linux_print_fast_string_note();
-	options_print_errors(&o);
-	if (!pinned) {
-		out_line("option error: %s", pin_error);
-		run_fail();
-	}
+	print_option_errors(&o, pinned ? NULL : pin_error);
 	/* Unlike the kernel, which cannot be asked again, stop before measuring. */
 	if (run_failures())
-		return finish();
+		return finish(STATUS_USAGE);
 
 	if (o.selftest == SELFTEST_UD) {
 		run_step("selftest=ud: a deliberate invalid opcode");
 		asm volatile("ud2");
 	}
 
-	plan_build(&plan, &o, &d, linux_mem_available() / 2);
+	mem = linux_mem_available();
+	plan_build(&plan, &o, &d, mem / 2);
 	plan_print(&plan);
-	if (linux_buffers(&bufs, &plan)) {
+	/*
+	 * A run that can measure none of what was asked must not look like
+	 * one that did: the skipped lines say why, stderr says so once, and
+	 * the status is not 0.
+	 */
+	if (plan_measures_nothing(&plan, nothing, sizeof(nothing))) {
+		fprintf(stderr, "pagebench-linux: nothing to measure: %s%s\n", nothing,
+			mem ? "" : " (/proc/meminfo gives no MemAvailable, so no memory is free)");
+		status = STATUS_CANNOT;
+	} else if (linux_buffers(&bufs, &plan)) {
 		linux_sched_fifo();
 		out_line("linux wbinvd=no ibpb=no interrupts=on");
 		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);
 	} else {
-		run_fail();
+		fputs("pagebench-linux: cannot map the buffers of this plan (see the note: line)\n",
+		      stderr);
+		status = STATUS_CANNOT;
 	}
 	rule_facts_init(&facts, &d, live.fast_string);
 	verdict_report(&sum.verdict, &facts);
 
 	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);
 	free(cmdline);
-	return finish();
+	return finish(status);
 }

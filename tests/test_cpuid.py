@@ -262,11 +262,13 @@ class TestCpuidDumps(ToolTestCase):
     def test_cpuid_option_error(self):
         path = os.path.join(DUMPS, "GenuineIntel00306C3_Haswell.txt")
         r = run_tool("suite=bogus", path)
-        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.returncode, 2)
         errors = [l for l in payloads(r.stdout)
                   if l.startswith("option error: ")]
         self.assertEqual(len(errors), 1, r.stdout.decode())
         self.assertIn("suite", errors[0])
+        # On stderr too: stdout may be a file.
+        self.assertEqual(r.stderr.decode(), "pagebench-cpuid: %s\n" % errors[0])
 
     def test_cpuid_stdin(self):
         path = os.path.join(DUMPS, "AuthenticAMD0830F10_K17_Rome.txt")
@@ -321,6 +323,65 @@ class TestCpuidMalformed(ToolTestCase):
         self.assertEqual(r.returncode, 2)
         self.assertTrue(r.stderr)
 
+    def test_cpuid_cut_dump(self):
+        """head -3 of a real dump described a CPU with no cache and exited
+        0. The leaves its own leaf 0 and 0x80000000 promise, that the
+        description needed, are now named, and it is refused (2) unless
+        --partial is given."""
+        lines = [l for l in self.haswell().split(b"\n") if l.startswith(b"CPUID 0")][:3]
+        path = self.write("head3", b"\n".join(lines) + b"\n")
+        r = run_tool(path)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stdout, b"")
+        err = r.stderr.decode()
+        self.assertRegex(err, r"^pagebench-cpuid: .*head3: leaves missing from the dump: ")
+        named = set(re.search(r"dump: ((?:0x[0-9a-f]+ ?)+)", err).group(1).split())
+        # Haswell: leaf 0 says 0xd; the cache (4), AVX state (0xd), leaf 7
+        # and the extended range (0x80000000) are all cut off.
+        self.assertEqual(named, {"0x4", "0x7", "0xd", "0x80000000"})
+        r = run_tool("--partial", path)
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        self.assertIn("cache l1d=0k l2=0k l3=0k", r.stdout.decode())
+        self.assertIn(b"described as zero (--partial)", r.stderr)
+
+    def test_cpuid_cut_dump_own(self):
+        """The same with a dump of this test's own (`cpuid -r -1` form), so
+        it runs where ../shared is absent: leaf 0 says 7, there is no leaf
+        7 and no 0x80000000."""
+        dump = (b"CPU:\n"
+                b"   0x00000000 0x00: eax=0x00000007 ebx=0x756e6547 ecx=0x6c65746e edx=0x49656e69\n"
+                b"   0x00000001 0x00: eax=0x000306c3 ebx=0x00100800 ecx=0x00000000 edx=0x04000000\n")
+        r = run_tool("-", stdin=dump)
+        self.assertEqual(r.returncode, 2, r.stderr.decode())
+        self.assertRegex(r.stderr.decode(), r"<stdin>: leaves missing from the dump: .*0x7\b")
+        self.assertIn(b"0x80000000", r.stderr)
+        # A dump complete by its own leaf 0 (max 1) and 0x80000000 (max 0x80000001).
+        whole = dump.replace(b"eax=0x00000007", b"eax=0x00000001") + (
+            b"   0x80000000 0x00: eax=0x80000001 ebx=0x00000000 ecx=0x00000000 edx=0x00000000\n"
+            b"   0x80000001 0x00: eax=0x00000000 ebx=0x00000000 ecx=0x00000000 edx=0x20000000\n")
+        r = run_tool("-", stdin=whole)
+        self.assertEqual((r.returncode, r.stderr), (0, b""))
+
+    def test_cpuid_lost_output(self):
+        """>/dev/full and a closed stdout exited 0; now stderr says so, 3."""
+        whole = (b"CPUID 00000000: 00000001-68747541-444D4163-69746E65\n"
+                 b"CPUID 00000001: 00000F00-00000800-00000000-04000000\n"
+                 b"CPUID 80000000: 80000001-00000000-00000000-00000000\n"
+                 b"CPUID 80000001: 00000000-00000000-00000000-20000000\n")
+        path = self.write("whole", whole)
+        for args in ([path], ["--help"], ["--version"]):
+            with self.subTest(args=args):
+                with open("/dev/full", "w") as full:
+                    r = subprocess.run([TOOL] + args, stdout=full, stderr=subprocess.PIPE,
+                                       timeout=30)
+                self.assertEqual(r.returncode, 3)
+                self.assertEqual(r.stderr, b"pagebench-cpuid: cannot write to standard "
+                                 b"output: No space left on device\n")
+        r = subprocess.run(["sh", "-c", 'exec "$0" "$1" >&-', TOOL, path],
+                           stderr=subprocess.PIPE, timeout=30)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn(b"standard output is closed", r.stderr)
+
     def test_cpuid_binary(self):
         rnd = random.Random(6)
         for i in range(8):
@@ -334,10 +395,18 @@ class TestCpuidMalformed(ToolTestCase):
         lines = data.split(b"\n")
         i = next(n for n, l in enumerate(lines) if l.startswith(b"CPUID 00000007:"))
         lines[i] = b"CPUID 00000007: 00000000-000027AB-00000000"
-        r = run_tool(self.write("three", b"\n".join(lines)))
-        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        path = self.write("three", b"\n".join(lines))
+        # The rejected line leaves leaf 7 out, which leaf 0 (max 0xd) promises.
+        r = run_tool(path)
+        self.assertEqual(r.returncode, 2, r.stderr.decode())
         self.assertIn(b":%d:" % (i + 1), r.stderr)
         self.assertIn(b"three registers", r.stderr)
+        self.assertIn(b"leaves missing from the dump: 0x7 (", r.stderr)
+        self.assertEqual(r.stdout, b"")
+        r = run_tool("--partial", path)
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        self.assertIn(b"three registers", r.stderr)
+        self.assertIn(b"described as zero (--partial)", r.stderr)
         out = payloads(r.stdout)
         # Leaf 7 is gone (no ERMS); the rest of the dump is still used.
         self.assertEqual(out[0], "erms=0 fsrm=0 fzrm=0 fsrs=0 fsrcs=0 "
@@ -349,7 +418,14 @@ class TestCpuidMalformed(ToolTestCase):
         data = self.haswell()
         start = data.index(b"CPUID 00000007:")
         lineno = data[:start].count(b"\n") + 1
-        r = run_tool(self.write("cut", data[:start + 30]))
+        path = self.write("cut", data[:start + 30])
+        # Cut in leaf 7's line: that line is rejected, and leaf 7 on (of
+        # the 0xd leaf 0 promises) and the extended range are missing.
+        r = run_tool(path)
+        self.assertEqual(r.returncode, 2, r.stderr.decode())
+        self.assertIn(b":%d:" % lineno, r.stderr)
+        self.assertRegex(r.stderr, rb"leaves missing from the dump: [^\n]*0x7\b")
+        r = run_tool("--partial", path)
         self.assertEqual(r.returncode, 0, r.stderr.decode())
         self.assertIn(b":%d:" % lineno, r.stderr)
         self.assertTrue(payloads(r.stdout)[0].startswith("erms=0 "))
@@ -373,9 +449,12 @@ class TestCpuidMalformed(ToolTestCase):
     def test_cpuid_usage(self):
         r = run_tool()
         self.assertEqual(r.returncode, 2)
+        self.assertIn(b"no DUMP given", r.stderr)
         r = run_tool("--help")
         self.assertEqual(r.returncode, 0)
         self.assertIn(b"Usage: pagebench-cpuid", r.stdout)
+        # The kernel's options, from the parser's table.
+        self.assertRegex(r.stdout, rb"\n  watchdog=S\n")
 
 
 class TestCpuidLiveMachine(ToolTestCase):

@@ -15,7 +15,7 @@ import unittest
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 from pbreport import grammar  # noqa: E402
-from tables import variant_needs  # noqa: E402
+from tables import rows as variant_rows, variant_needs  # noqa: E402
 from pbreport import parse as P  # noqa: E402
 import strings_log  # noqa: E402
 
@@ -111,6 +111,8 @@ class LinuxRunner(unittest.TestCase):
         self.assertRegex(r.first("flush"), r"^flush: clflush(opt)?$")
         self.assertEqual(len(r.all("disturbance")), 4)
         self.assertEqual(len(r.all("sizes")), 4)
+        # Jan's shapes only: no variant lines.
+        self.assertEqual(r.all("variant"), [])
         m = self.assert_report_reads(r)
         # The report reads the sizes the run printed, not a rule of its own.
         fill, clear, _ = (int(x) for x in re.match(
@@ -137,15 +139,56 @@ class LinuxRunner(unittest.TestCase):
         copies = {n for op, n in ran if op == "copy"}
         self.assertEqual(got, {(v, k) for v in copies for k in ("copy-hot", "copy-cold")})
         self.assert_report_reads(r)
+        self.assert_variant_lines(r, [v for v in variant_rows() if v["op"] in ("clear", "copy")])
+
+    def assert_variant_lines(self, r, want):
+        """One variant line per selected variant, its .def row, in table
+        order, after every variants and skipped line."""
+        rx = grammar.compiled("variant")
+        got = [dict(zip(("name", "op", "shape", "store", "needs", "what"),
+                        rx.match(l).groups())) for l in r.all("variant")]
+        self.assertEqual(got, want)
+        kinds = [grammar.classify(l) for l in r.lines]
+        first = kinds.index("variant")
+        self.assertEqual(kinds[first:first + len(want)], ["variant"] * len(want))
+        self.assertNotIn("variants", kinds[first:])
+        self.assertNotIn("skipped_variant", kinds[first:])
+        self.assertEqual(kinds[first - 1] in ("variants", "skipped_variant"), True)
+
+    def test_variant_lines_follow_the_selection(self):
+        r = run("variants=stosb,avx_t", "passes=l1", "reps=1")
+        self.assert_clean(r)
+        self.assert_variant_lines(r, [v for v in variant_rows()
+                                      if v["name"] in ("stosb", "avx_t")
+                                      and v["op"] in ("clear", "copy")])
+
+    def test_one_naming_convention(self):
+        """A plain vector name stores non-temporally in every table, _t is
+        its temporal twin (issue 18): the copy table had them the other
+        way round. Jan's seven suite=xen names are unchanged."""
+        rows = variant_rows()
+        vector = ("sse2", "avx", "avx512")
+        for v in rows:
+            with self.subTest(op=v["op"], name=v["name"]):
+                if v["name"] in vector:
+                    self.assertEqual(v["store"], "nt")
+                if v["name"].startswith(tuple(n + "_t" for n in vector)):
+                    self.assertEqual(v["store"], "t")
+        jan = ["sse2", "stosb", "stosl", "stosq", "avx", "avx512", "clzero"]
+        self.assertEqual([v["name"] for v in rows if v["op"] == "clear"][:7], jan)
+        names = run("suite=xen", "reps=1", "passes=l1").first("variants").split(":")[1].split()
+        self.assertEqual(names, [n for n in jan if n in names])
 
     def test_bad_options_fail_as_the_kernel(self):
-        """The kernel's parser and error text; exit 1 before measuring."""
+        """The kernel's parser and error text; exit 2 before measuring, the
+        error on stderr as well as in the log."""
         for args in (("reps=abc",), ("suite=fill",), ("variants=nope",), ("frobnicate",)):
             with self.subTest(args=args):
                 r = run(*args)
-                self.assertEqual(r.status, 1)
+                self.assertEqual(r.status, 2)
                 errors = r.all("option_error")
                 self.assertEqual(len(errors), 1, r.lines)
+                self.assertEqual(r.stderr, "pagebench-linux: %s\n" % errors[0])
                 self.assertEqual(r.all("value"), [])
                 self.assertEqual(r.lines[-1], "done: 1 failure")
                 # pagebench-cpuid parses as the kernel does: same text.
@@ -154,7 +197,8 @@ class LinuxRunner(unittest.TestCase):
                 if args[0] != "frobnicate":
                     dump = subprocess.run([CPUID_TOOL] + list(args) + ["-"],
                                           input=CPUID_DUMP, capture_output=True)
-                    self.assertEqual(dump.returncode, 1, dump.stderr)
+                    self.assertEqual(dump.returncode, 2, dump.stderr)
+                    self.assertEqual(dump.stderr.decode(), "pagebench-cpuid: %s\n" % errors[0])
                     kernel = [l for l in dump.stdout.decode().splitlines()
                               if "option error" in l]
                     self.assertEqual(["(PB) " + errors[0]], kernel)
@@ -172,11 +216,128 @@ class LinuxRunner(unittest.TestCase):
                           if "option error" in l]
         self.assertEqual(r.all("option_error"), kernel)
 
+    def test_option_error_on_the_terminal(self):
+        """`pagebench-linux suite=stirngs > x.log`: the error reaches the
+        terminal (stderr), the status says usage (2), not failures (1)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "x.log")
+            with open(log, "w") as f:
+                proc = subprocess.run([TOOL, "suite=stirngs"], stdout=f,
+                                      stderr=subprocess.PIPE, text=True, timeout=60)
+            with open(log) as f:
+                logged = f.read()
+        self.assertEqual(proc.returncode, 2)
+        self.assertEqual(proc.stderr, "pagebench-linux: option error: suite=: unknown "
+                         "'stirngs'; valid: all xen clear copy scrub strings\n")
+        self.assertIn("(PB) option error: suite=: unknown 'stirngs'", logged)
+        self.assertTrue(logged.endswith("(PB) done: 1 failure\n"), logged[-200:])
+
+    def test_newline_cannot_forge_a_line(self):
+        """An argument with a newline once wrote a "(PB) done: 0 failures"
+        line of its own into the log. Now it is refused as an option error,
+        and every line of the log is one that the program wrote."""
+        forged = "tag=PB\n(PB) done: 0 failures"
+        for word in (forged, "variants=stosb\r(PB) done: 0 failures", "\x1b[2J=1"):
+            with self.subTest(word=word):
+                r = run(word, "suite=xen", "reps=1", "passes=l1")
+                self.assertEqual(r.status, 2)
+                self.assertEqual([l for l in r.lines if l.startswith("done:")],
+                                 ["done: 1 failure"])
+                self.assertEqual(r.all("value"), [])
+                (error,) = r.all("option_error")
+                self.assertRegex(error, r"control character \(?0x(0a|0d|1b)")
+                self.assertIn(error, r.stderr)
+                for raw in r.stdout.splitlines():
+                    self.assertNotRegex(raw, r"[\x00-\x1f\x7f]", raw)
+        # The cmdline line keeps the argument, made printable, on one line.
+        self.assertIn("cmdline: tag=PB?(PB) done: 0 failures suite=xen reps=1 passes=l1",
+                      run(forged, "suite=xen", "reps=1", "passes=l1").lines)
+
+    def test_version(self):
+        """--version gives the version= of the log."""
+        r = run("suite=xen", "reps=1", "passes=l1")
+        logged = re.match(r"pagebench version=(\S+)$", r.first("version")).group(1)
+        for tool in (TOOL, CPUID_TOOL):
+            with self.subTest(tool=os.path.basename(tool)):
+                out = subprocess.run([tool, "--version"], capture_output=True,
+                                     text=True, timeout=60)
+                self.assertEqual(out.returncode, 0)
+                self.assertEqual(out.stdout, "%s %s\n" % (os.path.basename(tool), logged))
+                self.assertEqual(out.stderr, "")
+
+    def test_nothing_to_measure(self):
+        """scrub=1T beyond memory skipped the suite and exited 0; a run that
+        measures none of what was asked now exits 3, naming the part and
+        why on stderr, and its log still ends cleanly."""
+        with open("/proc/meminfo") as f:
+            avail = int(re.search(r"^MemAvailable:\s+(\d+) kB", f.read(), re.M).group(1))
+        if avail * 1024 >= (1 << 40):
+            self.skipTest("this machine has 1 TiB free: scrub=1T would run")
+        r = run("suite=scrub", "scrub=1T", "reps=1")
+        self.assertEqual(r.status, 3)
+        self.assertEqual(r.stderr, "pagebench-linux: nothing to measure: suite=scrub: not "
+                         "enough memory for the region (scrub=SIZE sets a smaller one)\n")
+        self.assertIsNotNone(r.first("skipped_scrub"))
+        self.assertEqual(r.all("scrub"), [])
+        self.assertEqual(r.lines[-1], "done: 0 failures")
+        flags = r.flags()
+        lacking = sorted({(n, f) for (op, n), f in variant_needs().items()
+                          if op == "clear" and f != "none" and flags.get(f) == "0"})
+        if lacking:
+            name, feat = lacking[0]
+            r = run("suite=clear", "variants=" + name, "reps=1")
+            self.assertEqual(r.status, 3)
+            self.assertIn("nothing to measure: suite=clear: no selected variant can run "
+                          "here, e.g. %s (clear): needs %s" % (name, feat), r.stderr)
+            self.assertEqual(r.all("value"), [])
+            # Part of what was asked is still a run: exit 0.
+            r = run("suite=clear", "variants=stosb," + name, "reps=1", "passes=l1")
+            self.assert_clean(r)
+            self.assertIn("skipped: %s (clear): needs %s" % (name, feat), r.lines)
+
+    def test_without_meminfo(self):
+        """Without /proc/meminfo every pass is skipped: that is exit 3 too,
+        and stderr says where the memory figure went missing."""
+        script = 'mount --bind /dev/null /proc/meminfo && exec "$0" suite=xen reps=1'
+        if not shutil.which("unshare"):
+            self.skipTest("no unshare (util-linux)")
+        probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount --bind /dev/null /proc/meminfo"],
+                               capture_output=True, text=True)
+        if probe.returncode:
+            self.skipTest("cannot hide /proc/meminfo in a mount namespace: %s" % probe.stderr.strip())
+        proc = subprocess.run(["unshare", "-m", "sh", "-c", script, TOOL],
+                              capture_output=True, text=True, timeout=120)
+        r = Run(("suite=xen",), proc)
+        self.assertEqual(r.status, 3, r.stderr)
+        self.assertEqual(len(r.all("skipped_pass")), 4)
+        self.assertEqual(r.all("value"), [])
+        self.assertRegex(r.stderr, r"^pagebench-linux: nothing to measure: suite=xen: no pass "
+                         r"can run, e.g. L1 w/o flush: .* \(/proc/meminfo gives no MemAvailable")
+
+    def test_lost_output(self):
+        """>/dev/full and a closed stdout exited 0 with the log cut or gone;
+        now stderr says so and the status is 3."""
+        for tool, args in ((TOOL, ["suite=xen", "reps=1"]), (TOOL, ["--help"]),
+                           (TOOL, ["--version"])):
+            with self.subTest(args=args, out="/dev/full"):
+                with open("/dev/full", "w") as full:
+                    proc = subprocess.run([tool] + args, stdout=full, stderr=subprocess.PIPE,
+                                          text=True, timeout=120)
+                self.assertEqual(proc.returncode, 3)
+                self.assertEqual(proc.stderr, "pagebench-linux: cannot write the log to "
+                                 "standard output: No space left on device\n")
+        proc = subprocess.run(["sh", "-c", 'exec "$0" suite=xen reps=1 >&-', TOOL],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              timeout=120)
+        self.assertEqual(proc.returncode, 3)
+        self.assertEqual(proc.stderr, "pagebench-linux: standard output is closed: the log "
+                         "would be lost\n")
+
     def test_kernel_only_options_refused(self):
         for opt in ("console=ttyS1", "exit=halt"):
             with self.subTest(opt=opt):
                 r = run(opt)
-                self.assertEqual(r.status, 1)
+                self.assertEqual(r.status, 2)
                 self.assertRegex(r.all("option_error")[0],
                                  r"^option error: %s=: not an option of pagebench-linux; "
                                  r"valid: .*cpu=" % opt.split("=")[0])
@@ -190,7 +351,7 @@ class LinuxRunner(unittest.TestCase):
         r = run("suite=xen", "reps=1", "passes=l1")
         self.assertRegex(r.first("linux_release"), r" cpu=%d " % max(online))
         r = run("cpu=4095")
-        self.assertEqual(r.status, 1)
+        self.assertEqual(r.status, 2)
         self.assertRegex(r.all("option_error")[0], r"^option error: cpu=: CPU 4095 is not one")
 
     @unittest.skipUnless(shutil.which("qemu-x86_64"),
@@ -314,6 +475,72 @@ class LinuxRunner(unittest.TestCase):
             self.assertTrue(TAG.match(line), line)
 
 
+def help_options(tool):
+    """{key: value form} from a program's --help, its option lines."""
+    out = subprocess.run([tool, "--help"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stderr == "", out
+    return dict(re.findall(r"^  (\w+)=(\S+)$", out.stdout, re.M))
+
+
+def readme_options():
+    """README's Options table: {key: {"programs", "names"}}, with programs
+    from "kernel only" / "pagebench-linux only" and the a|b|c names of the
+    first column, each name with the programs of its own row."""
+    with open(os.path.join(REPO, "README.md")) as f:
+        text = f.read()
+    table = text.split("| Option | Meaning | Default |\n|---|---|---|\n", 1)[1]
+    table = table.split("\n\n", 1)[0]
+    keys = {}
+    for row in table.splitlines():
+        first, meaning = row.split(" | ")[:2]
+        programs = ({"kernel"} if meaning.startswith("kernel only") else
+                    {"linux"} if meaning.startswith("pagebench-linux only") else
+                    {"kernel", "linux"})
+        for key, value in re.findall(r"`(\w+)=([^`]*)`", first):
+            k = keys.setdefault(key, {"programs": set(), "names": {}})
+            k["programs"] |= programs
+            if re.fullmatch(r"[a-z0-9-]+(\\\|[a-z0-9-]+)*", value):
+                for name in value.split("\\|"):
+                    k["names"].setdefault(name, set()).update(programs)
+    return keys
+
+
+class OptionsDocumented(unittest.TestCase):
+    """--help comes from the parser's own table, so README's Options table
+    is checked against it: no option the parser lacks, none it leaves out,
+    each for the same programs, and the same names where it lists them."""
+
+    def test_help_lists_every_option(self):
+        """cpus= and scrub= were missing from the hand-written help."""
+        linux = help_options(TOOL)
+        for key in ("cpus", "scrub", "cpu", "suite", "sizes"):
+            self.assertIn(key, linux)
+        for key in ("console", "exit", "tsc", "watchdog"):
+            self.assertNotIn(key, linux)
+        kernel = help_options(CPUID_TOOL)
+        self.assertIn("watchdog", kernel)
+        self.assertNotIn("cpu", kernel)
+
+    def test_readme_table_matches_the_parser(self):
+        helps = {"linux": help_options(TOOL), "kernel": help_options(CPUID_TOOL)}
+        parser = {}
+        for program, options in helps.items():
+            for key, form in options.items():
+                k = parser.setdefault(key, {"programs": set(), "names": {}})
+                k["programs"].add(program)
+                if re.fullmatch(r"[a-z0-9-]+(\|[a-z0-9-]+)*", form):
+                    for name in form.split("|"):
+                        k["names"].setdefault(name, set()).add(program)
+        readme = readme_options()
+        self.assertEqual(sorted(readme), sorted(parser),
+                         "README's Options table vs the parser's keys")
+        for key in sorted(parser):
+            with self.subTest(key=key):
+                self.assertEqual(readme[key]["programs"], parser[key]["programs"])
+                if parser[key]["names"]:
+                    self.assertEqual(readme[key]["names"], parser[key]["names"])
+
+
 class StringsSuite(unittest.TestCase):
     """suite=strings under pagebench-linux (issue 12): the documented lines
     in their order, every variant the CPU offers, gating, option errors,
@@ -330,6 +557,8 @@ class StringsSuite(unittest.TestCase):
         LinuxRunner.assert_clean(self, r)
         self.assertEqual(r.first("plan"), "plan suite=strings reps=3 passes=none")
         strings_log.check(self, r.lines, sizes, 3, r.flags())
+        LinuxRunner.assert_variant_lines(self, r, [v for v in variant_rows()
+                                                   if v["shape"] == "string"])
         # pagebench-linux says what disturbed each block, like each pass.
         self.assertEqual(len(r.all("disturbance")), 6 + 18 + 2)
         self.assertEqual(r.all("value"), [])
@@ -345,15 +574,15 @@ class StringsSuite(unittest.TestCase):
         r = run("suite=strings", "sizes=8", "reps=1", "disable=avx512bw")
         LinuxRunner.assert_clean(self, r)
         for op in ("memset", "memcpy"):
-            self.assertIn("skipped: avx512 (%s): needs avx512bw (turned off by "
+            self.assertIn("skipped: avx512_t (%s): needs avx512bw (turned off by "
                           "disable=avx512bw)" % op, r.lines)
         strings_log.check(self, r.lines, [8], 1, r.flags(), disabled=("avx512bw",))
-        self.assertFalse([l for l in r.all("strings_value") if l.startswith(" avx512 ")])
+        self.assertFalse([l for l in r.all("strings_value") if l.startswith(" avx512_t ")])
 
     @unittest.skipUnless(shutil.which("qemu-x86_64"),
                          "qemu-x86_64 (Debian qemu-user) is not installed")
     def test_strings_gated_and_forced_without_avx512(self):
-        """QEMU's user-mode emulator has no AVX-512: the avx512 routines
+        """QEMU's user-mode emulator has no AVX-512: the avx512_t routines
         are skipped with the reason; forced, each faults once and the run
         goes on."""
         def qemu(*args):
@@ -365,15 +594,15 @@ class StringsSuite(unittest.TestCase):
         LinuxRunner.assert_clean(self, r)
         strings_log.check(self, r.lines, [0, 8], 2, r.flags())
         for op in ("memset", "memcpy"):
-            self.assertIn("skipped: avx512 (%s): needs avx512bw" % op, r.lines)
+            self.assertIn("skipped: avx512_t (%s): needs avx512bw" % op, r.lines)
         r = qemu("suite=strings", "sizes=8", "reps=1", "force=avx512bw,avx512f",
-                 "variants=avx512,stosb,movsb")
+                 "variants=avx512_t,stosb,movsb")
         self.assertEqual(r.status, 1, r.stderr)
         faults = r.all("fault")
         self.assertEqual(len(faults), 2, r.lines)
         for op, fault in zip(("memset", "memcpy"), faults):
             self.assertRegex(fault, r"^fault: suite=%s pass=strings tput dst=0( src=0)? "
-                             r"n=8 variant=avx512 SIGILL \(illegal instruction\) "
+                             r"n=8 variant=avx512_t SIGILL \(illegal instruction\) "
                              r"rip=0x[0-9a-f]+$" % op)
         values = [grammar.compiled("strings_value").match(l).group(1)
                   for l in r.all("strings_value")]
@@ -393,7 +622,7 @@ class StringsSuite(unittest.TestCase):
         for arg, rx in cases.items():
             with self.subTest(arg=arg):
                 r = run("suite=strings", arg)
-                self.assertEqual(r.status, 1)
+                self.assertEqual(r.status, 2)
                 errors = r.all("option_error")
                 self.assertEqual(len(errors), 1, r.lines)
                 self.assertRegex(errors[0], rx)
@@ -409,7 +638,7 @@ class StringsSuite(unittest.TestCase):
         logs = []
         with tempfile.TemporaryDirectory() as d:
             for i in (1, 2):
-                r = run("suite=strings", "sizes=1,64", "reps=5", "variants=stosb,movsb,avx")
+                r = run("suite=strings", "sizes=1,64", "reps=5", "variants=stosb,movsb,avx_t")
                 LinuxRunner.assert_clean(self, r)
                 path = os.path.join(d, "run%d.log" % i)
                 with open(path, "w") as f:
@@ -420,7 +649,7 @@ class StringsSuite(unittest.TestCase):
             self.assertEqual(out.returncode, 0, out.stderr)
             rows = [l for l in out.stdout.splitlines()
                     if re.match(r"^mem(set|cpy)\s", l)]
-            # memset: 6 blocks x 2 sizes x 2 variants (stosb, avx) + zero 2 x 3
+            # memset: 6 blocks x 2 sizes x 2 variants (stosb, avx_t) + zero 2 x 3
             # memcpy: 18 x 2 x 2 + 2 x 3
             self.assertEqual(len(rows), 6 * 2 * 2 + 6 + 18 * 2 * 2 + 6)
             for row in rows:

@@ -4,7 +4,11 @@ build/bin/. Each prints one line per check ("ok NAME", "FAIL NAME: why",
 import os
 import re
 import subprocess
+import sys
 import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tables import string_variant_needs  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LINE = re.compile(r"^(ok|FAIL|skip) (\S+)(?:: (.*))?$")
@@ -100,11 +104,7 @@ class UnitTests(unittest.TestCase):
         path = os.path.join(REPO, "build", "bin", "test_strings")
         if not os.path.exists(path):
             self.fail("%s is not built: run make" % path)
-        needs = {}
-        with open(os.path.join(REPO, "variants", "strings.def")) as f:
-            for m in re.finditer(r"^STRING_VARIANT\(\s*(\w+)\s*,\s*(\w+)\s*,"
-                                 r"\s*\w+\s*,\s*FEAT_(\w+)", f.read(), re.M):
-                needs["%s/%s" % (m.group(1), m.group(2))] = m.group(3).lower()
+        needs = {"%s/%s" % k: f for k, f in string_variant_needs().items()}
         off = sorted({f for f in needs.values() if f != "none"})
         self.assertTrue(off, "no variant of strings.def needs a feature")
         proc = subprocess.run([path, "disable=" + ",".join(off)], cwd=REPO,

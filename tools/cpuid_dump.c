@@ -412,12 +412,42 @@ static uint32_t range_max(const struct cpuid_dump *dump, uint32_t leaf)
 	return r.eax;
 }
 
+static bool has_leaf(const struct cpuid_dump *dump, uint32_t leaf)
+{
+	for (size_t i = 0; i < dump->count; i++)
+		if (dump->entries[i].leaf == leaf)
+			return true;
+	return false;
+}
+
+/*
+ * The basic and extended ranges say how far they go, so a leaf of theirs
+ * that no line gives was cut from the dump, not absent from the CPU. The
+ * hypervisor range is not checked: bare-metal dumps have none.
+ */
+static void note_missing(struct cpuid_dump *dump, uint32_t leaf)
+{
+	uint32_t base = leaf & 0xf0000000u;
+	unsigned int i;
+
+	if ((base != 0 && base != 0x80000000u) || has_leaf(dump, leaf))
+		return;
+	if (leaf != base && leaf > range_max(dump, leaf))
+		return;
+	for (i = 0; i < dump->nmissing; i++)
+		if (dump->missing[i] == leaf)
+			return;
+	if (dump->nmissing < CPUID_DUMP_MISSING_MAX)
+		dump->missing[dump->nmissing++] = leaf;
+}
+
 static void dump_query(void *ctx, uint32_t leaf, uint32_t subleaf,
 		       struct cpuid_regs *out)
 {
-	const struct cpuid_dump *dump = ctx;
+	struct cpuid_dump *dump = ctx;
 	uint32_t base = leaf & 0xf0000000u;
 
+	note_missing(dump, leaf);
 	if (leaf != base && leaf > range_max(dump, leaf)) {
 		*out = (struct cpuid_regs){ 0 };
 		return;
@@ -436,8 +466,8 @@ static void dump_query(void *ctx, uint32_t leaf, uint32_t subleaf,
 	}
 }
 
-void cpuid_dump_source(struct cpuid_source *src, const struct cpuid_dump *dump)
+void cpuid_dump_source(struct cpuid_source *src, struct cpuid_dump *dump)
 {
 	src->query = dump_query;
-	src->ctx = (void *)dump;
+	src->ctx = dump;
 }

@@ -20,10 +20,19 @@ struct cpuid_dump_entry {
 	struct cpuid_regs regs;
 };
 
+#define CPUID_DUMP_MISSING_MAX 32
+
 struct cpuid_dump {
 	struct cpuid_dump_entry *entries;
 	size_t count, cap;
 	unsigned int rejected;	/* register lines that were malformed */
+	/*
+	 * Leaves the source was asked for that the dump's own leaf 0 or
+	 * 0x80000000 says the CPU has (0x80000000 itself included), and that
+	 * no line of the dump gives: a cut or partial dump. In query order.
+	 */
+	uint32_t missing[CPUID_DUMP_MISSING_MAX];
+	unsigned int nmissing;
 };
 
 /*
@@ -46,8 +55,9 @@ bool cpuid_dump_get(const struct cpuid_dump *dump, uint32_t leaf,
 /*
  * A source that answers like the recorded CPU after pagebench's boot:
  * absent leaves and leaves above their range's max read as zero, and
- * leaf 1 reports OSXSAVE exactly when it reports XSAVE.
+ * leaf 1 reports OSXSAVE exactly when it reports XSAVE. An absent leaf
+ * within its range is noted in dump->missing.
  */
-void cpuid_dump_source(struct cpuid_source *src, const struct cpuid_dump *dump);
+void cpuid_dump_source(struct cpuid_source *src, struct cpuid_dump *dump);
 
 #endif

@@ -4,9 +4,12 @@
  * taken on? It prints the kernel's description and variant lines, made by
  * the kernel's own code, from the recorded registers.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "tools/cpuid_dump.h"
 #include "cpu/cpu.h"
 #include "cpu/describe.h"
@@ -14,56 +17,104 @@
 #include "lib/out.h"
 #include "harness/plan.h"
 #include "lib/run.h"
+#include "lib/status.h"
 
 #ifndef PB_VERSION
 #error "build with -DPB_VERSION=\"...\" (the Makefile passes git describe)"
 #endif
 
-#define EXIT_OPTIONS 1
-#define EXIT_DUMP 2
-
-static void usage(FILE *f)
+static void help_line(const char *line)
 {
-	fputs("Usage: pagebench-cpuid [OPTION=VALUE...] DUMP\n"
+	puts(line);
+}
+
+static void usage(void)
+{
+	fputs("Usage: pagebench-cpuid [--partial] [OPTION=VALUE...] DUMP\n"
+	      "       pagebench-cpuid --help | --version\n"
 	      "Print the lines pagebench would print about the CPU recorded in\n"
 	      "DUMP, before it starts measuring: the Xen header, cpu, cache,\n"
 	      "features, ..., and which variants run or are skipped.\n"
 	      "\n"
 	      "DUMP is an InstLatx64/AIDA64 CPUID dump or the output of\n"
 	      "'cpuid -r -1'; '-' reads standard input. Only the first logical\n"
-	      "CPU of a dump is used.\n"
-	      "OPTION=VALUE words are kernel command-line options, e.g.\n"
-	      "tag=XEN suite=xen variants=avx,stosb.\n"
-	      "\n"
-	      "Exit status: 0 done, 1 option error, 2 bad dump or usage.\n",
-	      f);
+	      "CPU of a dump is used. A dump that lacks leaves its own leaf 0 and\n"
+	      "0x80000000 say the CPU has is refused, naming them; --partial\n"
+	      "describes it anyway, with those leaves as zero.\n"
+	      "OPTION=VALUE words are the kernel's command-line options, e.g.\n"
+	      "tag=XEN suite=xen variants=avx,stosb:\n"
+	      "\n", stdout);
+	options_help(PROGRAM_KERNEL, help_line);
+	fputs("\n"
+	      "Exit status:\n"
+	      "  0  done\n"
+	      "  2  usage or option error, or DUMP is not a readable, complete\n"
+	      "     CPUID dump (the error is on standard error)\n"
+	      "  3  the lines cannot be written to standard output\n"
+	      "  1 is not used: nothing is measured, so nothing can fail.\n",
+	      stdout);
+}
+
+static void usage_error(const char *fmt, const char *arg)
+{
+	fputs("pagebench-cpuid: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'pagebench-cpuid --help'.\n", stderr);
 }
 
 static void stdout_sink(const char *s, size_t len)
 {
-	fwrite(s, 1, len, stdout);
+	fwrite(s, 1, len, stdout);	/* an error stays in ferror() until the end */
 }
 
-/* The words joined by spaces: the command line the kernel would get. */
-static char *join_options(int argc, char **argv)
+/* What was printed reached the file, the final flush and close included. */
+static int stdout_close(int status)
 {
-	size_t len = 1;
-	char *cmdline;
-
-	for (int i = 1; i < argc; i++)
-		if (strchr(argv[i], '='))
-			len += strlen(argv[i]) + 1;
-	cmdline = calloc(1, len);
-	if (!cmdline)
-		return NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strchr(argv[i], '='))
-			continue;
-		if (cmdline[0])
-			strcat(cmdline, " ");
-		strcat(cmdline, argv[i]);
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
+		fprintf(stderr, "pagebench-cpuid: cannot write to standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		return STATUS_CANNOT;
 	}
-	return cmdline;
+	return status;
+}
+
+/*
+ * A dump cut short (head -3 of a real one) would describe a CPU with no
+ * cache and no AVX: the leaves the description read that the dump's own
+ * leaf 0 and 0x80000000 promise, and no line gives, are named. With
+ * --partial the CPU is described with them as zero; else it is not.
+ */
+static bool missing_leaves(const struct cpuid_dump *dump, const char *path,
+			   bool partial)
+{
+	unsigned int i;
+
+	fprintf(stderr, "pagebench-cpuid: %s: leaves missing from the dump:",
+		strcmp(path, "-") ? path : "<stdin>");
+	for (i = 0; i < dump->nmissing; i++)
+		fprintf(stderr, " 0x%x", dump->missing[i]);
+	if (partial)
+		fputs(" (its leaf 0 and 0x80000000 say the CPU has them); "
+		      "described as zero (--partial)\n", stderr);
+	else
+		fputs(" (its leaf 0 and 0x80000000 say the CPU has them); "
+		      "not described: give --partial to describe it with them as zero\n",
+		      stderr);
+	return partial;
+}
+
+/* On stderr too: the log on stdout may be going to a file. */
+static void print_option_errors(const struct options *o)
+{
+	unsigned int i;
+
+	options_print_errors(o);
+	for (i = 0; i < o->nerrors && i < OPT_MAX_ERRORS; i++)
+		fprintf(stderr, "pagebench-cpuid: option error: %s\n", o->errors[i]);
+	if (o->nerrors > OPT_MAX_ERRORS)
+		fprintf(stderr, "pagebench-cpuid: option error: %u more not shown\n",
+			o->nerrors - OPT_MAX_ERRORS);
 }
 
 int main(int argc, char **argv)
@@ -74,55 +125,69 @@ int main(int argc, char **argv)
 	struct cpu_desc d;
 	struct options o;
 	struct plan plan;
-	char *cmdline;
+	bool partial = false;
+	int status;
 
+	/* With fd 1 closed, the dump opened next would take its place. */
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+		fputs("pagebench-cpuid: standard output is closed: its lines would be lost\n",
+		      stderr);
+		return STATUS_CANNOT;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return 0;
+			usage();
+			return stdout_close(STATUS_DONE);
+		}
+		if (!strcmp(a, "--version")) {
+			printf("pagebench-cpuid %s\n", PB_VERSION);
+			return stdout_close(STATUS_DONE);
+		}
+		if (!strcmp(a, "--partial")) {
+			partial = true;
+			continue;
 		}
 		if (strchr(a, '='))
 			continue;
 		if ((a[0] == '-' && a[1] != '\0') || path) {
-			fprintf(stderr, "pagebench-cpuid: unexpected argument '%s'\n",
-				a);
-			usage(stderr);
-			return EXIT_DUMP;
+			usage_error("unexpected argument '%s'", a);
+			return STATUS_USAGE;
 		}
 		path = a;
 	}
 	if (!path) {
-		fputs("pagebench-cpuid: no DUMP given\n", stderr);
-		usage(stderr);
-		return EXIT_DUMP;
+		usage_error("no DUMP given%s", "");
+		return STATUS_USAGE;
 	}
 
 	if (cpuid_dump_load(&dump, path, stderr) < 0)
-		return EXIT_DUMP;
+		return STATUS_USAGE;
 	cpuid_dump_source(&src, &dump);
 
-	cmdline = join_options(argc, argv);
-	if (!cmdline) {
-		perror("pagebench-cpuid");
-		cpuid_dump_free(&dump);
-		return EXIT_DUMP;
-	}
-	options_parse(&o, PROGRAM_KERNEL, cmdline);
-	free(cmdline);
+	/* The kernel's parser, one word at a time as the kernel splits them. */
+	options_init(&o, PROGRAM_KERNEL);
+	for (int i = 1; i < argc; i++)
+		if (strchr(argv[i], '='))
+			options_word(&o, argv[i]);
+	options_finish(&o);
 	/* The kernel enables exactly this XCR0 before it decodes (none with disable=xsave). */
 	cpu_decode(&d, &src, (o.disable >> FEAT_XSAVE) & 1 ? 0 : cpu_xcr0_wanted(&src));
+	if (dump.nmissing && !missing_leaves(&dump, path, partial)) {
+		cpuid_dump_free(&dump);
+		return STATUS_USAGE;
+	}
 
 	out_set_tag(o.tag);
 	out_add_sink(stdout_sink);
 	describe_cpu(&d, PB_VERSION, NULL);
-	options_print_errors(&o);
+	print_option_errors(&o);
 	/* A dump holds no memory map: the plan is the one of a roomy machine. */
 	plan_build(&plan, &o, &d, UINT64_MAX);
 	plan_print(&plan);
 
 	cpuid_dump_free(&dump);
-	fflush(stdout);
-	return o.nerrors ? EXIT_OPTIONS : 0;
+	status = o.nerrors ? STATUS_USAGE : STATUS_DONE;
+	return stdout_close(status);
 }

@@ -29,13 +29,13 @@ alignmode p6
 
 section .text
 
-; void copy_avx(void *dst, const void *src)
+; void copy_avx_t(void *dst, const void *src)
 ;
 ; Temporal 32-byte loads and stores: half as many instructions as
-; copy_sse2, with the copy left in the cache.
-global copy_avx:function (copy_avx.end - copy_avx)
+; copy_sse2_t, with the copy left in the cache.
+global copy_avx_t:function (copy_avx_t.end - copy_avx_t)
 align 16
-copy_avx:
+copy_avx_t:
 	mov	ecx, 4096 / 128
 align 16
 .loop:
@@ -50,14 +50,14 @@ align 16
 	ret
 .end:
 
-; void copy_avx_nt(void *dst, const void *src)
+; void copy_avx(void *dst, const void *src)
 ;
 ; Non-temporal stores skip the read-for-ownership of the destination and
 ; keep it out of the cache; SFENCE drains the write-combining buffers and
 ; orders the copy before whatever publishes it.
-global copy_avx_nt:function (copy_avx_nt.end - copy_avx_nt)
+global copy_avx:function (copy_avx.end - copy_avx)
 align 16
-copy_avx_nt:
+copy_avx:
 	mov	ecx, 4096 / 128
 align 16
 .loop:

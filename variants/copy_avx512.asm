@@ -30,13 +30,13 @@ alignmode p6
 
 section .text
 
-; void copy_avx512(void *dst, const void *src)
+; void copy_avx512_t(void *dst, const void *src)
 ;
 ; Temporal full-line stores: CPUs that see a whole line written can skip
 ; reading it first while still leaving the copy in the cache.
-global copy_avx512:function (copy_avx512.end - copy_avx512)
+global copy_avx512_t:function (copy_avx512_t.end - copy_avx512_t)
 align 16
-copy_avx512:
+copy_avx512_t:
 	mov	ecx, 4096 / 256
 align 16
 .loop:
@@ -49,14 +49,14 @@ align 16
 	ret
 .end:
 
-; void copy_avx512_nt(void *dst, const void *src)
+; void copy_avx512(void *dst, const void *src)
 ;
 ; Full-line non-temporal stores, each one filling a write-combining buffer
 ; at once; SFENCE drains them and orders the copy before whatever
 ; publishes it.
-global copy_avx512_nt:function (copy_avx512_nt.end - copy_avx512_nt)
+global copy_avx512:function (copy_avx512.end - copy_avx512)
 align 16
-copy_avx512_nt:
+copy_avx512:
 	mov	ecx, 4096 / 256
 align 16
 .loop:

@@ -33,12 +33,12 @@ PF_LINES	equ 5
 
 section .text
 
-; void copy_sse2(void *dst, const void *src)
+; void copy_sse2_t(void *dst, const void *src)
 ;
 ; Temporal 16-byte loads and stores, relying on the hardware prefetchers.
-global copy_sse2:function (copy_sse2.end - copy_sse2)
+global copy_sse2_t:function (copy_sse2_t.end - copy_sse2_t)
 align 16
-copy_sse2:
+copy_sse2_t:
 	mov	ecx, 4096 / 64
 align 16
 .loop:
@@ -51,13 +51,13 @@ align 16
 	ret
 .end:
 
-; void copy_sse2_pf(void *dst, const void *src)
+; void copy_sse2_t_pf(void *dst, const void *src)
 ;
-; As copy_sse2 with software prefetch. As in copy_regs, the last PF_LINES
+; As copy_sse2_t with software prefetch. As in copy_regs, the last PF_LINES
 ; lines go without it so nothing beyond the source page is fetched.
-global copy_sse2_pf:function (copy_sse2_pf.end - copy_sse2_pf)
+global copy_sse2_t_pf:function (copy_sse2_t_pf.end - copy_sse2_t_pf)
 align 16
-copy_sse2_pf:
+copy_sse2_t_pf:
 	mov	ecx, 4096 / 64 - PF_LINES
 align 16
 .loop:
@@ -80,15 +80,15 @@ align 16
 	ret
 .end:
 
-; void copy_sse2_nt(void *dst, const void *src)
+; void copy_sse2(void *dst, const void *src)
 ;
 ; Non-temporal stores write whole lines without reading the destination
 ; first and keep it out of the cache, which pays off when the copy is not
 ; read again soon. SFENCE drains the write-combining buffers and orders the
 ; copy before whatever publishes it.
-global copy_sse2_nt:function (copy_sse2_nt.end - copy_sse2_nt)
+global copy_sse2:function (copy_sse2.end - copy_sse2)
 align 16
-copy_sse2_nt:
+copy_sse2:
 	mov	ecx, 4096 / 64
 align 16
 .loop:

@@ -19,16 +19,16 @@ ZMM		equ 64
 
 section .text
 
-; void *memcpy_avx(void *dst, const void *src, size_t n)
+; void *memcpy_avx_t(void *dst, const void *src, size_t n)
 ;
-; As memset_avx: 32..64 bytes are two ymm moves, one from each end;
+; As memset_avx_t: 32..64 bytes are two ymm moves, one from each end;
 ; 65..128 four; above, four from each end are loaded first and stored
 ; last, and between them a loop of four unaligned loads and four aligned
 ; stores. Below 32, two moves of the widest of 16/8/4 bytes that fits,
 ; then a word and a byte. VZEROUPPER on the ymm paths only.
-global memcpy_avx:function (memcpy_avx.end - memcpy_avx)
+global memcpy_avx_t:function (memcpy_avx_t.end - memcpy_avx_t)
 align 16
-memcpy_avx:
+memcpy_avx_t:
 	mov	rax, rdi
 	cmp	rdx, YMM
 	jb	.under32
@@ -55,7 +55,7 @@ memcpy_avx:
 	vzeroupper
 	ret
 
-	; Head and tail as in memset_avx, held in ymm0-7 across the loop;
+	; Head and tail as in memset_avx_t, held in ymm0-7 across the loop;
 	; r8 is the tail's dst, r9 the head's. The loop runs on dst from the
 	; last 32-byte boundary at or before dst + 128, with src moved by the
 	; same amount.
@@ -115,7 +115,7 @@ align 16
 	COPY_UNDER16
 .end:
 
-; void *memcpy_avx512(void *dst, const void *src, size_t n)
+; void *memcpy_avx512_t(void *dst, const void *src, size_t n)
 ;
 ; Needs AVX512BW. n up to 64 is one load and one store under the mask of
 ; its n low bits: masked-off bytes are neither read nor written and raise
@@ -124,9 +124,9 @@ align 16
 ; make it wait for zmm16's old value. Larger n: an unaligned line at the
 ; head, then aligned stores on dst (unaligned loads), and the last 1..64
 ; bytes under a mask. zmm16-19 only, so no VZEROUPPER.
-global memcpy_avx512:function (memcpy_avx512.end - memcpy_avx512)
+global memcpy_avx512_t:function (memcpy_avx512_t.end - memcpy_avx512_t)
 align 16
-memcpy_avx512:
+memcpy_avx512_t:
 	mov	rax, rdi
 	cmp	rdx, ZMM
 	ja	.over64

@@ -18,7 +18,7 @@ ZMM		equ 64
 
 section .text
 
-; void *memset_avx(void *dst, int c, size_t n)
+; void *memset_avx_t(void *dst, int c, size_t n)
 ;
 ; Needs AVX only (the byte broadcast is built from VPSHUFD and
 ; VINSERTF128, not AVX2's VPBROADCASTB). AVX has no byte-masked store
@@ -29,9 +29,9 @@ section .text
 ; from xmm0 and ecx. The ymm paths end with VZEROUPPER so that legacy SSE
 ; code in the caller pays no transition; the xmm paths leave the upper
 ; halves zero (VEX.128 writes clear them).
-global memset_avx:function (memset_avx.end - memset_avx)
+global memset_avx_t:function (memset_avx_t.end - memset_avx_t)
 align 16
-memset_avx:
+memset_avx_t:
 	mov	rax, rdi
 	movzx	ecx, sil
 	imul	ecx, ecx, BYTES_ONES_32
@@ -119,7 +119,7 @@ align 16
 	ret
 .end:
 
-; void *memset_avx512(void *dst, int c, size_t n)
+; void *memset_avx512_t(void *dst, int c, size_t n)
 ;
 ; Needs AVX512BW: VPBROADCASTB from a general register and VMOVDQU8 with a
 ; byte mask. n up to 64 is a single store under a mask of its n low bits,
@@ -128,9 +128,9 @@ align 16
 ; n: one unaligned store at the head, aligned full lines, and the last
 ; 1..64 bytes under a mask. Only zmm16 is used: registers 16-31 exist
 ; only in EVEX encodings, so no VZEROUPPER is needed (clear_avx512.asm).
-global memset_avx512:function (memset_avx512.end - memset_avx512)
+global memset_avx512_t:function (memset_avx512_t.end - memset_avx512_t)
 align 16
-memset_avx512:
+memset_avx512_t:
 	mov	rax, rdi
 	vpbroadcastb zmm16, esi
 	cmp	rdx, ZMM

@@ -8,9 +8,10 @@
 #define STRING_FN_memcpy(fn)	.copy = fn
 
 const struct string_variant string_variants[] = {
-#define STRING_VARIANT(op_, name_, fn, need_, what_)			\
-	{ .op = STRING_OP_##op_, .name = #name_, STRING_FN_##op_(fn),	\
-	  .need = need_, .what = what_ },
+#define STRING_VARIANT(op_, name_, store_, need_, what_)			\
+	{ .op = STRING_OP_##op_, .name = #name_,			\
+	  STRING_FN_##op_(op_##_##name_), .need = need_, .what = what_,	\
+	  .store = STORE_##store_ },
 #include "variants/strings.def"
 #undef STRING_VARIANT
 };

@@ -3,7 +3,7 @@
  * The short-string variants: memset and memcpy routines measured over
  * sizes and alignments (issue 12). Each routine lives in a
  * variants/memset_*.asm or memcpy_*.asm file and has exactly one line in
- * strings.def.
+ * strings.def, which names it: the routine of row (OP, NAME) is OP_NAME.
  *
  * Calling convention: exactly libc's, System V AMD64:
  *	void *memset(void *dst, int c, size_t n)  fills with (unsigned char)c
@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include "cpu/cpu.h"
+#include "variants/store.h"
 
 enum string_op {
 	STRING_MEMSET,
@@ -31,11 +32,12 @@ struct string_variant {
 	void *(*copy)(void *dst, const void *src, size_t n);	/* STRING_MEMCPY, else NULL */
 	enum feat need;			/* FEAT_NONE: runs on any x86-64 */
 	const char *what;
+	enum store store;
 };
 
 #define STRING_DECL_memset(fn)	void *fn(void *dst, int c, size_t n);
 #define STRING_DECL_memcpy(fn)	void *fn(void *dst, const void *src, size_t n);
-#define STRING_VARIANT(op, name, fn, need, what) STRING_DECL_##op(fn)
+#define STRING_VARIANT(op, name, store, need, what) STRING_DECL_##op(op##_##name)
 #include "variants/strings.def"
 #undef STRING_VARIANT
 #undef STRING_DECL_memset

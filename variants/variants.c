@@ -3,10 +3,10 @@
 #include "variants/variants.h"
 
 const struct variant variants[] = {
-#define CLEAR(n, fn, shape, need, xen, what) \
-	{ #n, OP_CLEAR, SHAPE_##shape, fn, need, xen, what },
-#define COPY(n, fn, shape, need, what) \
-	{ #n, OP_COPY, SHAPE_##shape, fn, need, false, what },
+#define CLEAR(n, shape, store, need, xen, what) \
+	{ #n, OP_CLEAR, SHAPE_##shape, STORE_##store, clear_##n, need, xen, what },
+#define COPY(n, shape, store, need, what) \
+	{ #n, OP_COPY, SHAPE_##shape, STORE_##store, copy_##n, need, false, what },
 #include "variants/clear.def"
 #include "variants/copy.def"
 #undef CLEAR
@@ -24,6 +24,21 @@ const char *op_name(enum op op)
 	};
 
 	return op < OP_COUNT ? names[op] : "?";
+}
+
+const char *shape_name(enum variant_shape shape)
+{
+	return shape == SHAPE_RANGE ? "range" : "page";
+}
+
+const char *store_name(enum store s)
+{
+	static const char *const names[STORE_COUNT] = {
+		[STORE_NT] = "nt", [STORE_T] = "t", [STORE_REP] = "rep",
+		[STORE_CLZERO] = "clzero", [STORE_DIR] = "dir",
+	};
+
+	return s < STORE_COUNT ? names[s] : "?";
 }
 
 void variant_call(const struct variant *v, void *dst, const void *src,

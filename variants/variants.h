@@ -2,8 +2,9 @@
 /*
  * The clear and copy variants: one table, as perf bench's mem-functions.c
  * has one struct function array. Each routine lives in one .asm file of
- * variants/ and has exactly one line in clear.def or copy.def: adding a
- * variant means adding its routine and its line, nothing else.
+ * variants/ and has exactly one line in clear.def or copy.def, which names
+ * it: the routine of row NAME is clear_NAME or copy_NAME. Adding a variant
+ * means adding its routine and its line, nothing else.
  *
  * Every routine has the System V shape fn(dst, src, bytes): rdi = dst,
  * rsi = src (copies; clears ignore it), rdx = bytes (range routines; page
@@ -18,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "cpu/cpu.h"
+#include "variants/store.h"
 
 #define PAGE_SIZE 4096u
 
@@ -34,14 +36,15 @@ struct variant {
 	const char *name;	/* unique within its op */
 	enum op op;
 	enum variant_shape shape;
+	enum store store;
 	variant_fn *fn;
 	enum feat need;
 	bool xen;		/* one of the 2021 Xen experiment's variants */
 	const char *what;
 };
 
-#define CLEAR(name, fn, shape, need, xen, what) variant_fn fn;
-#define COPY(name, fn, shape, need, what) variant_fn fn;
+#define CLEAR(name, shape, store, need, xen, what) variant_fn clear_##name;
+#define COPY(name, shape, store, need, what) variant_fn copy_##name;
 #include "variants/clear.def"
 #include "variants/copy.def"
 #undef CLEAR
@@ -55,6 +58,7 @@ extern const unsigned int variant_count;
 typedef unsigned long long variant_set;
 
 const char *op_name(enum op op);	/* "clear", "copy" */
+const char *shape_name(enum variant_shape shape);	/* "page", "range" */
 
 /* Calls v over [dst, dst + bytes), once per page or once in all. */
 void variant_call(const struct variant *v, void *dst, const void *src,

@@ -1,7 +1,8 @@
 ; SPDX-License-Identifier: MIT
 ;
-; The timed loops of suite=strings (harness/suites/strings.c): one batch of
-; calls of a memset or memcpy routine, each call's size read from an array.
+; The timed loops of suite=strings (harness/suites/strings_time.c): one
+; batch of calls of a memset or memcpy routine, each call's size read from
+; an array.
 ; In assembly so that the kernel and pagebench-linux time the very same
 ; instructions, and so that no compiler moves anything across a call.
 ;
@@ -15,7 +16,8 @@ default rel
 %use smartalign
 alignmode p6
 
-; struct strings_batch, harness/suites/strings.h (checked there by offsetof).
+; struct strings_batch, harness/suites/strings_loop.h (checked by offsetof
+; in harness/suites/strings_time.c).
 B_FN		equ 0
 B_DST		equ 8
 B_ARG2		equ 16

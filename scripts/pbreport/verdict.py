@@ -34,7 +34,9 @@ def _read_def(suite):
         path = os.path.join(ROOT, "variants", DEF_FILES[suite])
         with open(path, encoding="utf-8") as fh:
             for line in fh:
-                m = re.match(r'^\s*(?:CLEAR|COPY)\((\w+),\s*\w+,\s*'
+                # name, [routine,] shape: the routine column went when
+                # the rows started naming their routines (op_name).
+                m = re.match(r'^\s*(?:CLEAR|COPY)\((\w+),(?:\s*\w+,)?\s*'
                              r'(PAGE|RANGE),.*"(.*)"\)\s*$', line)
                 if m:
                     out[m.group(1)] = (m.group(2), m.group(3))

@@ -3,8 +3,9 @@
  * Unit tests of the kernel's pure C code: the formatter (lib/fmt.c), the
  * command-line parser (harness/options.c) and the plan (harness/plan.c). The
  * expectations are written from the headers' contracts and the documented
- * option syntax, not copied from the code's output. Prints "ok NAME",
- * "FAIL NAME: why" or "skip NAME: why" per check; exits 1 if anything failed.
+ * option syntax, not copied from the code's output. Also the one sort
+ * (lib/sort.c), unsigned and signed. Prints "ok NAME", "FAIL NAME: why"
+ * or "skip NAME: why" per check; exits 1 if anything failed.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include "cpu/cpu.h"
 #include "lib/fmt.h"
+#include "lib/sort.h"
 #include "harness/options.h"
 #include "harness/plan.h"
 #include "variants/strings.h"
@@ -671,8 +673,8 @@ static void test_plan_choices(void)
 	       (p.runs & BIT(clear_index("orig"))),
 	       "plan.clear_present", "runs=0x%llx", (unsigned long long)p.runs);
 	result(!(p.runs & BIT(copy_index("avx512"))) &&
-	       !(p.runs & BIT(copy_index("avx512_nt"))) &&
-	       (p.runs & BIT(copy_index("avx"))) &&
+	       !(p.runs & BIT(copy_index("avx512_t"))) &&
+	       (p.runs & BIT(copy_index("avx_t"))) &&
 	       (p.runs & BIT(copy_index("movsb"))),
 	       "plan.copy_runs", "runs=0x%llx", (unsigned long long)p.runs);
 	result(p.selected == all_bits(variant_count) &&
@@ -778,7 +780,7 @@ static void test_disable_force(void)
 	       "disable.avx_reason", "avx: \"%s\"", why);
 	build(&p, "disable=avx", &d, 1024 * MIB);
 	result(!(p.runs & BIT(clear_index("avx"))) &&
-	       !(p.runs & BIT(copy_index("avx_nt"))) &&
+	       !(p.runs & BIT(copy_index("avx_t"))) &&
 	       (p.runs & BIT(clear_index("sse2"))), "disable.avx_plan",
 	       "runs=0x%llx", (unsigned long long)p.runs);
 	/* The description is what was printed: the plan alone acts on disable=. */
@@ -852,6 +854,88 @@ static void test_options_hosts(void)
 	result(!o.nerrors && o.reps == 4 && runs_copy() == BIT(copy_index("avx")) &&
 	       runs_clear() == 0, "host.words", "nerrors=%u reps=%u", o.nerrors,
 	       o.reps);
+}
+
+/*
+ * A control character in a word is refused, and the error does not echo
+ * it: a newline there would forge the next log line (issue 18).
+ */
+static void test_options_control(void)
+{
+	parse("tag=PB\n(PB)");
+	result(o.nerrors == 1 && !strcmp(o.tag, "PB") &&
+	       !strcmp(o.errors[0], "tag=: control character 0x0a in the value; "
+			       "values are printable text"),
+	       "opt.control_newline", "nerrors=%u tag=%s \"%s\"", o.nerrors, o.tag,
+	       o.nerrors ? o.errors[0] : "");
+	parse_linux("variants=avx\x1b[2J");
+	result(o.nerrors == 1 && !o.variants_arg[0] && !strchr(o.errors[0], 0x1b),
+	       "opt.control_escape", "nerrors=%u \"%s\"", o.nerrors,
+	       o.nerrors ? o.errors[0] : "");
+	parse_linux("\x7f=1");
+	result(o.nerrors == 1 && strstr(o.errors[0], "(0x7f) refused") &&
+	       !strchr(o.errors[0], 0x7f), "opt.control_in_key", "\"%s\"",
+	       o.nerrors ? o.errors[0] : "");
+	/* Bytes of UTF-8 are not control characters: an unknown suite. */
+	expect_error("opt.control_utf8_not", "suite=\xc3\xa9", "suite=: unknown", NULL);
+}
+
+/*
+ * --help's lines: every option of the program, and only those. The text
+ * under an option is kept unwrapped, "  key=VALUE\n text...\n", so that a
+ * check does not depend on where a line was cut.
+ */
+static char help_text[8192];
+static size_t help_len;
+static unsigned int help_long_lines;
+
+static void help_put(const char *line)
+{
+	size_t n = strlen(line);
+	bool under = !strncmp(line, "      ", 6);
+
+	if (n > 78)
+		help_long_lines++;
+	if (under) {
+		line += 5;	/* one space joins it to the line before */
+		n -= 5;
+		if (help_len && help_text[help_len - 1] == '\n')
+			help_len--;
+	}
+	if (help_len + n + 2 < sizeof(help_text)) {
+		memcpy(help_text + help_len, line, n);
+		help_len += n;
+		help_text[help_len++] = '\n';
+		help_text[help_len] = '\0';
+	}
+}
+
+static void help_of(enum program p)
+{
+	help_len = 0;
+	help_text[0] = '\0';
+	help_long_lines = 0;
+	options_help(p, help_put);
+}
+
+static void test_options_help(void)
+{
+	help_of(PROGRAM_LINUX);
+	result(strstr(help_text, "\n  cpus=N ") && strstr(help_text, "\n  scrub=SIZE ") &&
+	       strstr(help_text, "\n  cpu=N ") && strstr(help_text, "\n  selftest=ud ") &&
+	       !strstr(help_text, "  console=") && !strstr(help_text, "  watchdog="),
+	       "help.linux_keys", "%s", help_text);
+	result(strstr(help_text, "\n  suite=all|xen|clear|copy|scrub|strings ") &&
+	       strstr(help_text, "Default: 10 (xen 3, scrub 3, strings 11).") &&
+	       strstr(help_text, "PASS: l1 l1f l2 l2f l3 l3f mem hot cold all."),
+	       "help.generated", "%s", help_text);
+	expect_u("help.linux_width", help_long_lines, 0);
+	help_of(PROGRAM_KERNEL);
+	result(strstr(help_text, "\n  selftest=ud|map|smp|nosipi|hang|hang-ap|ud-ap ") &&
+	       strstr(help_text, "\n  tsc=auto|cpuid|amd|hpet|pmtimer|pit ") &&
+	       strstr(help_text, "Default: 120.") && !strstr(help_text, "  cpu=N"),
+	       "help.kernel_keys", "%s", help_text);
+	expect_u("help.kernel_width", help_long_lines, 0);
 }
 
 /* suite=scrub's options: cpus= and scrub=, and the plan's region. */
@@ -967,15 +1051,15 @@ static void test_options_strings(void)
 	expect_error("strings.passes", "suite=strings passes=l1", "passes=",
 		     "no passes");
 
-	parse("suite=strings variants=stosb,avx");
+	parse("suite=strings variants=stosb,avx_t");
 	result(!o.nerrors && !o.variants &&
 	       o.str_variants == (BIT(string_index(STRING_MEMSET, "stosb")) |
-				  BIT(string_index(STRING_MEMSET, "avx")) |
-				  BIT(string_index(STRING_MEMCPY, "avx"))),
+				  BIT(string_index(STRING_MEMSET, "avx_t")) |
+				  BIT(string_index(STRING_MEMCPY, "avx_t"))),
 	       "strings.variants_both_tables", "nerrors=%u variants=0x%llx str=0x%llx",
 	       o.nerrors, (unsigned long long)o.variants,
 	       (unsigned long long)o.str_variants);
-	result(option_selects_string(&o, string_index(STRING_MEMCPY, "avx")) &&
+	result(option_selects_string(&o, string_index(STRING_MEMCPY, "avx_t")) &&
 	       !option_selects_string(&o, string_index(STRING_MEMCPY, "movsb")),
 	       "strings.selects", "str=0x%llx", (unsigned long long)o.str_variants);
 	expect_error("strings.variants_page_name", "suite=strings variants=clzero",
@@ -1002,8 +1086,8 @@ static void test_plan_strings(void)
 		256, 511, 512, 1023, 1024, 2048, 4095, 4096,
 	};
 	static const uint16_t given[] = { 1, 3 };
-	const int set512 = string_index(STRING_MEMSET, "avx512");
-	const int cpy512 = string_index(STRING_MEMCPY, "avx512");
+	const int set512 = string_index(STRING_MEMSET, "avx512_t");
+	const int cpy512 = string_index(STRING_MEMCPY, "avx512_t");
 	struct buffer_sizes bs;
 	struct plan p;
 
@@ -1014,13 +1098,13 @@ static void test_plan_strings(void)
 	result(!p.passes && !p.runs && p.str_runs, "plan.strings_no_pages",
 	       "passes=0x%x runs=0x%llx str=0x%llx", p.passes,
 	       (unsigned long long)p.runs, (unsigned long long)p.str_runs);
-	/* Skylake has no AVX-512: both avx512 routines skipped, with the reason. */
+	/* Skylake has no AVX-512: both avx512_t routines skipped, with the reason. */
 	result(!(p.str_runs & (BIT(set512) | BIT(cpy512))) &&
 	       starts_with(p.str_skip[set512], "needs avx512bw") &&
 	       starts_with(p.str_skip[cpy512], "needs avx512bw"),
 	       "plan.strings_gated", "runs=0x%llx why=%s",
 	       (unsigned long long)p.str_runs, p.str_skip[set512]);
-	result((p.str_runs & BIT(string_index(STRING_MEMSET, "avx"))) &&
+	result((p.str_runs & BIT(string_index(STRING_MEMSET, "avx_t"))) &&
 	       (p.str_runs & BIT(string_index(STRING_MEMCPY, "movsb"))),
 	       "plan.strings_present", "runs=0x%llx", (unsigned long long)p.str_runs);
 	plan_buffer_sizes(&p, &bs);
@@ -1028,7 +1112,7 @@ static void test_plan_strings(void)
 
 	build(&p, "suite=strings disable=avx", &skylake, 1024 * MIB);
 	expect_s("plan.strings_disable_reason",
-		 p.str_skip[string_index(STRING_MEMCPY, "avx")],
+		 p.str_skip[string_index(STRING_MEMCPY, "avx_t")],
 		 "needs avx (turned off by disable=avx)");
 	build(&p, "suite=strings sizes=3,1", &skylake, 1024 * MIB);
 	result(sizes_are(p.sizes, p.nsizes, given, 2), "plan.strings_sizes_option",
@@ -1036,7 +1120,7 @@ static void test_plan_strings(void)
 	build(&p, "suite=strings variants=movsb", &skylake, 1024 * MIB);
 	expect_u("plan.strings_variants", p.str_runs,
 		 BIT(string_index(STRING_MEMCPY, "movsb")));
-	build(&p, "suite=strings variants=avx512", &skylake, 1024 * MIB);
+	build(&p, "suite=strings variants=avx512_t", &skylake, 1024 * MIB);
 	plan_buffer_sizes(&p, &bs);
 	result(!p.str_runs && bs.strings == 0, "plan.strings_nothing_runs",
 	       "runs=0x%llx strings=%zu", (unsigned long long)p.str_runs, bs.strings);
@@ -1046,15 +1130,81 @@ static void test_plan_strings(void)
 	       "runs=0x%llx strings=%zu", (unsigned long long)p.str_runs, bs.strings);
 }
 
+/* ---- sort ---- */
+
+static bool u64_equal(const uint64_t *a, const uint64_t *b, unsigned int n)
+{
+	return !memcmp(a, b, n * sizeof(*a));
+}
+
+static bool i64_equal(const int64_t *a, const int64_t *b, unsigned int n)
+{
+	return !memcmp(a, b, n * sizeof(*a));
+}
+
+static void test_sort(void)
+{
+	/* Values past 2^63 show a sort that compares as signed. */
+	uint64_t u[] = { 7, UINT64_MAX, 0, 1ull << 63, 7, 3, (1ull << 63) - 1, 1 };
+	static const uint64_t u_want[] = {
+		0, 1, 3, 7, 7, (1ull << 63) - 1, 1ull << 63, UINT64_MAX,
+	};
+	/* Negative values show a signed sort that compares as unsigned. */
+	int64_t v[] = { 5, -1, INT64_MAX, 0, INT64_MIN, -7, 5, -1, 1 };
+	static const int64_t v_want[] = {
+		INT64_MIN, -7, -1, -1, 0, 1, 5, 5, INT64_MAX,
+	};
+	/* Sorting the first 3 leaves the rest as it was, sign bits too. */
+	int64_t part[] = { 2, -2, 0, -5, INT64_MIN };
+	static const int64_t part_want[] = { -2, 0, 2, -5, INT64_MIN };
+	uint64_t one = UINT64_MAX, none = 42;
+	static uint64_t down[300];
+	unsigned int i, misplaced = 0;
+
+	sort_u64(u, 8);
+	result(u64_equal(u, u_want, 8), "sort.u64",
+	       "got %llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
+	       (unsigned long long)u[0], (unsigned long long)u[1],
+	       (unsigned long long)u[2], (unsigned long long)u[3],
+	       (unsigned long long)u[4], (unsigned long long)u[5],
+	       (unsigned long long)u[6], (unsigned long long)u[7]);
+	sort_u64(&one, 1);
+	sort_u64(&none, 0);
+	result(one == UINT64_MAX && none == 42, "sort.u64_one_and_none",
+	       "one=%llu none=%llu", (unsigned long long)one,
+	       (unsigned long long)none);
+	for (i = 0; i < 300; i++)
+		down[i] = 299 - i;
+	sort_u64(down, 300);
+	for (i = 0; i < 300; i++)
+		misplaced += down[i] != i;
+	result(!misplaced, "sort.u64_reversed", "%u of 300 misplaced", misplaced);
+
+	sort_i64(v, 9);
+	result(i64_equal(v, v_want, 9), "sort.i64",
+	       "got %lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld",
+	       (long long)v[0], (long long)v[1], (long long)v[2],
+	       (long long)v[3], (long long)v[4], (long long)v[5],
+	       (long long)v[6], (long long)v[7], (long long)v[8]);
+	sort_i64(part, 3);
+	result(i64_equal(part, part_want, 5), "sort.i64_prefix",
+	       "got %lld,%lld,%lld,%lld,%lld", (long long)part[0],
+	       (long long)part[1], (long long)part[2], (long long)part[3],
+	       (long long)part[4]);
+}
+
 int main(void)
 {
 	/* Every line out before a crash, should a check crash. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_fmt();
+	test_sort();
 	test_options_basic();
 	test_options_passes();
 	test_options_variants();
 	test_options_hosts();
+	test_options_control();
+	test_options_help();
 	test_plan_sizes();
 	test_plan_choices();
 	test_skip_reasons();

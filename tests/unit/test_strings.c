@@ -51,8 +51,8 @@
 #define MISALIGN	64u	/* dst and src offsets 0..63 from a line start */
 /*
  * Every n up to here: past the head (64 bytes), two trips of the widest
- * loop (4 zmm, 256 bytes) and a full masked tail (64) of memset_avx512
- * and memcpy_avx512, so every way in and out of every loop is taken.
+ * loop (4 zmm, 256 bytes) and a full masked tail (64) of memset_avx512_t
+ * and memcpy_avx512_t, so every way in and out of every loop is taken.
  */
 #define SMALL_MAX	640u
 
@@ -763,16 +763,16 @@ static const struct {
 	struct string_variant v;
 	enum which caught_by;
 } broken[] = {
-	{ "writes_past_end", { STRING_MEMSET, "bad", bad_set_past_end, NULL, FEAT_NONE, "-" }, CONTENTS },
-	{ "writes_before", { STRING_MEMSET, "bad", bad_set_before, NULL, FEAT_NONE, "-" }, CONTENTS },
-	{ "sign_extends_fill", { STRING_MEMSET, "bad", bad_set_signed, NULL, FEAT_NONE, "-" }, CONTENTS },
-	{ "returns_end", { STRING_MEMSET, "bad", bad_set_ret_end, NULL, FEAT_NONE, "-" }, CONTENTS },
-	{ "clobbers_rbx", { STRING_MEMSET, "bad", bad_set_rbx, NULL, FEAT_NONE, "-" }, ABI },
-	{ "leaves_df_set", { STRING_MEMSET, "bad", bad_set_df, NULL, FEAT_NONE, "-" }, ABI },
-	{ "leaves_ymm_dirty", { STRING_MEMSET, "bad", bad_set_dirty, NULL, FEAT_AVX, "-" }, UPPER },
-	{ "copies_for_n0", { STRING_MEMCPY, "bad", NULL, bad_cpy_zero, FEAT_NONE, "-" }, CONTENTS },
-	{ "reads_src_n", { STRING_MEMCPY, "bad", NULL, bad_cpy_overread, FEAT_NONE, "-" }, BOUNDS },
-	{ "copies_shifted", { STRING_MEMCPY, "bad", NULL, bad_cpy_shift, FEAT_NONE, "-" }, CONTENTS },
+	{ "writes_past_end", { STRING_MEMSET, "bad", bad_set_past_end, NULL, FEAT_NONE, "-", STORE_T }, CONTENTS },
+	{ "writes_before", { STRING_MEMSET, "bad", bad_set_before, NULL, FEAT_NONE, "-", STORE_T }, CONTENTS },
+	{ "sign_extends_fill", { STRING_MEMSET, "bad", bad_set_signed, NULL, FEAT_NONE, "-", STORE_T }, CONTENTS },
+	{ "returns_end", { STRING_MEMSET, "bad", bad_set_ret_end, NULL, FEAT_NONE, "-", STORE_T }, CONTENTS },
+	{ "clobbers_rbx", { STRING_MEMSET, "bad", bad_set_rbx, NULL, FEAT_NONE, "-", STORE_T }, ABI },
+	{ "leaves_df_set", { STRING_MEMSET, "bad", bad_set_df, NULL, FEAT_NONE, "-", STORE_T }, ABI },
+	{ "leaves_ymm_dirty", { STRING_MEMSET, "bad", bad_set_dirty, NULL, FEAT_AVX, "-", STORE_T }, UPPER },
+	{ "copies_for_n0", { STRING_MEMCPY, "bad", NULL, bad_cpy_zero, FEAT_NONE, "-", STORE_T }, CONTENTS },
+	{ "reads_src_n", { STRING_MEMCPY, "bad", NULL, bad_cpy_overread, FEAT_NONE, "-", STORE_T }, BOUNDS },
+	{ "copies_shifted", { STRING_MEMCPY, "bad", NULL, bad_cpy_shift, FEAT_NONE, "-", STORE_T }, CONTENTS },
 };
 
 static bool run_check(enum which w, const struct string_variant *v,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The strings suite's driver (harness/suites/strings.c) on a variant table of
- * this test's own, in place of variants/strings.def: two right routines
+ * The strings suite's driver (harness/suites/strings.c) on a variant table
+ * of this test's own, in place of variants/strings.def: two right routines
  * and four wrong ones, each wrong in a way the driver must report. The
  * harness's host interface is this file's too (faults become SIGILL
  * caught here), and every line the driver prints is collected.
@@ -63,12 +63,12 @@ __asm__(
 
 /* What the driver sees instead of variants/strings.def. */
 const struct string_variant string_variants[] = {
-	{ STRING_MEMSET, "good_set", memset_stosb, NULL, FEAT_NONE, "REP STOSB" },
-	{ STRING_MEMSET, "past_end", t_set_past_end, NULL, FEAT_NONE, "n + 1" },
-	{ STRING_MEMSET, "at_zero", t_set_at_zero, NULL, FEAT_NONE, "dst[0] always" },
-	{ STRING_MEMCPY, "good_cpy", NULL, memcpy_movsb, FEAT_NONE, "REP MOVSB" },
-	{ STRING_MEMCPY, "nothing", NULL, t_cpy_nothing, FEAT_NONE, "no copy" },
-	{ STRING_MEMCPY, "faults", NULL, t_cpy_faults, FEAT_NONE, "ud2" },
+	{ STRING_MEMSET, "good_set", memset_stosb, NULL, FEAT_NONE, "REP STOSB", STORE_REP },
+	{ STRING_MEMSET, "past_end", t_set_past_end, NULL, FEAT_NONE, "n + 1", STORE_T },
+	{ STRING_MEMSET, "at_zero", t_set_at_zero, NULL, FEAT_NONE, "dst[0] always", STORE_T },
+	{ STRING_MEMCPY, "good_cpy", NULL, memcpy_movsb, FEAT_NONE, "REP MOVSB", STORE_REP },
+	{ STRING_MEMCPY, "nothing", NULL, t_cpy_nothing, FEAT_NONE, "no copy", STORE_T },
+	{ STRING_MEMCPY, "faults", NULL, t_cpy_faults, FEAT_NONE, "ud2", STORE_T },
 };
 const unsigned int string_variant_count =
 	sizeof(string_variants) / sizeof(string_variants[0]);

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * suite=strings: the timed batches. Each batch of calls lies between two
+ * LFENCE;RDTSC (time_guarded), on bytes strings_verify.c prepares before
+ * and checks after it; the ticks are left in the caller's arrays, for
+ * strings_lines.c to turn into figures.
+ */
+#include <stddef.h>
+#include "harness/bench.h"
+#include "lib/fmt.h"
+#include "cpu/insn.h"
+#include "lib/run.h"
+#include "lib/sort.h"
+#include "harness/suites/strings_block.h"
+#include "harness/suites/strings_loop.h"
+
+_Static_assert(offsetof(struct strings_batch, fn) == 0 &&
+	       offsetof(struct strings_batch, dst) == 8 &&
+	       offsetof(struct strings_batch, arg2) == 16 &&
+	       offsetof(struct strings_batch, ns) == 24 &&
+	       offsetof(struct strings_batch, calls) == 32,
+	       "harness/suites/strings_loop.asm has these offsets");
+
+#define TSC_READS	1000	/* for the TSC's granularity */
+#define TSC_SPIN_MAX	1000000	/* reads that may return one value */
+/* Any nonzero start for xorshift64; this one is 2^64 over the golden ratio. */
+#define SHUFFLE_SEED	0x9e3779b97f4a7c15ull
+
+/*
+ * Each call's size, per pattern of the zero-length section; a block's
+ * batches, whose calls are all of one size, borrow ns[PAT_ZERO].
+ */
+static size_t ns[PAT_COUNT][STRINGS_ZERO_CALLS];
+
+static inline uint64_t rdtsc_plain(void)
+{
+	uint32_t lo, hi;
+
+	asm volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/*
+ * step: the usual advance between two consecutive RDTSCs that differ (the
+ * median of TSC_READS), the finest time a region shows: the counter's own
+ * step (26 ticks on this project's VM, whose TSC is scaled; there a step
+ * is now and then a tick longer or shorter, so no smallest one or common
+ * divisor says it), or the time one RDTSC takes where that is longer.
+ * region: the narrowest LFENCE;RDTSC pair, the floor of every timed
+ * region. A batch of calls resolves a call to about step / calls.
+ */
+void strings_tsc_grain(struct tsc_grain *g)
+{
+	static uint64_t steps[TSC_READS];
+	uint64_t region = UINT64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < TSC_READS; i++) {
+		uint64_t a = rdtsc_plain(), b = rdtsc_plain();
+		unsigned int spins = 0;
+
+		/* A counter that stands still gives up, and a step of 0. */
+		while (b == a && ++spins < TSC_SPIN_MAX)
+			b = rdtsc_plain();
+		steps[i] = b - a;
+		a = rdtsc_ordered();
+		b = rdtsc_ordered();
+		if (b - a < region)
+			region = b - a;
+	}
+	sort_u64(steps, TSC_READS);
+	g->step = steps[TSC_READS / 2];
+	g->region = region;
+	g->reads = TSC_READS;
+}
+
+static void call_tput(void *ctx)
+{
+	strings_loop_tput(ctx);
+}
+
+static void call_lat(void *ctx)
+{
+	strings_loop_lat(ctx);
+}
+
+static void *slot_fn(const struct block *k, unsigned int slot)
+{
+	const struct string_variant *v;
+
+	if (k->variant[slot] < 0)
+		return (void *)strings_empty;
+	v = &string_variants[k->variant[slot]];
+	return v->op == STRING_MEMSET ? (void *)v->set : (void *)v->copy;
+}
+
+static bool slot_runs(const struct strings_state *s, const struct block *k,
+		      unsigned int slot)
+{
+	return k->variant[slot] < 0 || ((s->runs >> k->variant[slot]) & 1);
+}
+
+/* One timed batch of fn over the sizes in sizes[0..calls). */
+static bool batch(const struct block *k, void *fn, unsigned int rep,
+		  const size_t *sizes, size_t calls, uint64_t *ticks,
+		  struct fault *f)
+{
+	struct strings_batch b = { fn, k->dst, strings_arg2(k, rep), sizes, calls };
+
+	return time_guarded(k->mode == MODE_LAT ? call_lat : call_tput, &b,
+			    ticks, f);
+}
+
+/* ---- the blocks: every size, one op, mode and alignment ---- */
+
+void strings_measure_block(struct strings_state *s, struct block *k,
+			   struct block_ticks *t)
+{
+	const struct plan *p = s->p;
+	unsigned int si, rep, slot, i;
+	char batch_name[24];
+	struct fault f;
+
+	for (si = 0; si < p->nsizes; si++) {
+		size_t n = p->sizes[si];
+
+		fmt_snprintf(batch_name, sizeof(batch_name), "n=%zu", n);
+		for (i = 0; i < STRINGS_CALLS; i++)
+			ns[PAT_ZERO][i] = n;
+		for (rep = 0; rep < p->reps; rep++) {
+			strings_prepare_src(k, n, rep);
+			for (slot = 0; slot < k->nslots; slot++) {
+				if (!slot_runs(s, k, slot) || k->sizes_ok[slot] < p->nsizes)
+					continue;
+				run_step("strings %s %s n=%zu rep %u variant %s",
+					 string_op_name(k->op), k->name, n, rep,
+					 slot_name(k, slot));
+				progress_next(&s->clock, string_op_name(k->op), k->name,
+					      slot_name(k, slot), rep, s->p->reps, 1);
+				strings_prepare_dst(k, n, rep);
+				if (!batch(k, slot_fn(k, slot), rep, ns[PAT_ZERO],
+					   STRINGS_CALLS, &t->t[si][slot][rep], &f)) {
+					strings_fault(s, k, slot, batch_name, &f);
+					k->sizes_ok[slot] = si;
+					continue;
+				}
+				if (slot != SLOT_EMPTY)
+					strings_verify(k, slot, n, n, rep, batch_name);
+			}
+		}
+	}
+}
+
+/* ---- zero length: REP with rcx = 0 against a branch around it ---- */
+
+/* xorshift64: a fixed sequence per seed, the same for every variant. */
+static uint64_t xorshift64(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * The batches' sizes: all 0 (the branch always goes one way); 0 and
+ * ZERO_MIX_N alternating (a pattern any history-based predictor learns);
+ * the same half and half in an order shuffled afresh each rep (which it
+ * cannot); and the ZERO_MIX_N calls alone, to take out of the mixed ones.
+ */
+static void zero_patterns(unsigned int rep)
+{
+	uint64_t x = SHUFFLE_SEED ^ ((uint64_t)(rep + 1) << 32);
+	unsigned int i;
+
+	for (i = 0; i < STRINGS_ZERO_CALLS; i++) {
+		ns[PAT_ZERO][i] = 0;
+		ns[PAT_ALT][i] = i & 1 ? STRINGS_ZERO_MIX_N : 0;
+		ns[PAT_RANDOM][i] = ns[PAT_ALT][i];
+		ns[PAT_MIX_ONLY][i] = STRINGS_ZERO_MIX_N;
+	}
+	for (i = STRINGS_ZERO_CALLS - 1; i; i--) {
+		unsigned int j = (unsigned int)(xorshift64(&x) % (i + 1));
+		size_t t = ns[PAT_RANDOM][i];
+
+		ns[PAT_RANDOM][i] = ns[PAT_RANDOM][j];
+		ns[PAT_RANDOM][j] = t;
+	}
+}
+
+static size_t pattern_calls(enum pattern pat)
+{
+	return pat == PAT_MIX_ONLY ? ZERO_HALF : STRINGS_ZERO_CALLS;
+}
+
+void strings_measure_zero(struct strings_state *s, struct block *k,
+			  struct zero_ticks *z)
+{
+	const size_t m = STRINGS_ZERO_MIX_N;
+	unsigned int rep, slot, pat;
+	struct fault f;
+
+	for (rep = 0; rep < s->p->reps; rep++) {
+		zero_patterns(rep);
+		strings_prepare_src(k, m, rep);
+		for (slot = 0; slot < k->nslots; slot++) {
+			if (!slot_runs(s, k, slot) || !k->sizes_ok[slot])
+				continue;
+			for (pat = 0; pat < PAT_COUNT; pat++) {
+				uint64_t *t = slot == SLOT_EMPTY ?
+					      (pat == PAT_ZERO ? &z->empty[0][rep] :
+					       pat == PAT_MIX_ONLY ? &z->empty[1][rep] : NULL) :
+					      &z->t[slot][pat][rep];
+
+				if (!t)
+					continue;
+				run_step("strings zero %s pattern=%s rep %u variant %s",
+					 string_op_name(k->op), pattern_name(pat),
+					 rep, slot_name(k, slot));
+				progress_next(&s->clock, string_op_name(k->op), k->name,
+					      slot_name(k, slot), rep, s->p->reps, 1);
+				strings_prepare_dst(k, m, rep);
+				if (!batch(k, slot_fn(k, slot), rep, ns[pat],
+					   pattern_calls(pat), t, &f)) {
+					strings_fault(s, k, slot, pattern_name(pat), &f);
+					k->sizes_ok[slot] = 0;
+					break;
+				}
+				if (slot != SLOT_EMPTY)
+					strings_verify(k, slot, pat == PAT_ZERO ? 0 : m, m,
+						       rep, pattern_name(pat));
+			}
+		}
+	}
+}
