@@ -7,12 +7,16 @@
  */
 #include <stddef.h>
 #include "cpu/cpu.h"
+#include "cpu/describe.h"
 #include "harness/rules.h"
 #include "lib/fmt.h"
 
 /* Facts whose every value can be tried (rules.py BOOL_FACTS): MSR bits. */
 static const char *const bool_facts[] = { "fast_string" };
 #define NBOOL_FACTS (sizeof(bool_facts) / sizeof(bool_facts[0]))
+
+/* The hosts pass live_facts.fast_string on as it is. */
+_Static_assert(FACT_UNKNOWN == FAST_STRING_UNKNOWN, "one value for an unread MSR");
 
 /* Distinct flags a kernel's conditions name (rules/synthetic.rules has 8). */
 #define MEMO_MAX 16

@@ -7,6 +7,7 @@
  * integers below C(50, 25) < 2^47.
  */
 #include <stdint.h>
+#include "harness/options.h"
 #include "harness/stats.h"
 #include "lib/sort.h"
 
@@ -138,7 +139,7 @@ static double erfc_half(double z)
 double stats_mann_whitney(const uint64_t *x, unsigned int n1,
 			  const uint64_t *y, unsigned int n2)
 {
-	static struct ranked pooled[2 * 1000 + 2];
+	static struct ranked pooled[2 * REPS_MAX];
 	static unsigned int rank2[STATS_EXACT_LIMIT], size[STATS_EXACT_LIMIT];
 	unsigned int N = n1 + n2, i, j, ngroups = 0;
 	uint64_t r1_2 = 0, tie_sum = 0;

@@ -31,7 +31,10 @@ void stats_spread(struct spread *s, uint64_t *t, unsigned int n);
 double stats_u(const uint64_t *x, unsigned int nx, const uint64_t *y,
 	       unsigned int ny);
 
-/* The two-sided p of the Mann-Whitney U test of x against y (n >= 1 each). */
+/*
+ * The two-sided p of the Mann-Whitney U test of x against y: 1 to
+ * REPS_MAX samples each, a pass's reps.
+ */
 double stats_mann_whitney(const uint64_t *x, unsigned int nx,
 			  const uint64_t *y, unsigned int ny);
 

@@ -280,7 +280,6 @@ static void judge(struct verdict_pick *pk, const struct verdict_decision *dec,
 	pk->has_cost = r->state != REL_SAME && r->state != REL_TIE && r->has_delta;
 	if (pk->has_cost)
 		pk->cost_tenths = cost_tenths(r->delta);
-	pk->significant = r->state == REL_SLOWER;
 	pk->undecided = r->state == REL_UNDECIDED || r->state == REL_UNTESTED;
 	switch (r->state) {
 	case REL_SAME:
@@ -332,8 +331,12 @@ static struct verdict_pick *next_pick(struct verdict_decision *dec,
 {
 	struct verdict_pick *pk;
 
-	if (dec->npicks == VERDICT_PICKS_MAX)
+	if (dec->npicks == VERDICT_PICKS_MAX) {
+		out_line("note: verdict: %s pass=%s has more picks than %u; the rest are "
+			 "left out", verdict_fn_name(dec->fn), passes[dec->pass].id,
+			 VERDICT_PICKS_MAX);
 		return NULL;
+	}
 	pk = &dec->pick[dec->npicks++];
 	*pk = (struct verdict_pick){ .kernel = p->kernel, .entry = p->entry };
 	fmt_snprintf(pk->version, sizeof(pk->version), "%s", p->version);
@@ -372,11 +375,6 @@ static void judge_picks(struct verdict_decision *dec, const struct rule_pick *pi
 			judge_rule(alt, dec, p->alt[a].rule);
 		}
 	}
-}
-
-static const char *measured_name(enum verdict_fn fn)
-{
-	return verdict_fn_name(fn);
 }
 
 /* -- the lines --------------------------------------------------------------- */
@@ -462,7 +460,7 @@ void verdict_report(struct verdict *vd, const struct rule_facts *f)
 	for (fn = 0; fn < VERDICT_FNS; fn++) {
 		for (k = 0; k < RULE_KERNELS; k++) {
 			const char *entries[RULE_ENTRIES_MAX];
-			unsigned int ne = rule_entries(k, measured_name(fn), entries,
+			unsigned int ne = rule_entries(k, verdict_fn_name(fn), entries,
 						       RULE_ENTRIES_MAX);
 
 			for (e = 0; e < ne; e++)

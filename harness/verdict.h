@@ -44,12 +44,12 @@ struct verdict_pick {
 	const char *variant;		/* measured and not-measured picks */
 	bool has_cost;			/* slower, or not separated: its cost */
 	int32_t cost_tenths;		/* the cost in 0.1 %, as the line shows it */
-	bool significant;		/* significantly slower than the winner */
 	bool undecided;			/* not separated, or no test */
 	char rec[VERDICT_REC_LEN];	/* "keep", "switch to X (saves N%)", ... */
 };
 
-#define VERDICT_PICKS_MAX	16
+/* Today's tables give at most 11 (clear_page, on Intel with fast_string unknown). */
+#define VERDICT_PICKS_MAX	24
 struct verdict_decision {
 	enum verdict_fn fn;
 	enum op op;

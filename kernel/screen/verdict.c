@@ -4,7 +4,7 @@
  *
  *          clear_page                           copy_page
  *   pass   winner    stosb    sse2     clzero_s winner    movsq    xen_cold movsb
- *   l1     avx512_t  +46.1%   +1303.8% +1003.9% movsb     keep     +365.4%  keep
+ *   l1     avx512_t  +46.1%   +1304%   +1004%   movsb     keep     +365.4%  keep
  *   ...
  *   clear_page: stosb=Linux,Xen hot  sse2=Xen 4.15-4.20  clzero_sf=Xen cold
  *
