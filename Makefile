@@ -18,7 +18,8 @@ AR	?= ar
 PYTHON	?= python3
 
 B := build
-VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+# One lookup for the build and every script's --version.
+VERSION := $(shell scripts/version)
 # Reproducible builds: every date in the ISO comes from the commit.
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export SOURCE_DATE_EPOCH
@@ -169,9 +170,10 @@ $(B)/bin/pagebench-linux-static: $(LINUX_OBJ) $(HARNESS_LIB)
 deps:
 	@scripts/deps $(DEPS_FOR)
 
+# The log goes to build/logs, which git ignores; SAVE=1 keeps it in results/.
 run: DEPS_FOR = run
 run: deps all
-	scripts/run-qemu $(RUN_ARGS)
+	scripts/run-qemu $(if $(filter 1,$(SAVE)),--log-dir results) $(RUN_ARGS)
 
 test: DEPS_FOR = test
 test: deps all

@@ -1,10 +1,15 @@
-"""scripts/run-qemu's own logic, without booting: reading QEMU's dump of a
-stopped VM, and building the options of a rerun."""
+"""scripts/run-qemu: its own logic without booting (reading QEMU's dump of
+a stopped VM, building the options of a rerun, the command it prints), and
+short boots for what it passes on (--append, --usb)."""
 import importlib.machinery
 import importlib.util
+import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -98,8 +103,368 @@ class Options(unittest.TestCase):
         r = subprocess.run([SCRIPT, "--kernel", "--elf", "/nonexistent.elf"],
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
-        self.assertIn("missing", r.stderr)
+        self.assertIn("/nonexistent.elf: no such file", r.stderr)
 
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def run_qemu(*args, timeout=300, **kw):
+    return subprocess.run([SCRIPT] + list(args), stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=timeout, **kw)
+
+
+# A run of a few seconds under TCG.
+QUICK = "suite=xen passes=l1 reps=1"
+
+
+class UsbTarget(unittest.TestCase):
+    """--usb FILE takes a regular file of ours or a new path; anything else
+    is refused before a byte is written."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def assert_refused(self, path, why):
+        r = run_qemu("--usb", path, "--append", QUICK, "--timeout", "120",
+                     "-o", os.path.join(self.tmp, "serial.log"))
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertRegex(r.stderr, r"run-qemu: --usb %s: .*%s" % (re.escape(path), why))
+        self.assertNotIn("qemu-system", r.stderr)
+
+    def test_refuses_what_is_not_a_file(self):
+        fifo = os.path.join(self.tmp, "fifo")
+        os.mkfifo(fifo)
+        link = os.path.join(self.tmp, "null-link")
+        os.symlink("/dev/null", link)
+        for path, why in (("/dev/null", "character device"), (self.tmp, "directory"),
+                          (fifo, "fifo"), (link, "symlink")):
+            with self.subTest(path=path):
+                self.assert_refused(path, why)
+
+    @unittest.skipUnless(os.geteuid() == 0, "needs root to give a file to another user")
+    def test_refuses_a_file_another_user_owns(self):
+        theirs = os.path.join(self.tmp, "theirs.img")
+        with open(theirs, "wb") as f:
+            f.write(b"their data")
+        os.chown(theirs, 65534, 65534)
+        self.assert_refused(theirs, "owned by uid 65534")
+        with open(theirs, "rb") as f:
+            self.assertEqual(f.read(), b"their data")
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("losetup"),
+                         "needs root and losetup for a loop device")
+    def test_refuses_a_loop_device_and_leaves_it_alone(self):
+        img = os.path.join(self.tmp, "disk.img")
+        pattern = bytes(range(256)) * (32 << 12)         # 8 MiB
+        with open(img, "wb") as f:
+            f.write(pattern)
+        dev = subprocess.run(["losetup", "-f", "--show", img], check=True,
+                             capture_output=True, text=True).stdout.strip()
+        self.addCleanup(subprocess.run, ["losetup", "-d", dev], check=True)
+        link = os.path.join(self.tmp, "stick")
+        os.symlink(dev, link)
+        for path, why in ((dev, "block device"), (link, "symlink")):
+            with self.subTest(path=path):
+                self.assert_refused(path, why)
+        with open(dev, "rb") as f:
+            self.assertEqual(f.read(), pattern)
+        with open(img, "rb") as f:
+            self.assertEqual(f.read(), pattern)
+
+    def test_a_new_path_gets_the_image(self):
+        stick = os.path.join(self.tmp, "stick.img")
+        r = run_qemu("-q", "--usb", stick, "--append", QUICK, "--timeout", "120",
+                     "-o", os.path.join(self.tmp, "serial.log"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(stick, "rb") as f:
+            head = f.read(0x8006)
+        self.assertEqual(head[0x8001:0x8006], b"CD001")
+        # It ends with the command that reads the stick, which works.
+        last = r.stderr.splitlines()[-1]
+        prefix = "run-qemu: the logs a UEFI run saved on the stick: "
+        self.assertTrue(last.startswith(prefix), last)
+        cmd = shlex.split(last[len(prefix):])
+        self.assertEqual([os.path.abspath(cmd[0]), cmd[1]],      # relative to here, if it can
+                         [os.path.join(REPO, "scripts", "usb-logs"), stick])
+        logs = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        self.assertEqual(logs.returncode, 0, logs.stderr)
+        self.assertIn("no logs saved on PBRESULTS yet", logs.stdout)   # BIOS saves none
+
+
+def cmdline_of(log):
+    """The options the kernel says it received (its cmdline line)."""
+    with open(log, "rb") as f:
+        for raw in f.read().decode("utf-8", "replace").splitlines():
+            m = re.search(r"\(PB\) cmdline:(?: (.*))?$", raw.rstrip("\r"))
+            if m:
+                return m.group(1) or ""
+    return None
+
+
+ELF = os.path.join(REPO, "build", "pagebench.elf")
+OVMF = "/usr/share/ovmf/OVMF.fd"
+# GRUB's metacharacters, a variable of its own, a comment, a reserved word:
+# unknown options to the kernel (so the run counts failures), but each must
+# reach it as written.
+GRUB_SPECIALS = "x=$grub_platform y=${root};echo z=a|b&c w=<d> v={e} u=#f then"
+
+
+@unittest.skipUnless(os.path.exists(ELF), "needs build/pagebench.elf: run make")
+class Append(unittest.TestCase):
+    """--append reaches the kernel exactly as given, or is refused."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.log = os.path.join(self.tmp, "serial.log")
+
+    def boot(self, *args):
+        return run_qemu("-q", "-o", self.log, "--timeout", "240", *args)
+
+    def test_grub_specials_reach_the_kernel_as_given(self):
+        append = QUICK + " " + GRUB_SPECIALS
+        for firmware in ([], ["--uefi"]):
+            if firmware and not os.path.exists(OVMF):
+                continue
+            with self.subTest(firmware=firmware):
+                r = self.boot("--append", append, *firmware)
+                self.assertEqual(r.returncode, 1, r.stderr)   # unknown options are failures
+                self.assertEqual(cmdline_of(self.log), append)
+                with open(self.log, "rb") as f:
+                    self.assertNotIn(b"\x1b", f.read())     # GRUB's screen
+
+    def test_kernel_gets_quotes_and_backslashes_as_given(self):
+        append = QUICK + " x=$y a'b c\"d e\\f"
+        r = self.boot("--kernel", "--append", append)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        # QEMU's -kernel puts the image's path first.
+        self.assertEqual(cmdline_of(self.log), ELF + " " + append)
+
+    def test_quotes_and_backslashes_are_refused_through_grub(self):
+        """GRUB's multiboot commands hand the kernel \\' for ', \\" for "
+        and \\\\ for \\: such options cannot arrive as given."""
+        for bad in ("a'b", 'c"d', "e\\f", "'unbalanced"):
+            with self.subTest(bad=bad):
+                r = self.boot("--append", QUICK + " " + bad)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn("quote or backslash", r.stderr)
+                self.assertNotIn("qemu-system", r.stderr)
+                r = subprocess.run([os.path.join(REPO, "scripts", "mkiso"), ELF,
+                                    os.path.join(self.tmp, "x.iso"), bad],
+                                   capture_output=True, text=True)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertFalse(os.path.exists(os.path.join(self.tmp, "x.iso")))
+
+    def test_control_characters_are_refused(self):
+        forged = QUICK + "\n(PB) done: 0 failures"
+        for args in (["--append", forged], ["--kernel", "--append", forged],
+                     ["--cpu", "max\r"], ["--qemu-arg=-no-hpet\x1b[2J"],
+                     ["-o", os.path.join(self.tmp, "a\nb.log")]):
+            with self.subTest(args=args):
+                r = self.boot(*args)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertRegex(r.stderr, r"control character")
+                self.assertNotIn("qemu-system", r.stderr)
+        self.assertEqual(os.listdir(self.tmp), [])
+
+
+# A qemu-system-x86_64 that records the arguments it was given and exits.
+RECORDING_QEMU = """#!%s
+import json, os, sys
+with open(os.environ["RECORDED_ARGV"], "w") as f:
+    json.dump(sys.argv[1:], f)
+""" % sys.executable
+
+
+class PrintedCommand(unittest.TestCase):
+    def test_printed_command_can_be_pasted(self):
+        """The command run-qemu prints, split as a shell would, is the
+        command QEMU was given, whatever the paths hold."""
+        tmp = tempfile.mkdtemp(prefix="pb run $HOME 'q' ")
+        self.addCleanup(shutil.rmtree, tmp)
+        bin_dir = os.path.join(tmp, "bin")
+        os.mkdir(bin_dir)
+        qemu = os.path.join(bin_dir, "qemu-system-x86_64")
+        with open(qemu, "w") as f:
+            f.write(RECORDING_QEMU)
+        os.chmod(qemu, 0o755)
+        iso = os.path.join(tmp, 'a "b" c;d.iso')
+        shutil.copyfile(os.path.join(REPO, "build", "pagebench.iso"), iso)
+        recorded = os.path.join(tmp, "argv.json")
+        env = dict(os.environ, PATH=bin_dir + ":" + os.environ["PATH"], RECORDED_ARGV=recorded)
+        r = run_qemu("-q", "--accel", "tcg", "--iso", iso, "--elf", ELF,
+                     "--qemu-arg=-name", "--qemu-arg=a b\\c", "-o", os.path.join(tmp, "x.log"),
+                     env=env)
+        self.assertEqual(r.returncode, 3, r.stderr)        # no kernel ran
+        printed = [l[len("run-qemu: "):] for l in r.stderr.splitlines()
+                   if l.startswith("run-qemu: qemu-system-x86_64 ")]
+        self.assertEqual(len(printed), 1, r.stderr)
+        with open(recorded) as f:
+            argv = json.load(f)
+        self.assertIn(iso, argv)
+        self.assertEqual(shlex.split(printed[0]), ["qemu-system-x86_64"] + argv)
+
+
+class LogName(unittest.TestCase):
+    """The default log's name comes from the hostname, made safe: it never
+    leaves the folder it is meant for, build/logs unless told."""
+
+    def setUp(self):
+        self.real = rq.socket.gethostname
+        self.addCleanup(setattr, rq.socket, "gethostname", self.real)
+
+    def test_hostile_hostnames_stay_in_the_folder(self):
+        folder = os.path.join(REPO, "build", "logs")
+        for host, want in (("../../../x", "_.._.._x"), ("/etc/passwd", "_etc_passwd"),
+                           (".hidden", "hidden"), ("a b\tc", "a_b_c"), ("..", "host"),
+                           ("", "host"), ("épée", "_p_e"), ("vm-1.example.org", "vm-1.example.org")):
+            with self.subTest(host=host):
+                rq.socket.gethostname = lambda: host
+                for where, got in ((folder, rq.default_log_path(None)),
+                                   ("/tmp/logs", rq.default_log_path("/tmp/logs"))):
+                    self.assertEqual(os.path.dirname(got), where)
+                    self.assertRegex(os.path.basename(got),
+                                     r"^%s-\d{4}-\d\d-\d\dT\d{6}\.log$" % re.escape(want))
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("unshare"),
+                         "needs root and unshare for a hostname of its own")
+    def test_hostname_with_slashes(self):
+        """A real hostname of ../../x (in a UTS namespace of its own), and a
+        QEMU that exits at once: the log is made in --log-dir, nowhere else."""
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        bin_dir, logs = os.path.join(tmp, "bin"), os.path.join(tmp, "a", "b", "logs")
+        os.mkdir(bin_dir)
+        with open(os.path.join(bin_dir, "qemu-system-x86_64"), "w") as f:
+            f.write(RECORDING_QEMU)
+        os.chmod(os.path.join(bin_dir, "qemu-system-x86_64"), 0o755)
+        env = dict(os.environ, PATH=bin_dir + ":" + os.environ["PATH"],
+                   RECORDED_ARGV=os.path.join(tmp, "argv.json"))
+        # hostname(1) refuses such a name; the system call takes it.
+        set_hostname = "import os, socket, sys; socket.sethostname(sys.argv[1]); " \
+                       "os.execv(sys.argv[2], sys.argv[2:])"
+        r = subprocess.run(["unshare", "--uts", sys.executable, "-c", set_hostname, "../../x",
+                            SCRIPT, "-q", "--accel", "tcg", "--log-dir", logs],
+                           env=env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 3, r.stderr)        # no kernel ran
+        made = [os.path.relpath(os.path.join(d, n), tmp) for d, _, names in os.walk(tmp)
+                for n in names]
+        self.assertEqual(len(made), 3, made)               # the shim, its record, the log
+        log, = [m for m in made if m.startswith("a/b/logs/")]
+        self.assertRegex(log, r"^a/b/logs/_.._x-[0-9T-]+\.log$")
+
+
+class MakeRun(unittest.TestCase):
+    """make run keeps its log where git ignores it; SAVE=1 puts it in results/."""
+
+    def run_line(self, *make_args):
+        r = subprocess.run(["make", "-n", "-C", REPO, "run"] + list(make_args),
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [l for l in r.stdout.splitlines() if l.startswith("scripts/run-qemu")]
+        self.assertEqual(len(lines), 1, r.stdout)
+        return shlex.split(lines[0])
+
+    def test_default_and_save(self):
+        self.assertNotIn("--log-dir", self.run_line())
+        argv = self.run_line("SAVE=1", "RUN_ARGS=--kernel")
+        self.assertEqual(argv[argv.index("--log-dir") + 1], "results")
+        self.assertEqual(argv[-1], "--kernel")
+        ignored = subprocess.run(["git", "-C", REPO, "check-ignore", "-q", "build/logs/x.log"])
+        self.assertEqual(ignored.returncode, 0, "build/logs is not ignored by git")
+
+
+class SavedLog(unittest.TestCase):
+    """The saved log holds GRUB's text without its screen's control
+    sequences; the live view gets the bytes as they came."""
+    GRUB = (b"\x1b[H\x1b[J\x1b[1;1H\x1b[?25l\x1b[m\x1b[2;24HGNU GRUB  version 2.06\r\n"
+            b"\x1b[5;78H\x1b[22;1H   The highlighted entry will be executed\r\n"
+            b"\x1b(B\x1b]0;title\x07\r(PB) pagebench version=abc\r\n")
+
+    def test_screen_sequences_are_not_saved(self):
+        import io
+        saved, live = io.StringIO(), io.StringIO()
+        real = sys.stdout
+        sys.stdout = live
+        try:
+            rq.Boot([], saved, quiet=False)._read_serial(io.BytesIO(self.GRUB))
+        finally:
+            sys.stdout = real
+        self.assertEqual(saved.getvalue(), "GNU GRUB  version 2.06\r\n"
+                         "   The highlighted entry will be executed\r\n"
+                         "\r(PB) pagebench version=abc\r\n")
+        self.assertEqual(live.getvalue(), self.GRUB.decode())
+
+
+def fake_qemu(tmp, body):
+    """A directory holding a qemu-system-x86_64 that runs the Python body."""
+    bin_dir = os.path.join(tmp, "bin")
+    os.makedirs(bin_dir, exist_ok=True)
+    with open(os.path.join(bin_dir, "qemu-system-x86_64"), "w") as f:
+        f.write("#!%s\n%s\n" % (sys.executable, body))
+    os.chmod(os.path.join(bin_dir, "qemu-system-x86_64"), 0o755)
+    return bin_dir
+
+
+class ExitStatus(unittest.TestCase):
+    """0 done, 1 failures found, 2 usage, 3 the environment cannot run it,
+    4 timeout: what each means in run-qemu."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.log = os.path.join(self.tmp, "x.log")
+
+    def run_with(self, path, *args):
+        return subprocess.run([sys.executable, SCRIPT, "-q", "--accel", "tcg", "-o", self.log]
+                              + list(args), env=dict(os.environ, PATH=path),
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=120)
+
+    def test_no_qemu(self):
+        r = self.run_with(os.path.join(self.tmp, "empty"), "--kernel")
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("qemu-system-x86_64 is missing", r.stderr)
+
+    def test_qemu_ends_before_the_kernel(self):
+        r = self.run_with(fake_qemu(self.tmp, "import sys; sys.exit(1)"), "--kernel")
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("before the kernel ended the run", r.stderr)
+
+    def test_kernel_failures(self):
+        body = "print('(PB) done: 2 failures\\r', flush=True); raise SystemExit(3)"
+        r = self.run_with(fake_qemu(self.tmp, body), "--kernel")
+        self.assertEqual(r.returncode, 1, r.stderr)
+
+    def test_done(self):
+        body = "print('(PB) done: 0 failures\\r', flush=True); raise SystemExit(1)"
+        r = self.run_with(fake_qemu(self.tmp, body), "--kernel")
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_timeout(self):
+        r = self.run_with(fake_qemu(self.tmp, "import time; time.sleep(60)"), "--kernel",
+                          "--timeout", "1")
+        self.assertEqual(r.returncode, 4, r.stderr)
+        self.assertIn("timeout after 1 s", r.stderr)
+
+    def test_no_ovmf(self):
+        real = rq.OVMF
+        self.addCleanup(setattr, rq, "OVMF", real)
+        rq.OVMF = [os.path.join(self.tmp, "OVMF.fd")]
+        self.assertEqual(rq.main(["--uefi"]), rq.ENVIRONMENT)
+
+    def test_build_output_missing_or_named_file_missing(self):
+        real = rq.DEFAULT_ELF
+        self.addCleanup(setattr, rq, "DEFAULT_ELF", real)
+        rq.DEFAULT_ELF = os.path.join(self.tmp, "pagebench.elf")
+        self.assertEqual(rq.main(["--kernel", "--elf", rq.DEFAULT_ELF]), rq.ENVIRONMENT)
+        self.assertEqual(rq.main(["--kernel", "--elf", os.path.join(self.tmp, "mine.elf")]),
+                         rq.USAGE)
+
+    def test_help_documents_them(self):
+        r = subprocess.run([SCRIPT, "--help"], capture_output=True, text=True)
+        for status in ("0  ", "1  ", "2  ", "3  ", "4  "):
+            self.assertIn("\n  " + status, r.stdout)

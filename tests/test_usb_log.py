@@ -4,6 +4,8 @@ boots under OVMF; the kernel writes its log to the stick's PBRESULTS
 partition, which is read back here with mtools and compared with the
 serial log. The same image as a CD, and on a BIOS, says why it saved
 nothing. The screen's footer shows the same line."""
+import importlib.machinery
+import importlib.util
 import os
 import re
 import subprocess
@@ -11,7 +13,7 @@ import sys
 import tempfile
 import unittest
 
-from test_boot import Boot, LogChecks, fat_label, gpt_partitions
+from test_boot import Boot, LogChecks
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUN_QEMU = os.path.join(REPO, "scripts", "run-qemu")
@@ -39,12 +41,16 @@ def run(tmp, *args, timeout=600):
     return Boot(proc.returncode, raw, proc.stderr), raw
 
 
+USB_LOGS = os.path.join(REPO, "scripts", "usb-logs")
+_loader = importlib.machinery.SourceFileLoader("usb_logs", USB_LOGS)
+usb_logs = importlib.util.module_from_spec(importlib.util.spec_from_loader("usb_logs", _loader))
+_loader.exec_module(usb_logs)
+
+
 def results_offset(stick):
-    """Byte offset of the stick's PBRESULTS partition, for mtools' -i FILE@@OFFSET."""
-    for p in gpt_partitions(stick):
-        if fat_label(stick, p["first"]) == "PBRESULTS":
-            return p["first"] * 512
-    raise AssertionError("no PBRESULTS partition on %s" % stick)
+    """Byte offset of the stick's PBRESULTS partition, for mtools' -i FILE@@OFFSET
+    (scripts/usb-logs reads it from the GPT)."""
+    return usb_logs.pbresults_offset(stick)
 
 
 def mtools(cmd, stick, path):
@@ -99,6 +105,15 @@ class SavedLog(LogChecks):
             done = max(i for i, l in enumerate(serial) if " done: " in l)
             self.assertEqual(saved.decode("ascii"), "".join(serial[:done + 1]))
             self.assertTrue(saved.endswith(b") done: 0 failures\r\n"))
+            # scripts/usb-logs lists it and copies it out as it is.
+            dest = os.path.join(tmp, "copied")
+            out = subprocess.run([USB_LOGS, stick, dest], capture_output=True, text=True,
+                                 timeout=60)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertRegex(out.stdout, r"\n  %s +%d bytes  \(PB\) done: 0 failures  \(copied\)\n"
+                             % (re.escape(name), size))
+            with open(os.path.join(dest, name), "rb") as f:
+                self.assertEqual(f.read(), saved)
             # And the report tool reads the file as it reads the serial log.
             rep = subprocess.run([os.path.join(REPO, "scripts", "pagebench-report"), "summary",
                                   "-"], input=saved, capture_output=True, timeout=60)

@@ -1,0 +1,58 @@
+"""The command-line habits every script here shares: --version gives the
+build's version string (the log's version line), and the exit statuses
+mean the same in each (README.md, "Exit status")."""
+import os
+import subprocess
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPTS = ("mkiso", "run-qemu", "usb-logs", "write-usb")
+
+
+def script(name, *args, **kw):
+    return subprocess.run([os.path.join(REPO, "scripts", name)] + list(args),
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=60, **kw)
+
+
+class Version(unittest.TestCase):
+    def test_same_string_as_the_build(self):
+        """The Makefile's VERSION is what the kernel and pagebench-linux
+        print in their version line."""
+        make = subprocess.run(["make", "-s", "--no-print-directory", "-C", REPO, "--eval",
+                               "print-version: ; @echo $(VERSION)", "print-version"],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(make.returncode, 0, make.stderr)
+        version = make.stdout.strip()
+        self.assertRegex(version, r"^\S+$")
+        for name in SCRIPTS:
+            with self.subTest(script=name):
+                r = script(name, "--version")
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertEqual(r.stdout, "%s %s\n" % (name, version))
+
+    def test_outside_a_checkout(self):
+        """No git repository above: "unknown", as the Makefile says then."""
+        env = dict(os.environ, GIT_DIR="/nonexistent", GIT_CEILING_DIRECTORIES="/")
+        r = script("usb-logs", "--version", env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, "usb-logs unknown\n")
+
+
+class ExitStatus(unittest.TestCase):
+    def test_help_documents_the_shared_statuses(self):
+        for name in SCRIPTS:
+            with self.subTest(script=name):
+                r = script(name, "--help")
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertIn("Exit status (as in every pagebench tool", r.stdout)
+                for status in ("0", "2", "3"):
+                    self.assertRegex(r.stdout, r"\n  %s  \S" % status)
+
+    def test_usage_errors_are_2(self):
+        for name in SCRIPTS:
+            for args in (["--no-such-option"], ["x", "y", "z", "w"], ["bad\nvalue"]):
+                with self.subTest(script=name, args=args):
+                    r = script(name, *args)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertTrue(r.stderr)

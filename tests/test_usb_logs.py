@@ -1,0 +1,179 @@
+"""scripts/usb-logs on images made as mkiso makes them, filled with logs by
+mtools here (tests/test_usb_log.py has the kernel write them itself under
+OVMF): the listing, the copies, and a clear error for an image that is no
+pagebench stick or whose GPT is damaged."""
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+import zlib
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPT = os.path.join(REPO, "scripts", "usb-logs")
+ELF = os.path.join(REPO, "build", "pagebench.elf")
+
+loader = importlib.machinery.SourceFileLoader("usb_logs", SCRIPT)
+ul = importlib.util.module_from_spec(importlib.util.spec_from_loader("usb_logs", loader))
+loader.exec_module(ul)
+
+LOGS = {
+    "20260101-000000.log": b"(PB) pagebench version=abc\r\n(PB) done: 0 failures\r\n",
+    "20260101-000000-2.log": b"(PB) pagebench version=abc\r\n(PB) done: 2 failures\r\n",
+    "20260102-101010.log": b"(PB) pagebench version=abc\r\n(PB) plan suite=xen\r\n",
+}
+
+
+def usb_logs(*args):
+    return subprocess.run([SCRIPT] + list(args), capture_output=True, text=True, timeout=120)
+
+
+@unittest.skipUnless(os.path.exists(ELF), "needs build/pagebench.elf: run make")
+class Images(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.stick = os.path.join(self.tmp, "stick.img")
+        subprocess.run([os.path.join(REPO, "scripts", "mkiso"), ELF, self.stick], check=True)
+
+    def volume(self):
+        return "%s@@%d" % (self.stick, ul.pbresults_offset(self.stick))
+
+    def fill(self):
+        subprocess.run(["mmd", "-i", self.volume(), "::/pagebench"], check=True)
+        for name, text in LOGS.items():
+            src = os.path.join(self.tmp, name)
+            with open(src, "wb") as f:
+                f.write(text)
+            subprocess.run(["mcopy", "-i", self.volume(), src, "::/pagebench/" + name],
+                           check=True)
+            os.remove(src)
+
+    def test_offset_is_the_fat_labelled_pbresults(self):
+        r = subprocess.run(["minfo", "-i", self.volume()], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('disk label="PBRESULTS  "', r.stdout)
+
+    def test_a_fresh_stick_has_no_logs(self):
+        r = usb_logs(self.stick)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("no logs saved on PBRESULTS yet", r.stdout)
+
+    def test_lists_every_log_with_its_end(self):
+        self.fill()
+        r = usb_logs(self.stick)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = r.stdout.splitlines()
+        self.assertRegex(rows[0], r"3 logs on PBRESULTS \(byte \d+\), \\pagebench\\:$")
+        self.assertEqual([row.split()[:3] for row in rows[1:]], [
+            [n, str(len(LOGS[n])), "bytes"] for n in sorted(LOGS)])
+        self.assertTrue(rows[1].endswith("(PB) done: 2 failures"), rows[1])
+        self.assertTrue(rows[2].endswith("(PB) done: 0 failures"), rows[2])
+        self.assertTrue(rows[3].endswith("no done: line (the run did not end?)"), rows[3])
+
+    def test_copies_without_replacing(self):
+        self.fill()
+        dest = os.path.join(self.tmp, "out", "logs")
+        r = usb_logs(self.stick, dest)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(sorted(os.listdir(dest)), sorted(LOGS))
+        for name, text in LOGS.items():
+            with open(os.path.join(dest, name), "rb") as f:
+                self.assertEqual(f.read(), text)
+        r = usb_logs(self.stick, dest)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.count("(already in %s)" % dest), 3)
+        mine = os.path.join(dest, "20260101-000000.log")
+        with open(mine, "wb") as f:
+            f.write(b"my notes\n")
+        r = usb_logs(self.stick, dest)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("%s exists and differs: not replaced" % mine, r.stderr)
+        with open(mine, "rb") as f:
+            self.assertEqual(f.read(), b"my notes\n")
+        self.assertEqual(sorted(os.listdir(dest)), sorted(LOGS))   # no temporary left
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("losetup"),
+                         "needs root and losetup for a loop device")
+    def test_a_device(self):
+        self.fill()
+        dev = subprocess.run(["losetup", "-f", "--show", "-r", self.stick], check=True,
+                             capture_output=True, text=True).stdout.strip()
+        self.addCleanup(subprocess.run, ["losetup", "-d", dev], check=True)
+        r = usb_logs(dev)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("3 logs on PBRESULTS", r.stdout)
+
+    def corrupt(self, offset, data):
+        with open(self.stick, "r+b") as f:
+            f.seek(offset)
+            f.write(data)
+
+    def test_damaged_header(self):
+        self.corrupt(512 + 80, (1 << 20).to_bytes(4, "little"))     # entry count
+        r = usb_logs(self.stick)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("the GPT is damaged: its header's CRC does not match", r.stderr)
+
+    def test_damaged_entries(self):
+        with open(self.stick, "rb") as f:
+            f.seek(512)
+            head = f.read(92)
+        table = int.from_bytes(head[72:80], "little")
+        self.corrupt(table * 512 + 32, b"\xff" * 8)                  # first entry's first LBA
+        r = usb_logs(self.stick)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("its partition entries' CRC does not match", r.stderr)
+
+    def test_entries_out_of_the_disk(self):
+        """CRCs right, a partition past the end of the disk."""
+        with open(self.stick, "r+b") as f:
+            f.seek(512)
+            head = bytearray(f.read(92))
+            table, count, size = (int.from_bytes(head[72:80], "little"),
+                                  int.from_bytes(head[80:84], "little"),
+                                  int.from_bytes(head[84:88], "little"))
+            f.seek(table * 512)
+            entries = bytearray(f.read(count * size))
+            entries[40:48] = (1 << 40).to_bytes(8, "little")        # first entry's last LBA
+            head[88:92] = zlib.crc32(entries).to_bytes(4, "little")
+            head[16:20] = bytes(4)
+            head[16:20] = zlib.crc32(head).to_bytes(4, "little")
+            f.seek(table * 512)
+            f.write(entries)
+            f.seek(512)
+            f.write(head)
+        r = usb_logs(self.stick)
+        self.assertEqual(r.returncode, 3)
+        self.assertRegex(r.stderr, r"the GPT is damaged: partition 1 spans LBA \d+-\d+ "
+                                   r"of a disk of \d+ sectors")
+
+    def test_no_pbresults(self):
+        first = ul.pbresults_offset(self.stick)
+        self.corrupt(first + 43, b"OTHERLABEL ")                    # FAT16 volume label
+        r = usb_logs(self.stick)
+        self.assertEqual(r.returncode, 3)
+        self.assertRegex(r.stderr, r"has no PBRESULTS partition \(its GPT lists 1, 2 "
+                                   r"\(FAT NO NAME\), 3, 4 \(FAT OTHERLABEL\), 5\)")
+
+
+class NotAStick(unittest.TestCase):
+    def test_no_gpt(self):
+        for path in (os.path.join(REPO, "README.md"), "/dev/null"):
+            with self.subTest(path=path):
+                r = usb_logs(path)
+                self.assertEqual(r.returncode, 3)
+                self.assertIn("has no GPT", r.stderr)
+
+    def test_usage(self):
+        for args in ([], ["/nonexistent.img"], ["a\nb.img"], ["x", "y", "z"]):
+            with self.subTest(args=args):
+                r = usb_logs(*args)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertTrue(r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
