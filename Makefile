@@ -98,10 +98,11 @@ $(RULES_C): scripts/rules2c scripts/pbreport/rules.py rules/selection.rules rule
 	scripts/rules2c -o $@
 
 # The verdict's statistics are the report's, in IEEE double. The kernel
-# runs them once, after every measurement, on the booting CPU only, so
+# runs them between passes and at the end, on the booting CPU only, so
 # these objects alone may use SSE registers (CR4.OSFXSR is set at boot);
-# no code on a timed path or on another CPU is built so.
-VERDICT_FP_OBJ := $(patsubst %,$(B)/k/harness/%.o,stats decide verdict)
+# no code on a timed path or on another CPU is built so, and with
+# disable=sse2 (an emulator that cannot run SSE) they are not called.
+VERDICT_FP_OBJ := $(patsubst %,$(B)/k/harness/%.o,stats decide judge)
 $(VERDICT_FP_OBJ): KCFLAGS += -msse2 -mfpmath=sse
 
 $(B)/k/%.o: %.c Makefile

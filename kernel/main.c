@@ -167,6 +167,9 @@ void kmain(uint32_t magic, uint32_t info)
 
 	plan_build(&plan, &o, &d, mem_largest(&mem));
 	plan_print(&plan);
+	/* The verdict's statistics run on SSE registers (the Makefile says which). */
+	if ((o.disable >> FEAT_SSE2) & 1)
+		verdict_off(&sum.verdict, "disable=sse2, and its statistics run on SSE registers");
 	if (alloc_buffers(&bufs, &plan, &mem))
 		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);
 	else {

@@ -467,8 +467,9 @@ def screen_cost(pick):
         return "n/a"
     if cost == "none":
         return "keep"
-    pct = float(cost[1:-1])
-    text = "+%d%%" % round(pct) if pct >= 1000 else cost
+    # From 1000 % on, whole per cent, a half tenth up (kernel/screen/verdict.c).
+    tenths = int(cost[1:-1].replace(".", ""))
+    text = "+%d%%" % ((tenths + 5) // 10) if tenths >= 10000 else cost
     return text + ("?" if rec.startswith("undecided") else "")
 
 

@@ -192,7 +192,7 @@ static void cost_text(char *buf, size_t len, const struct verdict_decision *d,
 		return;
 	}
 	t = p->cost_tenths;
-	if (t >= 10000)		/* 1000 % and more: no room for the tenths */
+	if (t >= 10000)		/* 1000 % and more: no room for the tenths; halves up */
 		fmt_snprintf(buf, len, "+%ld%%%s", (long)((t + 5) / 10), p->undecided ? "?" : "");
 	else
 		fmt_snprintf(buf, len, "+%ld.%ld%%%s", (long)(t / 10), (long)(t % 10),
