@@ -19,6 +19,9 @@
 #define L1_EDX_CLFLUSH	BIT(19)
 #define L1_EDX_SSE2	BIT(26)
 
+/* Leaf 6: thermal and power management */
+#define L6_ECX_APERFMPERF BIT(0)	/* MSRs 0xE7 (MPERF) and 0xE8 (APERF) */
+
 /* Leaf 7 subleaf 0 and 1 */
 #define L7_EBX_AVX2	BIT(5)
 #define L7_EBX_ERMS	BIT(9)
@@ -193,6 +196,9 @@ static void decode_basic(struct cpu_desc *d, const struct reader *rdr,
 		avx_ok = true;
 	set_feat(d, FEAT_AVX, avx_ok);
 	set_offered(d, FEAT_AVX, r.ecx & L1_ECX_AVX);
+
+	if (rd(rdr, 6, 0, &r))
+		set_feat(d, FEAT_APERFMPERF, r.ecx & L6_ECX_APERFMPERF);
 
 	if (!rd(rdr, 7, 0, &r))
 		return;

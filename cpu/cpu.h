@@ -41,6 +41,7 @@ struct cpuid_source {
 	F(MOVDIR64B, movdir64b)		\
 	F(CLZERO, clzero)		\
 	F(INVTSC, invtsc)		\
+	F(APERFMPERF, aperfmperf)	\
 	F(IBPB, ibpb)			\
 	F(HYPERVISOR, hypervisor)
 

@@ -96,24 +96,30 @@ struct timed_call {
 	void (*op)(void *ctx);
 	void *ctx;
 	uint64_t ticks;
+	struct host_sample *host;
 };
 
-/* The guard is set up outside the timed region: only op lies between the RDTSCs. */
+/*
+ * The guard is set up outside the timed region, and the host's counters
+ * are read just outside it: only op lies between the RDTSCs.
+ */
 static void timed(void *arg)
 {
 	struct timed_call *c = arg;
 	uint64_t t0, t1;
 
+	host_sample_begin(c->host);
 	t0 = rdtsc_ordered();
 	c->op(c->ctx);
 	t1 = rdtsc_ordered();
 	c->ticks = t1 - t0;
+	host_sample_end(c->host, c->ticks);
 }
 
 bool time_guarded(void (*op)(void *ctx), void *ctx, uint64_t *ticks,
-		  struct fault *f)
+		  struct host_sample *host, struct fault *f)
 {
-	struct timed_call c = { op, ctx, 0 };
+	struct timed_call c = { op, ctx, 0, host };
 
 	if (!host_call_guarded(timed, &c, f))
 		return false;
@@ -131,7 +137,7 @@ bool time_between_probes(struct bench_env *env, uint8_t *fill, size_t nr,
 	mfence();
 	ibpb(env);
 	t->pre = probe(fill, nr);
-	ok = time_guarded(op, ctx, &t->ticks, f);
+	ok = time_guarded(op, ctx, &t->ticks, &t->host, f);
 	ibpb(env);
 	t->post = probe(fill, nr);
 	return ok;

@@ -39,11 +39,16 @@ void evict_or_fence(const struct bench_env *env, bool flush, const void *p,
 
 struct timing {
 	uint64_t pre, ticks, post;
+	struct host_sample host;	/* the call's cycles, and whether it was disturbed */
 };
 
-/* Times op(ctx) alone; false, with *f, when it faulted. */
+/*
+ * Times op(ctx) alone, the host counting beside it into *host
+ * (harness/sample.h retimes a disturbed one); false, with *f, when it
+ * faulted.
+ */
 bool time_guarded(void (*op)(void *ctx), void *ctx, uint64_t *ticks,
-		  struct fault *f);
+		  struct host_sample *host, struct fault *f);
 
 /*
  * Steps 3 to 7 of docs/method.md, shared by both tables: write a pattern of

@@ -32,9 +32,54 @@ struct fault {
 /* Calls fn(ctx); true when it returned, false with *f when it faulted. */
 bool host_call_guarded(void (*fn)(void *ctx), void *ctx, struct fault *f);
 
+/*
+ * Around each timed window (harness/bench.c, harness/suites/scrub.c):
+ * host_sample_begin() right before its first RDTSC, host_sample_end()
+ * right after its last, both outside it and on the CPU that runs it.
+ * They count what the host can count beside the TSC: core cycles and
+ * reference cycles (ring 0: APERF and MPERF; pagebench-linux: perf
+ * cycles and ref-cycles, user only), and whether the CPU was taken away
+ * from the window (pagebench-linux: a context switch, or the thread's CPU
+ * clock or its reference cycles fell behind the window's ticks). The
+ * harness times a disturbed sample again (harness/sample.h).
+ */
+struct host_sample {
+	bool has_cycles;	/* cycles (and ref) were counted over the window */
+	bool disturbed;
+	uint64_t cycles;	/* core cycles */
+	uint64_t ref;		/* reference cycles at the TSC's rate; 0: the host has none */
+	uint64_t at[6];		/* the host's own readings at begin, for end */
+};
+void host_sample_begin(struct host_sample *s);
+void host_sample_end(struct host_sample *s, uint64_t ticks);
+
+/* What the harness asks of the samples, once per run (harness/sample.c). */
+struct sample_plan {
+	bool cycles;		/* cycles=on */
+	bool aperfmperf;	/* ring 0 may read APERF/MPERF (CPUID.06H:ECX[0], disable=, force=) */
+	const char *no_aperfmperf; /* why not, when not */
+	uint64_t tsc_khz;	/* 0: unknown */
+};
+/*
+ * Before the first sample: true when host_sample_end() gives cycles, with
+ * where they come from in what ("source=aperf ref=mperf"), false with why
+ * not ("cycles=off").
+ */
+bool host_samples_start(const struct sample_plan *sp, char *what, size_t len);
+
+/* What the samples of a pass came to, for its disturbance line. */
+struct sample_tally {
+	unsigned int samples;	/* kept: the figures of the pass */
+	unsigned int retimed;	/* windows timed again for being disturbed */
+	unsigned int kept;	/* samples still disturbed when the retimes ran out */
+	unsigned int cpus;	/* CPUs that ran windows: host_cpus() indices 0..cpus-1 */
+	unsigned int disturbed[RUN_CPUS_MAX];	/* disturbed windows, by CPU index */
+};
+
 /* Around the iterations of one pass: Linux prints what disturbed them. */
 void host_pass_begin(void);
-void host_pass_end(const char *suite, const char *pass);
+void host_pass_end(const char *suite, const char *pass,
+		   const struct sample_tally *t);
 
 struct progress {
 	const char *suite;	/* the op's name: "clear", "copy" */

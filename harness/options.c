@@ -250,6 +250,32 @@ static void parse_exit(struct options *o, char *val)
 	error(o, "exit=: unknown '%s'; valid:%s", val, valid);
 }
 
+/*
+ * Reading cycle counters costs time beside each call (under a hypervisor
+ * an RDMSR may exit to it); off, the run has ticks only.
+ */
+static const char *const cycles_modes[] = { "on", "off" };
+
+static const char *cycles_names(enum program p, unsigned int i)
+{
+	(void)p;
+	return i < ARRAY_SIZE(cycles_modes) ? cycles_modes[i] : NULL;
+}
+
+static void parse_cycles(struct options *o, char *val)
+{
+	char valid[16];
+
+	if (streq(val, "on")) {
+		o->cycles_off = false;
+	} else if (streq(val, "off")) {
+		o->cycles_off = true;
+	} else {
+		list_names(cycles_names, o->program, valid, sizeof(valid));
+		error(o, "cycles=: unknown '%s'; valid:%s", val, valid);
+	}
+}
+
 static void parse_selftest(struct options *o, char *val)
 {
 	char valid[128], others[128];
@@ -654,6 +680,14 @@ static const struct option_def {
 	  .names = tsc_names,
 	  .what = "where the TSC rate comes from; a source that is absent "
 		  "prints a note: and the run falls back to auto" },
+	{ .key = "cycles", .parse = parse_cycles,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .names = cycles_names,
+	  .what = "read core cycles beside the TSC around each timed call "
+		  "(APERF/MPERF in the kernel, perf cycles in pagebench-linux) "
+		  "and print each variant's effective frequency per pass; off "
+		  "where reading them costs too much (an RDMSR that exits to a "
+		  "hypervisor)" },
 	{ .key = "cpu", .parse = parse_cpu, .programs = PROGRAM_LINUX,
 	  .value = "N",
 	  .what = "the CPU to pin to, 0 to " STR(CPU_NUMBER_MAX),

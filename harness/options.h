@@ -70,6 +70,7 @@ struct options {
 	unsigned int cpus;		/* CPUs to use, the first included; 0: all */
 	uint64_t scrub_bytes;		/* suite=scrub: the region; 0: the MEM pass's size */
 	unsigned int watchdog_s;	/* kernel: seconds one step may take */
+	bool cycles_off;		/* cycles=off: no cycle counters beside the TSC */
 	unsigned int nerrors;
 	char errors[OPT_MAX_ERRORS][OPT_ERROR_LEN];
 };

@@ -212,6 +212,13 @@ void plan_build(struct plan *p, const struct options *o,
 		if (!any)
 			p->passes &= ~(1u << i);
 	}
+	p->cycles = !o->cycles_off;
+	if ((o->force >> FEAT_APERFMPERF) & 1)
+		p->no_aperfmperf = NULL;
+	else if ((o->disable >> FEAT_APERFMPERF) & 1)
+		p->no_aperfmperf = "turned off by disable=aperfmperf";
+	else if (!cpu_has(d, FEAT_APERFMPERF))
+		p->no_aperfmperf = "CPUID.06H:ECX[0] is 0";
 	size_passes(p, d, mem_bytes);
 	if (suites[o->suite].how == HOW_SCRUB)
 		size_scrub(p, o, d, mem_bytes);
@@ -423,7 +430,9 @@ void plan_print(const struct plan *p)
 		print_strings(p);
 	print_variant_rows(p);
 	for (op = FEAT_NONE + 1; op < FEAT_COUNT; op++)
-		if ((p->forced >> op) & 1)
+		if (op == FEAT_APERFMPERF && ((p->forced >> op) & 1))
+			out_line("note: force=aperfmperf: ring 0 reads APERF/MPERF although this CPU does not report them (pagebench-linux counts cycles with perf)");
+		else if ((p->forced >> op) & 1)
 			out_line("note: force=%s: running its variants although this CPU does not report it",
 				 feat_name(op));
 }

@@ -29,6 +29,8 @@ struct plan {
 	uint64_t scrub_bytes;		/* suite=scrub: the region each step clears */
 	unsigned int cpus;		/* suite=scrub: at most this many CPUs (0: all) */
 	const char *scrub_skip;		/* suite=scrub: why it cannot run */
+	bool cycles;			/* cycles=on: count cycles beside ticks where the host can */
+	const char *no_aperfmperf;	/* why ring 0 may not read APERF/MPERF; NULL: it may */
 	/* suite=strings: the same choice over string_variants[], and the sizes */
 	variant_set str_selected, str_runs;
 	const char *str_skip[STRING_VARIANTS_MAX];

@@ -2,7 +2,8 @@
 /*
  * The harness's host interface in Linux user space: no WBINVD, no IBPB
  * (both need ring 0), faults become signals, and what disturbed a pass is
- * counted from getrusage() and /proc/interrupts.
+ * counted from getrusage() and /proc/interrupts, beside the samples the
+ * harness timed again (the counters of each sample: linux/sample.c).
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -128,25 +129,54 @@ void host_pass_begin(void)
 	irq_counts_read(&pass_start.irqs, linux_cpu());
 }
 
-void host_pass_end(const char *suite, const char *pass)
+/*
+ * "1:0,0:2": per CPU that ran windows (the CPU's number), how many were
+ * disturbed; ",..." where the line has no room for more.
+ */
+static void cpus_text(const struct sample_tally *t, char *buf, size_t len)
+{
+	static struct host_cpus c;
+	unsigned int i, n = t->cpus ? t->cpus : 1;
+	size_t used = 0;
+
+	if (n > 1)
+		host_cpus(&c);
+	for (i = 0; i < n; i++) {
+		char one[32];
+		int cpu = n > 1 && i < c.n ? (int)c.id[i] : linux_cpu();
+		size_t k = (size_t)snprintf(one, sizeof(one), "%s%d:%u", i ? "," : "",
+					    cpu, t->disturbed[i]);
+
+		if (used + k + sizeof(",...") > len) {
+			snprintf(buf + used, len - used, ",...");
+			return;
+		}
+		memcpy(buf + used, one, k + 1);
+		used += k;
+	}
+}
+
+void host_pass_end(const char *suite, const char *pass,
+		   const struct sample_tally *t)
 {
 	struct irq_counts now;
 	struct rusage ru;
-	char top[128];
+	char top[128], irqs[32], cpus[160];
 
 	getrusage(RUSAGE_THREAD, &ru);
-	if (!irq_counts_read(&now, linux_cpu())) {
-		out_line("disturbance suite=%s pass=%s nivcsw=%ld nvcsw=%ld irqs=unknown",
-			 suite, pass, ru.ru_nivcsw - pass_start.nivcsw,
-			 ru.ru_nvcsw - pass_start.nvcsw);
-		return;
+	if (irq_counts_read(&now, linux_cpu())) {
+		irq_counts_top(&now, &pass_start.irqs, top, sizeof(top));
+		snprintf(irqs, sizeof(irqs), "%llu",
+			 (unsigned long long)(now.total - pass_start.irqs.total));
+	} else {
+		top[0] = '\0';
+		snprintf(irqs, sizeof(irqs), "unknown");
 	}
-	irq_counts_top(&now, &pass_start.irqs, top, sizeof(top));
-	out_line("disturbance suite=%s pass=%s nivcsw=%ld nvcsw=%ld irqs=%llu%s%s",
+	cpus_text(t, cpus, sizeof(cpus));
+	out_line("disturbance suite=%s pass=%s nivcsw=%ld nvcsw=%ld irqs=%s%s%s samples=%u retimed=%u kept=%u cpus=%s",
 		 suite, pass, ru.ru_nivcsw - pass_start.nivcsw,
-		 ru.ru_nvcsw - pass_start.nvcsw,
-		 (unsigned long long)(now.total - pass_start.irqs.total),
-		 top[0] ? " top=" : "", top);
+		 ru.ru_nvcsw - pass_start.nvcsw, irqs, top[0] ? " top=" : "", top,
+		 t->samples, t->retimed, t->kept, cpus);
 }
 
 /* --- progress, on stderr when it is a terminal --- */

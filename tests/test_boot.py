@@ -198,6 +198,31 @@ class KernelBoots(LogChecks):
         self.assert_skips_honest(b)
         self.assertEqual(b.first("hypervisor: "), "hypervisor: KVMKVMKVM")
 
+    def test_cycles_gating_tcg(self):
+        """Cycles beside ticks under TCG: QEMU reports no APERF/MPERF
+        (CPUID.06H:ECX[0] is 0), so one line says so and no pass has a
+        cycles line. Forced, the kernel reads MSRs 0xE7/0xE8 and finds
+        them not counting (TCG: no fault, no count) or faulting, and says so;
+        disabled, or cycles=off, it says that."""
+        cases = {
+            "": r"no APERF/MPERF: CPUID\.06H:ECX\[0\] is 0",
+            "force=aperfmperf": r"APERF/MPERF do not count: \+\d+ and \+\d+ over \d+ TSC ticks"
+                                r"|rdmsr of MPERF \(0xe7\) or APERF \(0xe8\) faulted",
+            "disable=aperfmperf": r"no APERF/MPERF: turned off by disable=aperfmperf",
+            "cycles=off": r"cycles=off",
+        }
+        for extra, why in cases.items():
+            with self.subTest(options=extra):
+                b = boot("--kernel", "--accel", "tcg", "--cpu", "max", "--append",
+                         ("suite=xen passes=l1 reps=1 " + extra).strip())
+                self.assert_success(b)
+                self.assertEqual(b.flags()["aperfmperf"], "0")
+                kinds = b.kinds()
+                self.assertEqual(kinds.count("cycles_none"), 1)
+                self.assertEqual(kinds.count("cycles_source") + kinds.count("cycles"), 0)
+                self.assertRegex(b.first("cycles: none ("),
+                                 r"^cycles: none \((?:%s)\)$" % why)
+
     def test_xen_suite_shape_tcg(self):
         """suite=xen: Jan's passes, 3 reps, only the 2021 variants, his line shapes."""
         b = boot("--kernel", "--accel", "tcg", "--append", "suite=xen tag=XEN")

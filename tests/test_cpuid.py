@@ -31,14 +31,16 @@ DUMPS = os.path.join(REPO, "..", "shared", "cpuid")
 #   when 7.0 EAX >= 1), avx 1 ECX[28] with XSAVE 1 ECX[26] and 0xD.0 EAX[2],
 #   avx512f 7.0 EBX[16] with 0xD.0 EAX[5..7], avx512bw 7.0 EBX[30] (with
 #   avx512f), clzero 0x80000008 EBX[0],
-#   movdir64b 7.0 ECX[28]. sse2 (1 EDX[26]) is set on every one of them.
+#   movdir64b 7.0 ECX[28], aperfmperf 6 ECX[0] (6 ECX is 1 or 9 on all but
+#   Shanghai, whose max basic leaf is 5, and Tulsa, whose 6 ECX is 0).
+#   sse2 (1 EDX[26]) is set on every one of them.
 # Caches (KiB) only where the dump has no AIDA64 decoding.
 CPUS = {
     # max basic 5: no leaf 7; 1 ECX=00802009: no AVX/XSAVE
     "AuthenticAMD0100F42_K10_Shanghai.txt": dict(
         vendor="AuthenticAMD", family=0x10, model=0x4, stepping=2,
         erms=0, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=0, avx512f=0, avx512bw=0,
-        clzero=0, movdir64b=0, tsc=None, cache_src="legacy",
+        clzero=0, movdir64b=0, aperfmperf=0, tsc=None, cache_src="legacy",
         # 80000005 ECX=40020140: [31:24]=0x40; 80000006 ECX=02008140:
         # [31:16]=0x200; EDX=0030B140: [31:18]=0xC, x 512 KiB
         caches=(64, 512, 6144)),
@@ -46,23 +48,23 @@ CPUS = {
     "AuthenticAMD0800F12_K17_Zen.txt": dict(
         vendor="AuthenticAMD", family=0x17, model=0x1, stepping=2,
         erms=0, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=0, avx512bw=0,
-        clzero=1, movdir64b=0, tsc=None, cache_src="0x8000001d"),
+        clzero=1, movdir64b=0, aperfmperf=1, tsc=None, cache_src="0x8000001d"),
     # 7.0 EBX=219C91A9 ECX=00400004 EDX=0; D.0 EAX=207; 80000008 EBX=018EF757
     "AuthenticAMD0830F10_K17_Rome.txt": dict(
         vendor="AuthenticAMD", family=0x17, model=0x31, stepping=0,
         erms=0, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=0, avx512bw=0,
-        clzero=1, movdir64b=0, tsc=None, cache_src="0x8000001d"),
+        clzero=1, movdir64b=0, aperfmperf=1, tsc=None, cache_src="0x8000001d"),
     # 7.0 EAX=1 EBX=F1BF97A9 ECX=00415FCE EDX=10000010; 7.1 EAX=20;
     # D.0 EAX=2E7; 80000008 EBX=79BEF25F
     "AuthenticAMD0A10F11_K19_Genoa_01.txt": dict(
         vendor="AuthenticAMD", family=0x19, model=0x11, stepping=1,
         erms=1, fsrm=1, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=1, avx512bw=1,
-        clzero=1, movdir64b=0, tsc=None, cache_src="0x8000001d"),
+        clzero=1, movdir64b=0, aperfmperf=1, tsc=None, cache_src="0x8000001d"),
     # max basic 6: no leaf 7; 1 ECX=0000E5BD: no XSAVE
     "GenuineIntel0000F68_P4_Tulsa.txt": dict(
         vendor="GenuineIntel", family=0xf, model=0x6, stepping=8,
         erms=0, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=0, avx512f=0, avx512bw=0,
-        clzero=0, movdir64b=0, tsc=None, cache_src="leaf4",
+        clzero=0, movdir64b=0, aperfmperf=0, tsc=None, cache_src="leaf4",
         # leaf 4 = ways x partitions x line x sets:
         # 01C0003F/1F: 8x1x64x32; 01C0103F/3FF: 8x2x64x1024;
         # 03C0003F/3FFF: 16x1x64x16384
@@ -71,35 +73,35 @@ CPUS = {
     "GenuineIntel00206A7_SandyBridge.txt": dict(
         vendor="GenuineIntel", family=0x6, model=0x2a, stepping=7,
         erms=0, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=0, avx512bw=0,
-        clzero=0, movdir64b=0, tsc=None, cache_src="leaf4"),
+        clzero=0, movdir64b=0, aperfmperf=1, tsc=None, cache_src="leaf4"),
     # 7.0 all zero; 1 ECX=029AE3BF: no AVX, no XSAVE
     "GenuineIntel00206C2_Gulftown.txt": dict(
         vendor="GenuineIntel", family=0x6, model=0x2c, stepping=2,
         erms=0, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=0, avx512f=0, avx512bw=0,
-        clzero=0, movdir64b=0, tsc=None, cache_src="leaf4"),
+        clzero=0, movdir64b=0, aperfmperf=1, tsc=None, cache_src="leaf4"),
     # 7.0 EBX=000027AB; 1 ECX=7FFAFBFF; D.0 EAX=7
     "GenuineIntel00306C3_Haswell.txt": dict(
         vendor="GenuineIntel", family=0x6, model=0x3c, stepping=3,
         erms=1, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=0, avx512bw=0,
-        clzero=0, movdir64b=0, tsc=None, cache_src="leaf4"),
+        clzero=0, movdir64b=0, aperfmperf=1, tsc=None, cache_src="leaf4"),
     # 7.0 EBX=D39FFFFB ECX=0 EDX=0; D.0 EAX=FF; 16 EAX=CE4 (3300 MHz)
     "GenuineIntel0050654_SkylakeX.txt": dict(
         vendor="GenuineIntel", family=0x6, model=0x55, stepping=4,
         erms=1, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=1, avx512bw=1,
-        clzero=0, movdir64b=0, tsc=(3300000, "cpuid-0x16"),
+        clzero=0, movdir64b=0, aperfmperf=1, tsc=(3300000, "cpuid-0x16"),
         cache_src="leaf4"),
     # 7.0 EBX=029C67AF; D.0 EAX=1F; 16 EAX=898 (2200 MHz)
     "GenuineIntel00506E3_Skylake.txt": dict(
         vendor="GenuineIntel", family=0x6, model=0x5e, stepping=3,
         erms=1, fsrm=0, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=0, avx512bw=0,
-        clzero=0, movdir64b=0, tsc=(2200000, "cpuid-0x16"),
+        clzero=0, movdir64b=0, aperfmperf=1, tsc=(2200000, "cpuid-0x16"),
         cache_src="leaf4"),
     # 7.0 EAX=0 EBX=F3BFBFFF ECX=40417F4E EDX=BC040412; D.0 EAX=2E7;
     # 15 ECX=0 (no crystal), 16 EAX=960 (2400 MHz)
     "GenuineIntel00606A6_ICX_04.txt": dict(
         vendor="GenuineIntel", family=0x6, model=0x6a, stepping=6,
         erms=1, fsrm=1, fzrm=0, fsrs=0, fsrcs=0, avx=1, avx512f=1, avx512bw=1,
-        clzero=0, movdir64b=0, tsc=(2400000, "cpuid-0x16"),
+        clzero=0, movdir64b=0, aperfmperf=1, tsc=(2400000, "cpuid-0x16"),
         cache_src="leaf4",
         # leaf 4, no [SL] labels: 02C0003F/3F: 12x1x64x64;
         # 04C0003F/3FF: 20x1x64x1024; 02C0003F/BFFF: 12x1x64x49152
@@ -109,7 +111,7 @@ CPUS = {
     "GenuineIntel00806F8_SapphireRapids_05.txt": dict(
         vendor="GenuineIntel", family=0x6, model=0x8f, stepping=8,
         erms=1, fsrm=1, fzrm=1, fsrs=1, fsrcs=1, avx=1, avx512f=1, avx512bw=1,
-        clzero=0, movdir64b=1, tsc=(2592000, "cpuid-0x15"),
+        clzero=0, movdir64b=1, aperfmperf=1, tsc=(2592000, "cpuid-0x15"),
         cache_src="leaf4"),
 }
 
@@ -222,7 +224,7 @@ class TestCpuidDumps(ToolTestCase):
 
         feats = dict(kv.split("=") for kv in lines[6].split()[1:])
         for k in HEADER_FLAGS + ("avx", "avx512f", "avx512bw", "clzero",
-                                 "movdir64b"):
+                                 "movdir64b", "aperfmperf"):
             self.assertEqual(feats[k], str(want[k]), k)
         self.assertEqual(feats["sse2"], "1")
         self.assertEqual(lines[7], "hypervisor: none")
@@ -336,9 +338,10 @@ class TestCpuidMalformed(ToolTestCase):
         err = r.stderr.decode()
         self.assertRegex(err, r"^pagebench-cpuid: .*head3: leaves missing from the dump: ")
         named = set(re.search(r"dump: ((?:0x[0-9a-f]+ ?)+)", err).group(1).split())
-        # Haswell: leaf 0 says 0xd; the cache (4), AVX state (0xd), leaf 7
-        # and the extended range (0x80000000) are all cut off.
-        self.assertEqual(named, {"0x4", "0x7", "0xd", "0x80000000"})
+        # Haswell: leaf 0 says 0xd; the cache (4), APERF/MPERF (6), AVX
+        # state (0xd), leaf 7 and the extended range (0x80000000) are all
+        # cut off.
+        self.assertEqual(named, {"0x4", "0x6", "0x7", "0xd", "0x80000000"})
         r = run_tool("--partial", path)
         self.assertEqual(r.returncode, 0, r.stderr.decode())
         self.assertIn("cache l1d=0k l2=0k l3=0k", r.stdout.decode())

@@ -59,6 +59,30 @@ class Run:
         return out
 
 
+PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE = 0, 1
+PERF_COUNT_HW_CPU_CYCLES, PERF_COUNT_SW_CONTEXT_SWITCHES = 0, 3
+
+
+def perf_errno(type_, config, user_only):
+    """None when perf_event_open gives this process the event (of this
+    thread, on any CPU), else its errno: asked of the kernel directly
+    (ctypes), not through pagebench."""
+    import ctypes
+    import struct
+    SYS_PERF_EVENT_OPEN, EXCLUDE_KERNEL, EXCLUDE_HV = 298, 1 << 5, 1 << 6
+    # struct perf_event_attr as of PERF_ATTR_SIZE_VER0 (64 bytes).
+    attr = struct.pack("<IIQQQQQIIQ", type_, 64, config, 0, 0, 0,
+                       (EXCLUDE_KERNEL if user_only else 0) | EXCLUDE_HV,
+                       0, 0, 0)
+    libc = ctypes.CDLL(None, use_errno=True)
+    buf = ctypes.create_string_buffer(attr, len(attr))
+    fd = libc.syscall(SYS_PERF_EVENT_OPEN, buf, 0, -1, -1, 0)
+    if fd < 0:
+        return ctypes.get_errno()
+    os.close(fd)
+    return None
+
+
 def run(*args, timeout=300):
     proc = subprocess.run([TOOL] + list(args), capture_output=True, text=True,
                           timeout=timeout)
@@ -443,6 +467,93 @@ class LinuxRunner(unittest.TestCase):
         self.assert_clean(r)
         self.assertRegex(r.first("scrub_plan"), r"^scrub counts=1 nodes=\d+ region=4194304$")
         self.assertEqual(len(r.all("scrub")), 1)
+
+    def assert_tallies(self, r, windows_per_sample=1):
+        """Each disturbance line's new counts agree with themselves and the
+        log: samples kept are the pass's figures, retimes stay within the
+        bound, per-CPU disturbed windows are the retimed plus the kept."""
+        bound = int(grammar.compiled("linux_retime").match(r.first("linux_retime")).group(1))
+        rx = grammar.compiled("disturbance")
+        for line in r.all("disturbance"):
+            with self.subTest(line=line):
+                g = rx.match(line).groups()
+                self.assertIsNotNone(g[6], "no retime counts")
+                samples, retimed, kept = (int(x) for x in g[6:9])
+                cpus, cut = P.parse_cpu_counts(g[9])
+                self.assertFalse(cut)
+                self.assertLessEqual(kept, samples)
+                self.assertLessEqual(retimed, samples * bound)
+                if windows_per_sample == 1:
+                    self.assertEqual([c for c, _ in cpus], [int(r.first("linux_release").split("cpu=")[1].split()[0])])
+                    self.assertEqual(sum(n for _, n in cpus), retimed + kept)
+
+    def test_cycles_gating_and_retime_counts(self):
+        """The cycles line says what this machine allows, as the kernel
+        answers perf_event_open for user-only cycles; with cycles there is a
+        cycles line per pass and variant, without none. The disturbance
+        lines count every pass's samples: as many as its value lines."""
+        r = run("suite=xen", "reps=3", "passes=l1,l2")
+        self.assert_clean(r)
+        signals = grammar.compiled("linux_retime").match(r.first("linux_retime")).group(2)
+        self.assertTrue(signals.startswith("cpu-clock"), signals)
+        switches = perf_errno(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, False)
+        self.assertEqual("switches" in signals.split(","), switches is None, signals)
+        if switches is not None:
+            self.assertIn("perf_event_open(context-switches): %s" % os.strerror(switches),
+                          r.first("linux_retime"))
+        err = perf_errno(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, True)
+        source, none = r.first("cycles_source"), r.first("cycles_none")
+        names = r.first("variants").split(":")[1].split()
+        got = [grammar.compiled("cycles").match(l).groups() for l in r.all("cycles")]
+        if err is None:
+            self.assertIsNone(none, "perf_event_open gives this test cycles")
+            self.assertRegex(source, r"^cycles source=perf-cycles ref=")
+            self.assertEqual([(g[1], g[2], g[3]) for g in got],
+                             [(p, n, "3") for p in ("l1", "l2") for n in names])
+            for g in got:
+                self.assertNotEqual(g[7], "?", g)
+        else:
+            self.assertIsNone(source)
+            self.assertIn("perf_event_open(cycles, user only): %s" % os.strerror(err), none)
+            self.assertEqual(got, [])
+        dist = [grammar.compiled("disturbance").match(l).groups() for l in r.all("disturbance")]
+        self.assertEqual([(g[1], int(g[6])) for g in dist],
+                         [("l1", 3 * len(names)), ("l2", 3 * len(names))])
+        self.assert_tallies(r)
+        m = self.assert_report_reads(r)
+        self.assertEqual([d["samples"] for d in m.disturbances], [3 * len(names)] * 2)
+
+    def test_cycles_off(self):
+        """cycles=off: one line says so, no cycles lines; samples are still
+        checked for disturbance."""
+        r = run("suite=xen", "reps=1", "passes=l1", "cycles=off")
+        self.assert_clean(r)
+        self.assertEqual(r.all("cycles_none"), ["cycles: none (cycles=off)"])
+        self.assertEqual(r.all("cycles") + r.all("cycles_source"), [])
+        self.assertTrue(r.first("linux_retime"))
+        self.assert_tallies(r)
+        bad = run("suite=xen", "cycles=maybe")
+        self.assertEqual(bad.status, 2)
+        self.assertEqual(bad.first("option_error"),
+                         "option error: cycles=: unknown 'maybe'; valid: on off")
+
+    def test_scrub_counts_every_cpu(self):
+        """suite=scrub: a disturbance line lists every CPU of the step."""
+        ncpus = len(os.sched_getaffinity(0))
+        r = run("suite=scrub", "scrub=4M", "reps=1", "variants=stosb")
+        self.assert_clean(r)
+        rx = grammar.compiled("disturbance")
+        for line in r.all("disturbance"):
+            g = rx.match(line).groups()
+            count = int(re.match(r"cpus(\d+)", g[1]).group(1))
+            cpus, _ = P.parse_cpu_counts(g[9])
+            self.assertEqual(len(cpus), count, line)
+            self.assertEqual(len({c for c, _ in cpus}), count, line)
+            self.assertEqual(int(g[6]), 1, line)
+        plan = grammar.compiled("scrub_plan").match(r.first("scrub_plan"))
+        steps = len(plan.group(1).split(",")) + (int(plan.group(2)) > 1)
+        self.assertEqual(len(r.all("disturbance")), steps)
+        self.assert_tallies(r, windows_per_sample=ncpus)
 
     def test_progress_on_a_terminal_only(self):
         """stderr as a terminal shows progress; stdout stays the clean log."""

@@ -102,6 +102,31 @@ def count_lines(path, rx):
             if m]
 
 
+def value_suites(path):
+    """The suite (clear or copy) of each value line, from the pass header
+    before it."""
+    with open(path, "rb") as fh:
+        text = fh.read().decode("utf-8", "replace")
+    suite, out = None, []
+    for l in text.split("\n"):
+        l = l.rstrip("\r")
+        h = HEADER_RE.match(l)
+        if h:
+            suite = "copy" if h.group(1) else "clear"
+        elif VALUE_RE.match(l):
+            out.append(suite)
+    return out
+
+
+def report_name(path, suite, name):
+    """A variant's name as the report gives it: a log without `variant`
+    lines is old, its names read through docs/log-format.md's table."""
+    with open(path, "rb") as fh:
+        if b") variant name=" in fh.read():
+            return name
+    return grammar.OLD_NAMES.get(suite, {}).get(name, name)
+
+
 # ---------------------------------------------------------------------------
 class StatsTest(unittest.TestCase):
     def test_median(self):
@@ -240,6 +265,37 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(P.pass_bytes(m, "clear", "L2 w/ flush"), 131072)
         self.assertIsNone(P.pass_bytes(m, "clear", "MEM"))      # no L3
 
+    def test_cycles_and_retime_counts(self):
+        """The cycles lines and the disturbance line's retime counts reach
+        the model; a disturbance line of a log before them has None there."""
+        text = ("(PB) cycles source=perf-cycles ref=tsc\n"
+                "(PB) L1 w/o flush:\n(PB)  pre=1 stosb=2 post=3\n"
+                "(PB) cycles suite=clear pass=l1 variant=stosb samples=1 "
+                "ticks=2 ref=2 cycles=3 ratio=1.500 mhz=3450\n"
+                "(PB) cycles suite=clear pass=l1 variant=avx samples=0 "
+                "ticks=0 ref=0 cycles=0 ratio=? mhz=?\n"
+                "(PB) disturbance suite=clear pass=l1 nivcsw=0 nvcsw=0 irqs=4 "
+                "top=LOC:4 samples=1 retimed=2 kept=1 cpus=3:3\n"
+                "(PB) disturbance suite=scrub pass=cpus2 nivcsw=0 nvcsw=0 "
+                "irqs=unknown samples=5 retimed=1 kept=0 cpus=3:0,0:1,...\n"
+                "(PB) disturbance suite=clear pass=l2 nivcsw=1 nvcsw=0 irqs=0\n")
+        (m,), diags = P.read_bytes(text.encode(), "c.log")
+        self.assertEqual([str(d) for d in diags], [])
+        self.assertEqual(m.facts["cycles"], {"source": "perf-cycles", "ref": "tsc"})
+        self.assertEqual([(c["pass"], c["variant"], c["ratio"], c["mhz"])
+                          for c in m.cycles],
+                         [("L1 w/o flush", "stosb", 1.5, 3450),
+                          ("L1 w/o flush", "avx", None, None)])
+        d = m.disturbances
+        self.assertEqual([(x["samples"], x["retimed"], x["kept"], x["cpus"],
+                           x["cpus_cut"]) for x in d],
+                         [(1, 2, 1, [(3, 3)], False),
+                          (5, 1, 0, [(3, 0), (0, 1)], True),
+                          (None, None, None, [], False)])
+        self.assertEqual(len(m.passes[("clear", "L1 w/o flush")].samples), 1)
+        (n,), _ = P.read_bytes(b"(PB) cycles: none (cycles=off)\n", "n.log")
+        self.assertEqual(n.facts["cycles"], {"none": "cycles=off"})
+
     def test_pass_bytes(self):
         (m,), _ = load("pb-skylake-all.log")     # l1d 32k l2 256k l3 8192k
         b = lambda s, n: P.pass_bytes(m, s, n)
@@ -280,6 +336,10 @@ class ParseTest(unittest.TestCase):
         k = m.passes[("copy", "L1 w/o flush")].samples_of("sse2")
         self.assertEqual((len(c), len(k)), (5, 5))
         self.assertNotEqual([s.line for s in c], [s.line for s in k])
+        # An old log: the copy table's sse2 was temporal, sse2_nt not.
+        self.assertEqual(m.passes[("copy", "L1 w/o flush")].variants,
+                         ["movsb", "movsq", "regs", "sse2_t", "sse2",
+                          "avx_t", "avx"])
         hot = m.passes[("copy", "hot")]
         a = hot.aggregates["movsb"]
         self.assertEqual((a.n, a.median), (64, 292))
@@ -519,10 +579,12 @@ class CliTest(unittest.TestCase):
         code, _, err = run_tool("diff", fx("xen-aorus.log"))
         self.assertEqual(code, 2)
         self.assertIn("at least two machines", err)
+        # An output that cannot be opened is the environment's (3), not a
+        # usage error; tests/test_report_status.py has the other cases.
         code, _, err = run_tool("export", "--format", "csv", "-o",
                                 "/nonexistent/dir/x.csv", fx("xen-aorus.log"))
-        self.assertEqual(code, 2)
-        self.assertIn("cannot write", err)
+        self.assertEqual(code, 3)
+        self.assertIn("output lost: opening /nonexistent/dir/x.csv", err)
 
     def test_summary_by_hand(self):
         code, out, err = run_tool("summary", fx("xen-aorus.log"))
@@ -605,7 +667,8 @@ class CliTest(unittest.TestCase):
         self.assertNotIn("Sandybridge", out)
         code, _, err = run_tool("summary", "--machine", "nothing-like-it",
                                 fx("xen-collection.log"))
-        self.assertEqual(code, 1)
+        self.assertEqual(code, 2)       # a usage error, not "no usable data"
+        self.assertIn("matches no machine", err)
 
     def test_winners(self):
         code, out, err = run_tool("winners", "-q", fx("xen-aorus.log"),
@@ -1090,9 +1153,10 @@ class FixturesTest(unittest.TestCase):
                 got = sorted((s["variant"], s.get("pre", 0), s["ticks"], s.get("post", 0))
                              for s in doc["samples"] if s["kind"] == "sample")
                 # A scrub step is a sample of its wall time, without probes.
-                want = sorted([(m.group(2), int(m.group(1), 16),
+                want = sorted([(report_name(path, suite, m.group(2)),
+                                int(m.group(1), 16),
                                 int(m.group(3), 16), int(m.group(4), 16))
-                               for m in values] +
+                               for m, suite in zip(values, value_suites(path))] +
                               [(m.group(1), 0, int(m.group(6)), 0) for m in scrubs])
                 self.assertEqual(got, want)
                 headers = set(("copy" if m.group(1) else "clear", m.group(2))

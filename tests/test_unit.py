@@ -93,6 +93,12 @@ class UnitTests(unittest.TestCase):
         outside the range, VZEROUPPER."""
         self.run_binary("test_strings")
 
+    def test_sample(self):
+        """Retiming disturbed samples through the suites on a fake host
+        (bounded, preparation redone, counted per CPU in suite=scrub), the
+        cycles line's sums and arithmetic, the APERF/MPERF gate."""
+        self.run_binary("test_sample")
+
     def test_strings_run(self):
         """The strings suite's driver on routines of its own: the wrong ones
         give verify FAILED or fault lines, the right ones value lines."""

@@ -14,6 +14,7 @@
 #include "lib/out.h"
 #include "harness/progress.h"
 #include "lib/run.h"
+#include "harness/sample.h"
 #include "harness/suites/scrub.h"
 #include "harness/summary.h"
 
@@ -28,6 +29,7 @@ struct share {
 	uint8_t *p;
 	size_t bytes;
 	uint64_t t0, t1;
+	struct host_sample host;	/* whether this CPU's window was disturbed */
 };
 
 struct step {
@@ -56,9 +58,11 @@ static void clear_share(void *ctx, unsigned int i)
 
 	while (rdtsc_ordered() < st->start)
 		;
+	host_sample_begin(&sh->host);
 	sh->t0 = rdtsc_ordered();
 	variant_call(st->v, sh->p, NULL, sh->bytes);
 	sh->t1 = rdtsc_ordered();
+	host_sample_end(&sh->host, sh->t1 - sh->t0);
 }
 
 /* One CPU alone runs guarded: a variant that faults says so and drops out. */
@@ -142,35 +146,43 @@ static uint64_t step(struct scrub *s, unsigned int vi, unsigned int count,
 	static struct step st;
 	uint64_t wall = 0, slowest = 0, fastest = UINT64_MAX, gbs100 = 0, late = 0;
 	struct alone a = { &st, "", false };
+	struct sample_tries tries = { 0 };
 	unsigned int i, spread;
 	struct fault f;
 	char why[128];
+	bool disturbed;
 
 	st.v = &variants[vi];
 	split(s, &st, count, w);
-	prepare(s, &st, count, rep);
-	run_step("scrub cpus=%u %s rep %u variant %s", count,
-		 w == LOCAL ? "local" : "remote", rep, st.v->name);
-	st.start = rdtsc_ordered() + LEAD_MS * ticks_per_ms(s);
-	if (count == 1) {
-		if (!host_call_guarded(run_alone, &a, &f)) {
-			out_line("fault: suite=scrub pass=cpus=1 variant=%s %s rip=0x%lx",
-				 st.v->name, f.what, (unsigned long)f.rip);
+	/* A step any of whose CPUs was disturbed is a disturbed sample: all run again. */
+	do {
+		prepare(s, &st, count, rep);
+		run_step("scrub cpus=%u %s rep %u variant %s", count,
+			 w == LOCAL ? "local" : "remote", rep, st.v->name);
+		st.start = rdtsc_ordered() + LEAD_MS * ticks_per_ms(s);
+		if (count == 1) {
+			if (!host_call_guarded(run_alone, &a, &f)) {
+				out_line("fault: suite=scrub pass=cpus=1 variant=%s %s rip=0x%lx",
+					 st.v->name, f.what, (unsigned long)f.rip);
+				run_fail();
+				s->runs &= ~(1ull << vi);
+				return 0;
+			}
+			fmt_snprintf(why, sizeof(why), "%s", a.why);
+		} else {
+			a.ok = host_run_on_cpus(count, st.start, clear_share, &st, why,
+						sizeof(why));
+		}
+		if (!a.ok) {
+			out_line("note: scrub cpus=%u variant=%s did not finish: %s",
+				 count, st.v->name, why);
 			run_fail();
-			s->runs &= ~(1ull << vi);
 			return 0;
 		}
-		fmt_snprintf(why, sizeof(why), "%s", a.why);
-	} else {
-		a.ok = host_run_on_cpus(count, st.start, clear_share, &st, why,
-					sizeof(why));
-	}
-	if (!a.ok) {
-		out_line("note: scrub cpus=%u variant=%s did not finish: %s",
-			 count, st.v->name, why);
-		run_fail();
-		return 0;
-	}
+		disturbed = false;
+		for (i = 0; i < count; i++)
+			disturbed |= sample_window(i, &st.share[i].host);
+	} while (sample_retry(&tries, disturbed));
 	for (i = 0; i < count; i++) {
 		uint64_t took = st.share[i].t1 - st.share[i].t0;
 
@@ -226,7 +238,7 @@ static void count_steps(struct scrub *s, unsigned int count, enum where w)
 	fmt_snprintf(pass, sizeof(pass), "cpus=%u %s", count,
 		     w == LOCAL ? "local" : "remote");
 	fmt_snprintf(id, sizeof(id), "cpus%u%s", count, w == LOCAL ? "" : "_remote");
-	host_pass_begin();
+	sample_pass_begin();
 	for (rep = 0; rep < s->p->reps; rep++) {
 		for (i = 0; i < variant_count; i++) {
 			uint64_t wall;
@@ -240,7 +252,7 @@ static void count_steps(struct scrub *s, unsigned int count, enum where w)
 				walls[i][n[i]++] = wall;
 		}
 	}
-	host_pass_end("scrub", id);
+	sample_pass_end("scrub", id);
 	if (!s->sum)
 		return;
 	fmt_snprintf(title, sizeof(title), "scrub, %u CPU%s%s", count,

@@ -21,6 +21,7 @@
 #include "harness/host.h"
 #include "lib/fmt.h"
 #include "lib/out.h"
+#include "harness/sample.h"
 #include "harness/suites/strings.h"
 #include "harness/suites/strings_block.h"
 
@@ -64,9 +65,9 @@ static void run_block(struct strings_state *s, enum string_op op,
 	if (k.nslots == 1)
 		return;
 	out_line("strings %s %s:", string_op_name(op), k.name);
-	host_pass_begin();
+	sample_pass_begin();
 	strings_measure_block(s, &k, &block_ticks);
-	host_pass_end(string_op_name(op), "strings");
+	sample_pass_end(string_op_name(op), "strings");
 	strings_print_block(s, &k, &block_ticks);
 }
 
@@ -84,9 +85,9 @@ static void run_zero(struct strings_state *s, enum string_op op)
 	fmt_snprintf(k.name, sizeof(k.name), "zero");
 	out_line("strings zero %s calls=%u n=%u:", string_op_name(op),
 		 STRINGS_ZERO_CALLS, STRINGS_ZERO_MIX_N);
-	host_pass_begin();
+	sample_pass_begin();
 	strings_measure_zero(s, &k, &zero_ticks);
-	host_pass_end(string_op_name(op), "zero");
+	sample_pass_end(string_op_name(op), "zero");
 	strings_print_zero(s, &k, &zero_ticks);
 }
 

@@ -11,6 +11,7 @@
 #include "lib/out.h"
 #include "harness/progress.h"
 #include "lib/run.h"
+#include "harness/sample.h"
 #include "harness/suites/scrub.h"
 #include "harness/suites/strings.h"
 #include "harness/suites/suite.h"
@@ -194,14 +195,16 @@ static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
 	flush_range(&s->env, s->b->fill, nr * PAGE);
 	flush_range(&s->env, s->b->work, (l.dst - s->b->work) + l.bytes + PAGE);
 	guards_set(l.dst, l.bytes);
-	host_pass_begin();
+	sample_pass_begin();
 
 	for (rep = 0; rep < p->reps; rep++) {
 		for (i = 0; i < variant_count; i++) {
 			const struct variant *v = &variants[i];
 			struct call c = { v, &l };
+			struct sample_tries tries = { 0 };
 			struct timing t;
 			struct fault f;
+			bool ok;
 
 			if (!variant_runs(s, i, op))
 				continue;
@@ -209,12 +212,15 @@ static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
 				 rep, v->name);
 			progress_next(&s->clock, op_name(op), header, v->name, rep,
 				      p->reps, nr);
-			prepare(&l, rep, i);
-			if (l.src)
-				evict_or_fence(&s->env, passes[id].flush, l.src, l.bytes);
-			evict_or_fence(&s->env, passes[id].flush, l.dst, l.bytes);
-			if (!time_between_probes(&s->env, s->b->fill, nr, rep,
-						 call_variant, &c, &t, &f)) {
+			do {
+				prepare(&l, rep, i);
+				if (l.src)
+					evict_or_fence(&s->env, passes[id].flush, l.src, l.bytes);
+				evict_or_fence(&s->env, passes[id].flush, l.dst, l.bytes);
+				ok = time_between_probes(&s->env, s->b->fill, nr, rep,
+							 call_variant, &c, &t, &f);
+			} while (ok && sample_again(&tries, t.ticks, &t.host, v->name));
+			if (!ok) {
 				fault(s, op, header, i, &f);
 				failed |= 1ull << i;
 				continue;
@@ -227,7 +233,7 @@ static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
 				failed |= 1ull << i;
 		}
 	}
-	host_pass_end(op_name(op), passes[id].id);
+	sample_pass_end(op_name(op), passes[id].id);
 	summarise(s, op, id, l.bytes, ticks, samples, failed);
 }
 
@@ -247,7 +253,7 @@ static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 	unsigned int i, k;
 
 	guards_set(l.dst, l.bytes);
-	host_pass_begin();
+	sample_pass_begin();
 	if (s->sum)
 		summary_begin(s->sum, op, id, l.bytes);
 	for (i = 0; i < variant_count; i++) {
@@ -255,7 +261,7 @@ static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 		struct call c = { v, &l };
 		uint64_t median;
 		struct fault f;
-		bool ok = true;
+		bool all_verified = true;
 
 		if (!variant_runs(s, i, op))
 			continue;
@@ -266,16 +272,23 @@ static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 			continue;
 		}
 		for (k = 0; k < n; k++) {
+			struct sample_tries tries = { 0 };
+			struct host_sample h;
+			bool ok;
+
 			progress_next(&s->clock, op_name(op), pass, v->name, k, n,
 				      iteration_pages(s->p, id));
-			prepare(&l, k, i);
-			if (cold)
-				__builtin_memcpy(s->b->cold + COPY_COLD_BYTES,
-						 s->b->cold, COPY_COLD_BYTES);
-			mfence();
-			if (!time_guarded(call_variant, &c, &t[k], &f))
+			do {
+				prepare(&l, k, i);
+				if (cold)
+					__builtin_memcpy(s->b->cold + COPY_COLD_BYTES,
+							 s->b->cold, COPY_COLD_BYTES);
+				mfence();
+				ok = time_guarded(call_variant, &c, &t[k], &h, &f);
+			} while (ok && sample_again(&tries, t[k], &h, v->name));
+			if (!ok)
 				break;
-			ok = verified(pass, v, &l) && ok;
+			all_verified = verified(pass, v, &l) && all_verified;
 		}
 		if (k < n) {
 			fault(s, op, pass, i, &f);
@@ -287,9 +300,9 @@ static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 			 (unsigned long)t[n - 1]);
 		/* The summary takes the median as printed, as a reader of the log does. */
 		if (s->sum)
-			summary_add_aggregate(s->sum, v, median, n, !ok);
+			summary_add_aggregate(s->sum, v, median, n, !all_verified);
 	}
-	host_pass_end(op_name(op), passes[id].id);
+	sample_pass_end(op_name(op), passes[id].id);
 	if (s->sum)
 		summary_end(s->sum);
 }
@@ -301,6 +314,7 @@ void suite_run(const struct plan *p, const struct cpu_desc *d,
 	uint64_t total = 0;
 	unsigned int id, op;
 
+	sample_start(p, tsc_khz);
 	if (suites[p->suite].how == HOW_STRINGS) {	/* harness/suites/strings.c */
 		strings_run(p, d, b, tsc_khz);
 		return;

@@ -70,8 +70,8 @@ def raw_cell(m, p, variant, metric="time"):
         return Cell(a.n, a.min, None, a.median, None, a.max, None, failed)
     attr = {"time": "ticks", "pre": "pre", "post": "post"}[metric]
     # suite=scrub's samples have no probes: pre and post are None.
-    vs = [getattr(s, attr) for s in p.samples
-          if s.variant == variant and getattr(s, attr) is not None]
+    vs = [getattr(s, attr) for s in p.by_variant.get(variant, ())
+          if getattr(s, attr) is not None]
     if not vs:
         return None
     sp = stats.Spread(vs)
@@ -85,7 +85,14 @@ def ns_per_tick(m):
 
 def ranking(m, p):
     """[(rank, variant, time cell in ticks)] by median time; equal medians
-    share a rank (1, 1, 3)."""
+    share a rank (1, 1, 3). Worked out once per pass: a ratio to the best
+    variant needs it for every cell."""
+    if "ranking" not in p.memo:
+        p.memo["ranking"] = _ranking(m, p)
+    return list(p.memo["ranking"])
+
+
+def _ranking(m, p):
     cells = []
     for v in p.variants:
         c = raw_cell(m, p, v)
@@ -204,15 +211,14 @@ def pass_keys(machines):
 
 def variants_of(machines, key):
     """Variants of a pass over all machines, in order of first appearance."""
-    out = []
+    out = {}
     for m in machines:
         p = m.passes.get(key)
         if p is None:
             continue
         for v in p.variants:
-            if v not in out:
-                out.append(v)
-    return out
+            out.setdefault(v, None)
+    return list(out)
 
 
 def choose_unit(machines, want="auto", relative=False):

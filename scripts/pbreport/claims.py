@@ -5,7 +5,6 @@ import json
 import os
 import re
 
-from . import aliases
 from . import analysis as A
 from . import decide as D
 from . import rules as R
@@ -131,12 +130,11 @@ def cases(m, sel):
         for p in m.ordered_passes():
             if p.suite != suite or not PASS_GROUPS[group](p.name):
                 continue
-            names = aliases.mapping(suite, p.variants)
             cells = {}
-            for v in p.variants:
+            for v in p.variants:        # today's names (parse renamed them)
                 c = A.raw_cell(m, p, v)
                 if c is not None and not c.failed:
-                    cells[names[v]] = c
+                    cells[v] = c
             out.append((pass_label(p.suite, p.name), cells, 0.0))
     elif kind == "strings":
         _, op, lo, hi, mismatch = sel
@@ -153,12 +151,11 @@ def cases(m, sel):
         for b in S.zero_blocks(m):
             if b.op != op:
                 continue
-            names = aliases.mapping(op, b.variants)
             cells = {}
             for v in b.variants:
                 c = S.raw_cell(m, b, v, pattern)
                 if c is not None and not c.failed:
-                    cells[names[v]] = c
+                    cells[v] = c
             out.append(("%s zero pattern=%s" % (op, pattern), cells,
                         S.DEFAULT_TIE))
     return out

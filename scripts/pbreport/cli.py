@@ -1,29 +1,38 @@
 """Command line of scripts/pagebench-report: argument parsing, reading the
 inputs, choosing what to print, exit codes."""
 import argparse
-import os
 import re
 import sys
+
+import cmdline
 
 from . import analysis as A
 from . import cmds
 from . import export as X
 from . import htmlreport as H
+from . import parse as P
 from . import perbyte
 from . import strings as S
 from . import textout as T
 from .fleet import load
+from .output import OutputLost, drop_stdout, flush_stdout, output
 
 PROG = "pagebench-report"
 
-EXIT_OK, EXIT_NO_DATA, EXIT_USAGE = 0, 1, 2
+# The exit statuses every pagebench tool shares (scripts/cmdline.py); this
+# tool's 1, where others report failures, is "no usable data".
+EXIT_OK, EXIT_NO_DATA, EXIT_USAGE, EXIT_ENV = (
+    cmdline.OK, cmdline.FAILURES, cmdline.USAGE, cmdline.ENVIRONMENT)
 
 EPILOG = """exit status:
   0  results were printed
   1  no usable data: no input had a value line or a copy-hot/copy-cold line
-     (empty, unreadable, garbage, or pagebench-cpuid output only)
-  2  usage error: bad options, diff with fewer than two machines, an
-     output file that cannot be written
+     (empty, garbage, or pagebench-cpuid output only)
+  2  usage error: bad options, a filter (--machine, --strings-variants)
+     that matches nothing, diff with fewer than two machines
+  3  the environment cannot do what was asked: an input cannot be read,
+     or output was lost (an output file that cannot be opened, a write
+     error: a full disk, a closed pipe); said on stderr
 
 Lines that cannot be read are reported on stderr (file:line: skipped:
 reason) unless -q is given. See docs/report.md."""
@@ -64,10 +73,39 @@ def metrics_type(s):
     return ms
 
 
+SIZE_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
+def size_type(s):
+    m = re.match(r"^([0-9]{1,12})([kKmMgG]?)$", s)
+    if not m or int(m.group(1)) == 0:
+        raise argparse.ArgumentTypeError(
+            "not a size in bytes: %r (a positive number, K, M or G after "
+            "it for KiB, MiB, GiB)" % s)
+    return int(m.group(1)) * SIZE_UNITS[m.group(2).lower()]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse drops the errors of writing --help; this one lets them
+    through, so that help that was not written is not a success."""
+
+    def print_help(self, file=None):
+        (file or sys.stdout).write(self.format_help())
+
+
 def build_parser():
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)
     common.add_argument("-q", "--quiet", action="store_true",
-                        help="do not report skipped lines and warnings")
+                        help="do not report skipped lines and warnings "
+                             "(cuts and unreadable inputs are still said)")
+    common.add_argument("--max-line", type=size_type, default=P.MAX_LINE,
+                        metavar="BYTES",
+                        help="read at most BYTES of a line (default %d; "
+                             "pagebench prints at most 512)" % P.MAX_LINE)
+    common.add_argument("--max-input", type=size_type, default=P.MAX_INPUT,
+                        metavar="BYTES",
+                        help="read at most BYTES of each input (default "
+                             "%dM)" % (P.MAX_INPUT >> 20))
     common.add_argument("--machine", action="append", metavar="REGEX",
                         help="only machines whose name matches REGEX "
                              "(repeatable; a search, case-insensitive)")
@@ -75,17 +113,17 @@ def build_parser():
                         help="suite=strings: only these variants "
                              "(comma-separated), e.g. the ones without "
                              "vector registers")
-    stat = argparse.ArgumentParser(add_help=False)
+    stat = Parser(add_help=False)
     stat.add_argument("--alpha", type=alpha_type, default=A.DEFAULT_ALPHA,
                       help="significance level (default %(default)s)")
-    tie = argparse.ArgumentParser(add_help=False)
+    tie = Parser(add_help=False)
     tie.add_argument("--tie", type=tie_type, default=S.DEFAULT_TIE,
                      metavar="PCT",
                      help="suite=strings: a lead moves only to a variant "
                           "faster by more than PCT per cent, and "
                           "significantly; default %g" % (100 * S.DEFAULT_TIE))
 
-    ap = argparse.ArgumentParser(
+    ap = Parser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Read pagebench serial logs (and logs of Jan Beulich's "
                     "2021 Xen clear_page experiment), summarise each "
@@ -93,6 +131,7 @@ def build_parser():
                     "HTML report. LOG is a file, or - for stdin; with no "
                     "LOG, stdin is read.",
         epilog=EPILOG)
+    cmdline.add_version(ap)
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
     sub.required = True
     fmt = argparse.RawDescriptionHelpFormatter
@@ -187,53 +226,102 @@ def build_parser():
     return ap
 
 
+STDERR_LOST = []     # set once stderr could not be written
+
+
 def say(msg):
-    sys.stderr.write("%s: %s\n" % (PROG, msg))
+    try:
+        sys.stderr.write("%s: %s\n" % (PROG, msg))
+        sys.stderr.flush()
+    except (OSError, AttributeError, ValueError):
+        STDERR_LOST.append(msg)     # nowhere to say it; the status will
+
+
+def listing(names, most=40):
+    """names for a message, the first most of them."""
+    names = list(names)
+    more = len(names) - most
+    return ", ".join(names[:most]) + (" and %d more" % more if more > 0 else "")
+
+
+def check_names(option, given, valid, what):
+    """A filter's names that match nothing are a usage error listing the
+    valid ones: a filter that is silently ignored passes for one that ran."""
+    unknown = [g for g in given if g not in valid]
+    if not unknown:
+        return
+    if not valid:
+        raise UsageError("%s %s: the input has no %s" % (
+            option, ",".join(unknown), what))
+    raise UsageError("%s: no %s named %s; the input has: %s" % (
+        option, what[:-1] if what.endswith("s") else what,
+        " or ".join(repr(u) for u in unknown), listing(valid)))
 
 
 def select(machines, patterns):
+    """The machines any pattern matches; each pattern must match one."""
     if not patterns:
         return machines
     rx = [re.compile(p, re.I) for p in patterns]
+    for p, r in zip(patterns, rx):
+        if not any(r.search(m.name) for m in machines):
+            raise UsageError("--machine %r matches no machine; the machines "
+                             "with data are: %s"
+                             % (p, listing(m.name for m in machines)))
     return [m for m in machines if any(r.search(m.name) for r in rx)]
 
 
+def strings_variants(machines, option):
+    """The names of --strings-variants, each one checked against the
+    variants of the machines' strings blocks."""
+    names = [v.strip() for v in option.split(",") if v.strip()]
+    if not names:
+        raise UsageError("--strings-variants %r: no names in it" % option)
+    valid = {}
+    for m in machines:
+        for b in S.blocks(m):
+            for v in b.variants:
+                valid.setdefault(v, None)
+    check_names("--strings-variants", names, list(valid),
+                "suite=strings variants")
+    return set(names)
+
+
 def write_out(path, text):
-    if path in (None, "-"):
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    except OSError as err:
-        raise UsageError("cannot write %s: %s" % (path, err.strerror or err))
+    with output(path) as fh:
+        fh.write(text)
 
 
 def run(argv):
     ap = build_parser()
-    args = ap.parse_args(argv)
+    try:
+        args = ap.parse_args(argv)
+    except OSError as err:      # --help, or a usage message, not written
+        raise OutputLost("stdout", err) from None
     for pat in args.machine or ():
         try:
             re.compile(pat)
         except re.error as err:
             raise UsageError("bad --machine pattern %r: %s" % (pat, err))
     paths = args.logs or ["-"]
-    machines, diags = load(paths)
-    if not args.quiet:
-        for d in diags:
+    machines, diags = load(paths, max_line=args.max_line,
+                           max_input=args.max_input)
+    for d in diags:
+        if not args.quiet or d.kind in ("cut", "error"):
             say(str(d))
+    if any(d.kind == "error" for d in diags):
+        say("error: an input cannot be read; nothing is reported")
+        return EXIT_ENV
     for m in machines:
         if not m.has_data and not args.quiet:
             say("%s: no usable data (no value lines); left out" % m.name)
     machines = [m for m in machines if m.has_data]
-    machines = select(machines, args.machine)
-    if args.strings_variants:
-        S.restrict(machines, set(v.strip() for v in
-                                 args.strings_variants.split(",")))
     if not machines:
         say("no usable data found")
         return EXIT_NO_DATA
+    machines = select(machines, args.machine)
+    if args.strings_variants is not None:
+        S.restrict(machines, strings_variants(machines, args.strings_variants))
 
     if args.cmd == "summary":
         write_out("-", T.summary(machines, args.alpha, args.tie))
@@ -265,9 +353,10 @@ def run(argv):
         except cmds.CommandError as err:
             raise UsageError(str(err))
     elif args.cmd == "export":
-        text = {"csv": X.to_csv, "json": X.to_json,
-                "benchfmt": X.to_benchfmt}[args.format](machines)
-        write_out(args.output, text)
+        write = {"csv": X.write_csv, "json": X.write_json,
+                 "benchfmt": X.write_benchfmt}[args.format]
+        with output(args.output) as fh:
+            write(machines, fh)
     elif args.cmd == "html":
         shown = diags if not args.quiet else ()
         write_out(args.output, H.report(machines, args.alpha, args.relative,
@@ -281,18 +370,23 @@ def main(argv=None):
             stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError):
             pass
+    del STDERR_LOST[:]
     try:
-        return run(sys.argv[1:] if argv is None else argv)
+        try:
+            status = run(sys.argv[1:] if argv is None else argv)
+        except SystemExit as done:      # argparse: --help, usage errors
+            status = done.code if isinstance(done.code, int) else EXIT_USAGE
+        flush_stdout()
     except UsageError as err:
         say("error: %s" % err)
-        return EXIT_USAGE
-    except BrokenPipeError:
-        # The reader went away (| head): not an error of ours.
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except OSError:
-            pass
-        return EXIT_OK
+        status = EXIT_USAGE
+    except OutputLost as err:
+        # A closed pipe (| head) is reported too: the output is short.
+        drop_stdout()
+        say("error: %s" % err)
+        status = EXIT_ENV
     except KeyboardInterrupt:
         return 130
+    if STDERR_LOST and status == EXIT_OK:
+        status = EXIT_ENV
+    return status

@@ -5,8 +5,9 @@ import json
 import re
 
 from . import facts as F
+from . import grammar
 from . import strings as S
-from .parse import pass_bytes, pass_label
+from .parse import pass_bytes, pass_label, pass_names
 
 CSV_COLUMNS = ["machine", "source", "suite", "pass", "variant", "kind",
                "iter", "pre", "ticks", "post", "n", "min", "median", "max",
@@ -41,15 +42,42 @@ def rows(machines):
         yield from S.export_rows(m)
 
 
-def to_csv(machines):
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+# Each write_* streams its format to out (anything with write(str)) one
+# row at a time, so that memory holds the parsed samples and no copy of
+# them; to_* return the same text as a string.
+
+# A spreadsheet takes a cell that starts with one of these for a formula
+# (OWASP, "CSV Injection"): a machine title "=HYPERLINK(...)" would be a
+# live link. Such text cells get a ' in front, which the spreadsheet shows
+# as text. Cells of numbers are left alone, so that -1.5 stays a number:
+# only text from the log (machine, source, variant ...) can be a formula.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(v):
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return "%.3f" % v
+    if isinstance(v, str) and v.startswith(FORMULA_START):
+        return "'" + v
+    return v
+
+
+def write_csv(machines, out):
+    w = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     w.writeheader()
     for r in rows(machines):
-        w.writerow({k: ("" if v is None else
-                        ("%.3f" % v if isinstance(v, float) else v))
-                    for k, v in r.items()})
-    return buf.getvalue()
+        w.writerow({k: csv_cell(v) for k, v in r.items()})
+
+
+def _as_text(write):
+    def to_text(machines):
+        buf = io.StringIO()
+        write(machines, buf)
+        return buf.getvalue()
+    to_text.__doc__ = "%s, as a string." % write.__name__
+    return to_text
 
 
 def machine_json(m):
@@ -60,6 +88,8 @@ def machine_json(m):
             "failures": [{"line": l, "text": t} for l, t in m.failures],
             "skipped_variants": [{"variant": v, "suite": s, "reason": r}
                                  for v, s, r in m.skipped_variants],
+            "renamed_variants": [{"table": t, "old": o, "new": n}
+                                 for t, o, n in m.renamed],
             "skipped_passes": [{"pass": p, "reason": r}
                                for p, r in m.skipped_passes],
             "done": m.done, "complete": m.complete,
@@ -72,20 +102,51 @@ def machine_json(m):
             "strings": S.machine_json(m)}
 
 
-def to_json(machines):
-    doc = {"format": "pagebench-report/1",
-           "machines": [machine_json(m) for m in machines],
-           "samples": []}
-    for r in rows(machines):
-        doc["samples"].append({k: v for k, v in r.items() if v is not None})
-    return json.dumps(doc, indent=1, sort_keys=False) + "\n"
+_JSON = json.JSONEncoder(indent=1)
+
+
+def _json_list(out, items):
+    """Writes the items as the JSON array of a key of the top object, as
+    json.dumps(indent=1) lays it out."""
+    first = True
+    for x in items:
+        out.write("[\n  " if first else ",\n  ")
+        out.write(_JSON.encode(x).replace("\n", "\n  "))
+        first = False
+    out.write("[]" if first else "\n ]")
+
+
+def write_json(machines, out):
+    """{"format": ..., "machines": [...], "samples": [...]}, the layout of
+    json.dumps(doc, indent=1), written a machine and a sample at a time."""
+    out.write('{\n "format": "pagebench-report/1",\n "machines": ')
+    _json_list(out, (machine_json(m) for m in machines))
+    out.write(',\n "samples": ')
+    _json_list(out, ({k: v for k, v in r.items() if v is not None}
+                     for r in rows(machines)))
+    out.write("\n}\n")
 
 
 # -- Go benchmark format ---------------------------------------------------
-BENCH_PASS = {"L1 w/o flush": "L1-hot", "L1 w/ flush": "L1-flush",
-              "L2 w/o flush": "L2-hot", "L2 w/ flush": "L2-flush",
-              "L3 w/o flush": "L3-hot", "L3 w/ flush": "L3-flush",
-              "MEM": "MEM", "hot": "page-hot", "cold": "page-cold"}
+def bench_pass(header):
+    """A pass's part of a Go benchmark name, from its header in
+    docs/log-format.md: "L1 w/o flush" -> "L1-hot", "L1 w/ flush" ->
+    "L1-flush", "copy-hot" -> "page-hot" (a page copied each way)."""
+    for suffix, part in ((" w/o flush", "-hot"), (" w/ flush", "-flush")):
+        if header.endswith(suffix):
+            return header[:-len(suffix)] + part
+    if header.startswith("copy-"):
+        return "page-" + header[len("copy-"):]
+    return header
+
+
+def bench_passes(pass_table):
+    """{pass name (as parse names it) -> its part of benchmark names}."""
+    return {name: bench_pass(header) for name, (_, header) in
+            zip(pass_names(pass_table), pass_table)}
+
+
+BENCH_PASS = bench_passes(grammar.PASS_TABLE)
 
 
 def config(m):
@@ -129,43 +190,51 @@ def config(m):
     return clean
 
 
-def to_benchfmt(machines):
-    out = []
+def write_benchfmt(machines, out):
     prev = {}
-    for m in machines:
+    for i, m in enumerate(machines):
         cfg = dict(config(m))
-        if out:
-            out.append("")
+        if i:
+            out.write("\n")
         for k in prev:
             if k not in cfg:
-                out.append("%s:" % k)        # an empty value unsets a key
+                out.write("%s:\n" % k)      # an empty value unsets a key
         for k, v in cfg.items():
-            out.append("%s: %s" % (k, v))
-        out.append("")
+            out.write("%s: %s\n" % (k, v))
+        out.write("\n")
         prev = cfg
-        khz = m.tsc_khz
-        for p in m.ordered_passes():
-            # Go's benchmark names take no '=' or blank inside a part.
-            name = "Benchmark%s/pass=%s" % (p.suite.capitalize(),
-                                           BENCH_PASS.get(p.name, p.name)
-                                           .replace("=", "").replace(" ", "-"))
-            b = pass_bytes(m, p.suite, p.name)
-            for s in p.samples:
-                line = "%s/variant=%s 1 %d ticks/op" % (name, s.variant, s.ticks)
-                if khz:
-                    ns = s.ticks * 1e6 / khz
-                    line += " %.1f ns/op" % ns
-                    if b and ns:
-                        line += " %.4g B/s" % (b / ns * 1e9)
-                if s.pre is not None and s.post is not None:
-                    line += " %d pre-ticks/op %d post-ticks/op" % (s.pre, s.post)
-                out.append(line)
-            for a in sorted(p.aggregates.values(), key=lambda a: a.line):
-                line = "%s/variant=%s %d %d ticks/op %d min-ticks/op " \
-                       "%d max-ticks/op" % (name, a.variant, a.n, a.median,
-                                            a.min, a.max)
-                if khz:
-                    line += " %.1f ns/op" % (a.median * 1e6 / khz)
-                out.append(line)
-        out += S.benchfmt_lines(m)
-    return "\n".join(out) + "\n"
+        for line in _bench_lines(m):
+            out.write(line + "\n")
+        for line in S.benchfmt_lines(m):
+            out.write(line + "\n")
+
+
+def _bench_lines(m):
+    khz = m.tsc_khz
+    for p in m.ordered_passes():
+        # Go's benchmark names take no '=' or blank inside a part.
+        name = "Benchmark%s/pass=%s" % (p.suite.capitalize(),
+                                       BENCH_PASS.get(p.name, p.name)
+                                       .replace("=", "").replace(" ", "-"))
+        b = pass_bytes(m, p.suite, p.name)
+        for s in p.samples:
+            line = "%s/variant=%s 1 %d ticks/op" % (name, s.variant, s.ticks)
+            if khz:
+                ns = s.ticks * 1e6 / khz
+                line += " %.1f ns/op" % ns
+                if b and ns:
+                    line += " %.4g B/s" % (b / ns * 1e9)
+            if s.pre is not None and s.post is not None:
+                line += " %d pre-ticks/op %d post-ticks/op" % (s.pre, s.post)
+            yield line
+        for a in sorted(p.aggregates.values(), key=lambda a: a.line):
+            line = "%s/variant=%s %d %d ticks/op %d min-ticks/op " \
+                   "%d max-ticks/op" % (name, a.variant, a.n, a.median,
+                                        a.min, a.max)
+            if khz:
+                line += " %.1f ns/op" % (a.median * 1e6 / khz)
+            yield line
+
+
+to_csv, to_json, to_benchfmt = (_as_text(w) for w in (
+    write_csv, write_json, write_benchfmt))

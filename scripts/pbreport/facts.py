@@ -24,7 +24,7 @@ def describe_bytes(b):
 ORDER = ("format", "source", "tag", "version", "cpu", "brand", "microcode",
          "string ops", "cache", "features", "hypervisor", "tsc", "tsc checks", "memory",
          "cmdline", "plan", "flush", "variants clear", "variants copy",
-         "skipped variants", "skipped passes", "runtime", "result")
+         "variant names", "skipped variants", "skipped passes", "runtime", "result")
 
 
 def facts(m):
@@ -104,6 +104,10 @@ def facts(m):
         out.append(("flush", f["flush"]))
     for suite, vs in f.get("variants", {}).items():
         out.append(("variants " + suite, " ".join(vs) or "(none)"))
+    if m.renamed:
+        out.append(("variant names", "an old log's (no variant lines), read "
+                    "as today's: " + "; ".join(
+                        "%s %s -> %s" % r for r in m.renamed)))
     if m.skipped_variants:
         out.append(("skipped variants", "; ".join(
             "%s (%s): %s" % sv for sv in m.skipped_variants)))

@@ -9,7 +9,7 @@ rules read); per group, function and pass the fleet row names the variant
 as good as the winner on every machine, or else the one whose worst loss
 against the machines' winners is smallest, and where it loses.
 """
-import os
+import itertools
 import re
 
 from . import parse as P
@@ -17,6 +17,26 @@ from . import rules as R
 
 PREFIX_RE = re.compile(rb"^([A-Za-z0-9][A-Za-z0-9._@-]{0,252}): (.*)$")
 TAGGED_RE = re.compile(rb"^\([A-Za-z0-9_]{1,15}\) ")
+
+
+def host_of(line):
+    """(host, the host's line) when line is "HOST: (TAG) ...", else None."""
+    m = PREFIX_RE.match(line)
+    if m and TAGGED_RE.match(m.group(2)):
+        return m.group(1), m.group(2)
+    return None
+
+
+def is_stream(lines):
+    """Whether lines are a pdsh/clush stream: more tagged lines carry a
+    host prefix than not."""
+    prefixed = plain = 0
+    for ln in lines:
+        if host_of(ln):
+            prefixed += 1
+        elif TAGGED_RE.match(ln):
+            plain += 1
+    return prefixed > plain
 
 
 def split_prefixed(data):
@@ -27,16 +47,9 @@ def split_prefixed(data):
     lines = data.replace(b"\r\n", b"\n").split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
-    prefixed, plain, hosts = 0, 0, set()
-    for ln in lines:
-        m = PREFIX_RE.match(ln)
-        if m and TAGGED_RE.match(m.group(2)):
-            prefixed += 1
-            hosts.add(m.group(1))
-        elif TAGGED_RE.match(ln):
-            plain += 1
-    if prefixed == 0 or prefixed <= plain:
+    if not is_stream(lines):
         return None
+    hosts = set(h for h, _ in filter(None, map(host_of, lines)))
     streams, left = {}, []
     for i, ln in enumerate(lines, 1):
         m = PREFIX_RE.match(ln)
@@ -49,39 +62,71 @@ def split_prefixed(data):
             left)
 
 
-def read_input(path):
-    """Like parse.read_path, splitting a pdsh/clush stream per host."""
-    import sys
-    if path == "-":
-        data, source, name = sys.stdin.buffer.read(), "<stdin>", "stdin"
-    else:
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except OSError as e:
-            return [], [P.Diag(path, 0, 0, "cannot read: %s" % (
-                e.strerror or e), kind="error")]
-        source, name = path, os.path.basename(path)
-    split = split_prefixed(data)
-    if split is None:
-        return P.read_bytes(data, source, name)
-    hosts, left = split
+# How many lines of an input decide whether it is a pdsh/clush stream, and
+# how many hosts one stream may have: the input is read as it comes, in
+# bounded memory, so a host is known from its first tagged line on (its
+# untagged lines before that are left over).
+STREAM_PEEK = 4096
+MAX_HOSTS = 4096
+
+
+def read_input(path, **limits):
+    """Like parse.read_path, splitting a pdsh/clush stream per host.
+    limits: parse's max_line and max_input."""
+    def read(fh, source, name):
+        lines = P.Lines(fh, **limits)
+        it = iter(lines)
+        head = list(itertools.islice(it, STREAM_PEEK))
+        if not is_stream([raw for raw, _, _, _ in head]):
+            r = P.Reader(source, name, **limits)
+            for rec in itertools.chain(head, it):
+                r.take(*rec)
+            r.end(lines)
+            return r.machines, r.diags
+        return read_stream(itertools.chain(head, it), lines, source, limits)
+    return P.read_input(path, read)
+
+
+def read_stream(records, lines, source, limits):
+    """A pdsh/clush stream: each host's lines to a Reader of its own (its
+    machines named by the host), the rest reported as left over."""
+    readers = {}
+    left = P.Reader(source, source, **limits)   # only for its reports
+    for raw, size, terminated, sep in records:
+        left.lineno += 1
+        m = PREFIX_RE.match(raw)
+        r = readers.get(m.group(1)) if m else None
+        if r is None and m and TAGGED_RE.match(m.group(2)):
+            if len(readers) < MAX_HOSTS:
+                host = m.group(1).decode("ascii", "replace")
+                r = readers[m.group(1)] = P.Reader(
+                    "%s[%s]" % (source, host), host, **limits)
+            else:
+                left.skip(left.lineno, "a host past the first %d of the "
+                          "stream" % MAX_HOSTS)
+                continue
+        if r is not None:
+            r.take(m.group(2), size - (len(raw) - len(m.group(2))),
+                   terminated, sep)
+        elif raw.strip():
+            left.skip(left.lineno, "not a host's pagebench line (no HOST: "
+                      "prefix of a host that printed one)")
     machines, diags = [], []
-    for i, _ in left:
-        diags.append(P.Diag(source, i, i, "not a host's pagebench line "
-                            "(no HOST: prefix of a host that printed one)"))
-    for host, hdata in hosts:
-        ms, ds = P.read_bytes(hdata, "%s[%s]" % (source, host), host)
-        machines += ms
-        diags += ds
+    left.end(lines)
+    diags += left.diags
+    for r in readers.values():
+        r.end()
+        machines += r.machines
+        diags += r.diags
     return machines, diags
 
 
-def load(paths):
-    """parse.load, reading pdsh/clush streams host by host."""
+def load(paths, **limits):
+    """parse.load, reading pdsh/clush streams host by host. limits:
+    parse's max_line and max_input."""
     machines, diags = [], []
     for path in paths:
-        ms, ds = read_input(path)
+        ms, ds = read_input(path, **limits)
         machines += ms
         diags += ds
     P.dedupe_names(machines)

@@ -2,8 +2,10 @@
 
 That file's table of line types (header "| Kind | ...") gives each kind
 its regular expression, applied to the text after the tag; its table of
-passes (header "| Pass id | ...") gives each pass id its header. Nothing
-here writes a line shape of its own.
+passes (header "| Pass id | ...") gives each pass id its header; its table
+of old variant names (header "| Table | Old name | ...") gives the names
+of logs from before the one naming convention. Nothing here writes a line
+shape or a name of its own.
 """
 import os
 import re
@@ -60,7 +62,26 @@ def _load(path=DOC):
     return kinds, passes
 
 
+def _load_old_names(path=DOC):
+    """{table: {old name: new name}} of the old variant names."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.readlines()
+    out = {}
+    for cells in _rows(lines, "| Table | Old name |"):
+        table, old, new = (_code(c) for c in cells[:3])
+        names = out.setdefault(table, {})
+        if old in names or new in names.values():
+            raise ValueError("%s: old variant names: %s %s is named twice"
+                             % (path, table, old if old in names else new))
+        names[old] = new
+    if not out:
+        raise ValueError("%s: the old variant names table is missing" % path)
+    return out
+
+
 LINE_TYPES, PASS_TABLE = _load()
+# Table ("copy", "memset", ...) -> {old variant name: new name}.
+OLD_NAMES = _load_old_names()
 KINDS = [k for k, _ in LINE_TYPES]
 # Pass id (as in passes= and "sizes" lines) -> header ("L1 w/o flush").
 PASS_HEADERS = dict(PASS_TABLE)

@@ -6,16 +6,36 @@ and reported as a Diag (file, line range, reason); nothing raises on bad
 input. The line grammar is docs/log-format.md; docs/report.md describes how
 files are split into machines.
 """
+import codecs
+import errno
+import io
 import os
 import re
 
-from . import grammar
+from . import aliases, grammar
 
 # Canonical pass names, in the order the kernel runs them: the headers of
 # docs/log-format.md, with copy-hot and copy-cold named "hot" and "cold".
-PASSES = tuple(h[len("copy-"):] if h.startswith("copy-") else h
-               for _, h in grammar.PASS_TABLE)
+def pass_names(pass_table):
+    return tuple(h[len("copy-"):] if h.startswith("copy-") else h
+                 for _, h in pass_table)
+
+
+PASSES = pass_names(grammar.PASS_TABLE)
 PASS_IDS = dict(zip((i for i, _ in grammar.PASS_TABLE), PASSES))
+
+
+def parse_cpu_counts(text):
+    """A disturbance line's cpus= ("1:0,0:2,..."): ([(cpu, disturbed windows)],
+    whether the line had no room for every CPU); ([], False) when absent."""
+    if text is None:
+        return [], False
+    cut = text.endswith(",...")
+    if cut:
+        text = text[:-len(",...")]
+    return [tuple(int(x) for x in c.split(":")) for c in text.split(",")], cut
+
+
 SUITES = ("clear", "copy", "scrub")
 
 TAG_RE = re.compile(r"\(([A-Za-z0-9_]{1,15})\) ")
@@ -41,6 +61,23 @@ def _reader_regex(kind, rx):
 
 
 LINE_TYPES = [(k, _reader_regex(k, rx)) for k, rx in grammar.LINE_TYPES]
+
+# Text before a line's tag is noise (firmware output, a garbled serial
+# line); the line is looked for after each of its first MAX_TAG_TRIES tags.
+# Trying every tag of a line made of tags took time quadratic in its length.
+MAX_TAG_TRIES = 8
+
+# Limits, so that no input can take unbounded time or memory. pagebench
+# prints no line longer than OUT_LINE_MAX (512 bytes, lib/out.h); a
+# longer line is cut to MAX_LINE bytes, which also bounds the time an
+# expression that backtracks can take on it. An input stops after
+# MAX_INPUT bytes (the kernel's saved log is at most 1 MiB). Both are
+# reported as "cut"; the command line can change them.
+MAX_LINE = 4096
+MAX_INPUT = 256 << 20
+READ_CHUNK = 1 << 20
+# Skips and warnings listed per input; the rest are counted.
+MAX_DIAGS = 1000
 
 # Lines whose numbers could be silently shortened by a cut.
 SAFE_UNTERMINATED = ("done", "complete")
@@ -110,6 +147,10 @@ class StrBlock:
         self.figures = {}           # (variant, size or pattern) -> StrFigures
         self.variants = []          # in order of first appearance
         self.keys = []              # sizes or patterns, in order of appearance
+        # What the two lists hold, for a test that does not scan them
+        # (strings.restrict only shortens variants, after the last add).
+        self._listed = set()
+        self.memo = {}              # figures derived from the block, by name
 
     @property
     def zero(self):
@@ -129,9 +170,11 @@ class StrBlock:
 
     def add(self, f):
         self.figures[(f.variant, f.key)] = f
-        if f.variant not in self.variants:
+        if ("v", f.variant) not in self._listed:
+            self._listed.add(("v", f.variant))
             self.variants.append(f.variant)
-        if f.key not in self.keys:
+        if ("k", f.key) not in self._listed:
+            self._listed.add(("k", f.key))
             self.keys.append(f.key)
 
 
@@ -160,6 +203,8 @@ class Pass:
         self.bytes = None           # bytes a call covers, when the log says per sample
         self.aggregates = {}        # variant -> Aggregate
         self.variants = []          # in order of first appearance
+        self.by_variant = {}        # variant -> its samples, in log order
+        self.memo = {}              # figures derived from the pass, by name
         self.iters = {}             # variant -> samples so far
 
     @property
@@ -171,11 +216,18 @@ class Pass:
         return pass_label(self.suite, self.name)
 
     def add_variant(self, v):
-        if v not in self.variants:
+        if v not in self.iters and v not in self.aggregates:
             self.variants.append(v)
 
+    def add_sample(self, s):
+        """Numbers s as the variant's next iteration and keeps it."""
+        self.add_variant(s.variant)
+        s.iter = self.iters[s.variant] = self.iters.get(s.variant, 0) + 1
+        self.samples.append(s)
+        self.by_variant.setdefault(s.variant, []).append(s)
+
     def samples_of(self, variant):
-        return [s for s in self.samples if s.variant == variant]
+        return list(self.by_variant.get(variant, ()))
 
     @property
     def has_data(self):
@@ -239,12 +291,14 @@ class Machine:
         self.skipped_variants = []      # (variant, suite, reason)
         self.skipped_passes = []        # (label, reason)
         self.disturbances = []          # pagebench-linux, one per pass
+        self.cycles = []                # "cycles" lines: per pass and variant
         self.scrub = []                 # suite=scrub's steps, as dicts
         self.done = None                # failures count from "done:"
         self.complete = None            # "halting" / "rebooting"
         self.kinds = set()              # line kinds seen
         self.cur_pass = None
         self.strings = None             # StringsRun, suite=strings only
+        self.renamed = []               # (table, old, new): an old log's names
         self.cur_block = None           # the StrBlock lines go to
 
     # -- facts -----------------------------------------------------------
@@ -340,14 +394,14 @@ def pass_bytes(m, suite, name):
 
 # ---------------------------------------------------------------------------
 
-def _classify_text(rest):
-    """(kind, match) for the text after a tag, or None."""
-    rest = rest.rstrip(" \t")
-    ts = TIMESTAMP_RE.match(rest)
-    candidates = [rest, rest[ts.end():]] if ts else [rest]
-    for text in candidates:
+def _classify_at(text, pos):
+    """(kind, match) for text from pos (just after a tag), or None. The
+    expressions match at pos in place: slicing the rest off for each tag
+    would copy a long line once per tag on it."""
+    ts = TIMESTAMP_RE.match(text, pos)
+    for start in (pos, ts.end()) if ts else (pos,):
         for kind, rx in LINE_TYPES:
-            m = rx.match(text)
+            m = rx.match(text, start)
             if m:
                 return kind, m
     return None
@@ -365,14 +419,80 @@ def _title_of(text):
     return t[:-1].strip()
 
 
-class Reader:
-    """Splits one input into machines. Feed it the whole input at once."""
+class Lines:
+    """The lines of a binary file, read in chunks: iterating gives (raw,
+    size, terminated, sep) per line, raw its first max_line bytes (without
+    the line end), size its whole length, sep the line end in use. At most
+    max_input bytes are read; then longer says whether the input went on,
+    and stop_line is the line where reading stopped.
 
-    def __init__(self, source, default_name):
+    LF or CRLF ends lines; a capture with CR alone (no LF in the first
+    chunk that ends a line) uses CR. A CR inside an LF line (or an LF
+    inside a CR line) starts a new line of the same number, as a
+    console's redraw does (Reader.record)."""
+
+    def __init__(self, fh, max_line=MAX_LINE, max_input=MAX_INPUT):
+        self.fh, self.max_line, self.max_input = fh, max_line, max_input
+        self.longer = False
+        self.stop_line = 0
+
+    def __iter__(self):
+        fh, max_line = self.fh, self.max_line
+        sep = None
+        parts, kept, length = [], 0, 0
+        count = total = 0
+        while True:
+            want = min(READ_CHUNK, self.max_input - total)
+            buf = fh.read(want) if want > 0 else b""
+            if not buf:
+                self.longer = want <= 0 and bool(fh.read(1))
+                break
+            total += len(buf)
+            if sep is None:
+                if b"\n" in buf:
+                    sep = b"\n"
+                elif b"\r" in buf:
+                    sep = b"\r"
+            start = 0
+            while sep is not None:
+                end = buf.find(sep, start)
+                if end < 0:
+                    break
+                if not parts and end - start <= max_line:
+                    raw, size = buf[start:end], end - start
+                else:
+                    if kept < max_line:
+                        parts.append(buf[start:min(end, start + max_line - kept)])
+                    raw, size = b"".join(parts), length + end - start
+                count += 1
+                yield raw, size, True, sep
+                parts, kept, length = [], 0, 0
+                start = end + 1
+            if start < len(buf):
+                if kept < max_line:
+                    piece = buf[start:start + max_line - kept]
+                    parts.append(piece)
+                    kept += len(piece)
+                length += len(buf) - start
+        if length:
+            count += 1
+            yield b"".join(parts), length, False, sep
+        self.stop_line = count if length else count + 1
+
+
+class Reader:
+    """Splits one input into machines: read() a binary file to its end, or
+    feed() it all the bytes at once."""
+
+    def __init__(self, source, default_name, max_line=MAX_LINE,
+                 max_input=MAX_INPUT):
         self.source = source
         self.default_name = default_name
+        self.max_line, self.max_input = max_line, max_input
         self.machines = []
         self.diags = []
+        self.unlisted = {}          # Diag kind -> how many were not listed
+        self.lineno = 0             # lines taken so far
         self.cur = None
         self.pending_title = None
         self.pending_attach = None
@@ -381,6 +501,14 @@ class Reader:
         self.last_skip = None       # the skip a new one may extend
 
     # -- diagnostics, merged into ranges when consecutive ----------------
+    def listed(self, d):
+        """Keeps d, unless MAX_DIAGS are kept already: then counts it."""
+        if len(self.diags) >= MAX_DIAGS:
+            self.unlisted[d.kind] = self.unlisted.get(d.kind, 0) + d.count
+            return False
+        self.diags.append(d)
+        return True
+
     def skip(self, line, reason):
         d = self.last_skip
         if d is not None and d.reason == reason and d.last <= line:
@@ -388,32 +516,60 @@ class Reader:
                 d.count += 1
             d.last = line
             return
-        self.last_skip = Diag(self.source, line, line, reason)
-        self.diags.append(self.last_skip)
+        d = Diag(self.source, line, line, reason)
+        self.last_skip = d if self.listed(d) else None
 
     def warn(self, line, text):
-        self.diags.append(Diag(self.source, line, line, text, kind="warning"))
+        self.listed(Diag(self.source, line, line, text, kind="warning"))
+
+    def cut(self, line, text):
+        self.listed(Diag(self.source, line, line, text, kind="cut"))
 
     # -- lines -----------------------------------------------------------
     def feed(self, data):
         if isinstance(data, str):
             data = data.encode("utf-8", "replace")
-        # LF or CRLF ends lines; a capture with CR alone uses CR.
-        sep = b"\n" if b"\n" in data or b"\r" not in data else b"\r"
-        pieces = data.split(sep)
-        last_terminated = data.endswith(sep)
-        if last_terminated:
-            pieces.pop()            # the empty text after the final newline
-        nlines = len(pieces)
-        for i, raw in enumerate(pieces):
-            lineno = i + 1
-            terminated = last_terminated or i < nlines - 1 or \
-                raw.endswith(b"\r")
-            text = raw.decode("utf-8", "replace").rstrip("\r")
-            subs = text.split("\r")
-            for j, sub in enumerate(subs):
-                self.line(sub, lineno, terminated or j < len(subs) - 1)
-        self.finish(nlines)
+        self.read(io.BytesIO(data))
+
+    def read(self, fh):
+        """Reads fh (binary) to its end, or to max_input bytes."""
+        lines = Lines(fh, self.max_line, self.max_input)
+        for rec in lines:
+            self.take(*rec)
+        self.end(lines)
+
+    def take(self, raw, size, terminated, sep):
+        """The next line of the input, as Lines gives it."""
+        self.lineno += 1
+        self.record(raw, size, self.lineno, terminated, sep)
+
+    def end(self, lines=None):
+        """The input is over: lines (a Lines, when the input was one) says
+        whether it was cut."""
+        if lines is not None and lines.longer:
+            self.cut(lines.stop_line, "the input is longer than %d bytes "
+                     "(--max-input); the rest is not read" % self.max_input)
+        self.finish(self.lineno)
+
+    def record(self, raw, size, lineno, terminated, sep):
+        """One line of the input, as read (without its line end)."""
+        if size > self.max_line:
+            self.cut(lineno, "a line of %d bytes%s; read its first %d "
+                     "(--max-line)" % (size, "" if terminated else
+                                       " or more", self.max_line))
+            # A cut may split a UTF-8 sequence: leave its start out.
+            text = codecs.getincrementaldecoder("utf-8")("replace").decode(raw)
+            terminated = False
+        else:
+            if sep != b"\r" and raw.endswith(b"\r"):
+                terminated = True   # CRLF: only the LF is missing
+            text = raw.decode("utf-8", "replace")
+        if sep == b"\r":
+            subs = text.split("\n")
+        else:
+            subs = text.rstrip("\r").split("\r")
+        for j, sub in enumerate(subs):
+            self.line(sub, lineno, terminated or j < len(subs) - 1)
 
     def line(self, raw, lineno, terminated):
         text = ANSI_RE.sub("", raw)
@@ -426,10 +582,15 @@ class Reader:
             return
         found = None
         tagged_at_start = False
+        tags = 0
+        body = text.rstrip(" \t")
         for m in TAG_RE.finditer(text):
-            if not text[:m.start()].strip(" \t\x00"):
-                tagged_at_start = True
-            c = _classify_text(text[m.end():])
+            tags += 1
+            if tags == 1:
+                tagged_at_start = not text[:m.start()].strip(" \t\x00")
+            if tags > MAX_TAG_TRIES or m.end() > len(body):
+                continue            # only counted, for the message
+            c = _classify_at(body, m.end())
             if c:
                 found = (m, c)
                 break
@@ -439,6 +600,10 @@ class Reader:
                     self.skip(lineno, "binary garbage in a tagged line")
                 elif not terminated:
                     self.skip(lineno, "cut off (no line end)")
+                elif tags > MAX_TAG_TRIES:
+                    self.skip(lineno, "tagged line of unknown form (tried "
+                              "the first %d of its %d tags)"
+                              % (MAX_TAG_TRIES, tags))
                 else:
                     self.skip(lineno, "tagged line of unknown form")
                 return
@@ -513,10 +678,8 @@ class Reader:
             if variant in ("pre", "post"):
                 self.skip(lineno, "value line without a variant")
                 return
-            it = p.iters[variant] = p.iters.get(variant, 0) + 1
-            p.samples.append(Sample(variant, it, int(g[0], 16),
-                                    int(g[2], 16), int(g[3], 16), lineno))
-            p.add_variant(variant)
+            p.add_sample(Sample(variant, None, int(g[0], 16),
+                                int(g[2], 16), int(g[3], 16), lineno))
         elif kind == "pass":
             suite = "copy" if g[0] else "clear"
             cur.cur_pass = cur.get_pass(suite, g[1], lineno)
@@ -524,8 +687,8 @@ class Reader:
         elif kind == "agg":
             p = cur.get_pass("copy", g[0][len("copy-"):], lineno)
             n, mn, med, mx = (int(x) for x in g[2:])
-            p.aggregates[g[1]] = Aggregate(g[1], n, mn, med, mx, lineno)
             p.add_variant(g[1])
+            p.aggregates[g[1]] = Aggregate(g[1], n, mn, med, mx, lineno)
             cur.cur_pass = None
         elif kind.startswith("strings_"):
             self.strings_line(kind, m, g, lineno)
@@ -601,6 +764,9 @@ class Reader:
             f["flush"] = g[0]
         elif kind == "variants":
             f.setdefault("variants", {})[g[0]] = (g[1] or "").split()
+        elif kind == "variant":
+            f.setdefault("variant", []).append(dict(zip(
+                ("name", "op", "shape", "store", "needs", "what"), g)))
         elif kind == "skipped_variant":
             cur.skipped_variants.append((g[0], g[1], g[2]))
         elif kind == "skipped_pass":
@@ -618,11 +784,9 @@ class Reader:
             cur.verify_failed.add((g[0], canon_pass(g[1]), g[2]))
         elif kind == "scrub":
             p = cur.get_pass("scrub", scrub_pass_name(int(g[1]), g[2]), lineno)
-            it = p.iters[g[0]] = p.iters.get(g[0], 0) + 1
             # The step's time is the wall time; it has no probes.
-            p.samples.append(Sample(g[0], it, None, int(g[5]), None, lineno))
+            p.add_sample(Sample(g[0], None, None, int(g[5]), None, lineno))
             p.bytes = int(g[4])
-            p.add_variant(g[0])
             cur.scrub.append({"variant": g[0], "cpus": int(g[1]), "node": g[2],
                               "rep": int(g[3]), "bytes": int(g[4]),
                               "wall": int(g[5]), "slowest": int(g[6]),
@@ -639,11 +803,26 @@ class Reader:
             f.setdefault("sizes", {})[g[0]] = {
                 "fill": int(g[1]), "clear": int(g[2]), "copy": int(g[3])}
         elif kind == "disturbance":
-            cur.disturbances.append({
+            d = {"suite": g[0], "pass": PASS_IDS.get(g[1], g[1]),
+                 "nivcsw": int(g[2]), "nvcsw": int(g[3]),
+                 "irqs": None if g[4] == "unknown" else int(g[4]),
+                 "top": g[5] or ""}
+            # Logs before issue 16 end at top=; None there, not 0.
+            d["samples"], d["retimed"], d["kept"] = (
+                (None,) * 3 if g[6] is None else (int(x) for x in g[6:9]))
+            d["cpus"], d["cpus_cut"] = parse_cpu_counts(g[9])
+            cur.disturbances.append(d)
+        elif kind == "cycles":
+            cur.cycles.append({
                 "suite": g[0], "pass": PASS_IDS.get(g[1], g[1]),
-                "nivcsw": int(g[2]), "nvcsw": int(g[3]),
-                "irqs": None if g[4] == "unknown" else int(g[4]),
-                "top": g[5] or ""})
+                "variant": g[2], "samples": int(g[3]), "ticks": int(g[4]),
+                "ref": int(g[5]), "cycles": int(g[6]),
+                "ratio": None if g[7] == "?" else float(g[7]),
+                "mhz": None if g[8] == "?" else int(g[8])})
+        elif kind == "cycles_source":
+            f["cycles"] = {"source": g[0], "ref": g[1]}
+        elif kind == "cycles_none":
+            f["cycles"] = {"none": g[0]}
         elif kind.startswith("linux_"):
             f.setdefault("linux", {})[kind[len("linux_"):]] = \
                 m.group(0)[len("linux "):]
@@ -696,6 +875,10 @@ class Reader:
         cur = self.cur
         if cur is None:
             return
+        renames, clash = aliases.plan(cur)
+        if clash:
+            self.warn(cur.first_line, "%s: %s" % (cur.name, clash))
+        aliases.apply(cur, renames)
         if not cur.has_data:
             return
         if cur.done is None and cur.format == "pagebench":
@@ -722,13 +905,26 @@ class Reader:
         self.close()
         self.cur = None
         self.diags.sort(key=lambda d: d.first)
+        # Cuts are said even with -q: their count is a cut of its own.
+        for kinds, shown in ((("skip", "warning"), "warning"),
+                             (("cut",), "cut")):
+            counts = [(k, self.unlisted[k]) for k in kinds
+                      if k in self.unlisted]
+            if counts:
+                self.diags.append(Diag(
+                    self.source, nlines, nlines, "not listed: %s (only the "
+                    "first %d reports of an input are)" % (", ".join(
+                        "%d more %s" % (n, {"skip": "skipped lines",
+                                            "warning": "warnings",
+                                            "cut": "cut lines"}[k])
+                        for k, n in counts), MAX_DIAGS), kind=shown))
 
 
-def read_bytes(data, source="<input>", default_name=None):
+def read_bytes(data, source="<input>", default_name=None, **limits):
     """Parse one input. Returns (machines, diags)."""
     if default_name is None:
         default_name = os.path.basename(source) or source
-    r = Reader(source, default_name)
+    r = Reader(source, default_name, **limits)
     r.feed(data)
     return r.machines, r.diags
 
@@ -757,28 +953,44 @@ def dedupe_names(machines):
             seen[base] = n
 
 
-def load(paths):
+def load(paths, **limits):
     """Reads every path ("-" is stdin). Returns (machines, diags), the
-    machines with distinct names, in input order."""
+    machines with distinct names, in input order. limits: max_line,
+    max_input (bytes)."""
     machines, diags = [], []
     for path in paths:
-        ms, ds = read_path(path)
+        ms, ds = read_path(path, **limits)
         machines.extend(ms)
         diags.extend(ds)
     dedupe_names(machines)
     return machines, diags
 
 
-def read_path(path):
+def read_path(path, **limits):
     """Parse a file, or stdin for "-". Returns (machines, diags)."""
+    def plain(fh, source, name):
+        r = Reader(source, name, **limits)
+        r.read(fh)
+        return r.machines, r.diags
+    return read_input(path, plain)
+
+
+def read_input(path, read):
+    """read(binary file, source, default machine name) -> (machines,
+    diags) on the file path, or on stdin for "-". A file that cannot be
+    read, or stops with a read error, gives only a Diag of kind "error"."""
     import sys
     if path == "-":
-        data = sys.stdin.buffer.read()
-        return read_bytes(data, "<stdin>", "stdin")
+        source, name = "<stdin>", "stdin"
+    else:
+        source, name = path, os.path.basename(path)
     try:
+        if path == "-":
+            if sys.stdin is None:           # started with <&-
+                raise OSError(errno.EBADF, "stdin is closed")
+            return read(sys.stdin.buffer, source, name)
         with open(path, "rb") as fh:
-            data = fh.read()
+            return read(fh, source, name)
     except OSError as e:
-        return [], [Diag(path, 0, 0, "cannot read: %s" % (e.strerror or e),
+        return [], [Diag(source, 0, 0, "cannot read: %s" % (e.strerror or e),
                          kind="error")]
-    return read_bytes(data, path, os.path.basename(path))

@@ -27,6 +27,7 @@ def restrict(machines, names):
         for b in blocks(m):
             b.figures = {k: f for k, f in b.figures.items() if k[0] in names}
             b.variants = [v for v in b.variants if v in names]
+            b.memo.clear()
 
 
 def blocks(m):
@@ -68,11 +69,20 @@ def cell(m, b, variant, key, unit):
         f = A.ns_per_tick(m)
         return c.scaled(f) if f else None
     if unit == A.RATIO:
-        best = [x.median for x in (raw_cell(m, b, v, key) for v in b.variants)
-                if x is not None]
-        base = min(best) if best else None
+        base = best_median(m, b, key)
         return c.scaled(1.0 / base) if base and base > 0 else None
     raise ValueError(unit)
+
+
+def best_median(m, b, key):
+    """The lowest median at one size (or pattern) of a block, or None;
+    worked out once, as every cell's ratio needs it."""
+    memo = ("best", key)
+    if memo not in b.memo:
+        best = [x.median for x in (raw_cell(m, b, v, key) for v in b.variants)
+                if x is not None]
+        b.memo[memo] = min(best) if best else None
+    return b.memo[memo]
 
 
 def sizes(b):
@@ -176,7 +186,8 @@ def tied_from(m, b, ws):
 
 def zero_pairs(b):
     """[(rep variant, branching variant)]: X and X_br both in the block."""
-    return [(v, v + "_br") for v in b.variants if v + "_br" in b.variants]
+    names = set(b.variants)
+    return [(v, v + "_br") for v in b.variants if v + "_br" in names]
 
 
 def zero_comparison(m, b, rep, br, pattern, alpha):

@@ -80,6 +80,7 @@ def summary(machines, alpha, tie=S.DEFAULT_TIE):
             out.append("%s  %s" % ((k + ":").ljust(w + 1), v))
         for line, text in m.failures:
             out.append("FAILURE  line %d: %s" % (line, text))
+        out.extend(variant_lines(m))
         for p in m.ordered_passes():
             out.append("")
             out.append(pass_table(m, p, alpha))
@@ -89,6 +90,17 @@ def summary(machines, alpha, tie=S.DEFAULT_TIE):
             out += ["", strings]
         out.append("")
     return "\n".join(out)
+
+
+def variant_lines(m):
+    """What each variant does, as the log's `variant` lines say."""
+    vs = m.facts.get("variant")
+    if not vs:
+        return []
+    rows = [["table", "variant", "shape", "store", "needs", "what"]]
+    rows += [[v["op"], v["name"], v["shape"], v["store"], v["needs"],
+              v["what"]] for v in vs]
+    return ["", "-- variants", table(rows)]
 
 
 def pass_head(m, p):

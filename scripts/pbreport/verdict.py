@@ -80,17 +80,15 @@ def pass_candidates(m, function):
     for p in m.ordered_passes():
         if p.suite != suite:
             continue
-        names = aliases.mapping(suite, p.variants)
         cells, orig = {}, {}
-        for v in p.variants:
-            new = names[v]
+        for v in p.variants:            # today's names (parse renamed them)
             if function != "clear_pages" and suite in DEF_FILES and \
-                    shapes(suite).get(new, "PAGE") == "RANGE":
+                    shapes(suite).get(v, "PAGE") == "RANGE":
                 continue
             c = A.raw_cell(m, p, v)
             if c is None or c.failed:
                 continue
-            cells[new], orig[new] = c, v
+            cells[v], orig[v] = c, aliases.log_name(m, suite, v)
         if cells:
             out.append(Candidates(function, pass_label(p.suite, p.name),
                                   cells, orig, 0.0,
@@ -121,7 +119,6 @@ def strings_candidates(m, op, keep=None):
             allv = []
             for b in mb:
                 allv += [v for v in b.variants if v not in allv]
-            names = aliases.mapping(op, allv)
             cells, orig = {}, {}
             for v in allv:
                 figs = [b.figures.get((v, n)) for b, n in keys]
@@ -132,9 +129,9 @@ def strings_candidates(m, op, keep=None):
                 reps = min(len(f.values) for f in figs)
                 sums = [sum(f.values[r] for f in figs) for r in range(reps)]
                 sp = stats.Spread(sums)
-                cells[names[v]] = A.Cell(sp.n, sp.min, sp.q1, sp.median,
-                                         sp.q3, sp.max, sums)
-                orig[names[v]] = v
+                cells[v] = A.Cell(sp.n, sp.min, sp.q1, sp.median,
+                                  sp.q3, sp.max, sums)
+                orig[v] = aliases.log_name(m, op, v)
             if cells:
                 c = Candidates(op, "%s %s" % (mode, class_text(lo, hi)),
                                cells, orig, S.DEFAULT_TIE,
