@@ -3,12 +3,14 @@
 #   make run      boot it under QEMU, show and save the serial log
 #   make test     all tests; ends with "N passed, N failed, N skipped"
 #   make bench    pagebench-linux beside perf bench and likwid-bench, figures only
+#   make module   build/module/pagebench.ko, against KDIR's kernel headers
 # Missing Debian packages are installed when run as root (scripts/deps).
 #
 # Sources by layer, lowest first (README.md, "Layout"): lib/, cpu/,
 # variants/, harness/ and harness/suites/ are compiled for every host;
 # boot/ and kernel/ are the ring-0 host, linux/ the user-space host
-# (pagebench-linux), tools/ pagebench-cpuid.
+# (pagebench-linux), module/ the host as a Linux kernel module
+# (pagebench.ko), tools/ pagebench-cpuid.
 
 CC	?= gcc
 NASM	?= nasm
@@ -72,12 +74,12 @@ NEEDED_FILES := /usr/share/consolefonts/Uni2-VGA16.psf.gz
 MISSING := $(foreach t,$(NEEDED_TOOLS),$(if $(shell command -v $(t) 2>/dev/null),,$(t))) \
 	   $(foreach f,$(NEEDED_FILES),$(if $(wildcard $(f)),,$(f)))
 ifneq ($(strip $(MISSING)),)
-ifeq ($(filter deps clean run test bench,$(MAKECMDGOALS)),)
+ifeq ($(filter deps clean run test bench module,$(MAKECMDGOALS)),)
 $(error missing $(strip $(MISSING)): run scripts/deps (as root it installs what is missing, otherwise it prints the apt-get command), or make run, which does)
 endif
 endif
 
-.PHONY: all run test bench deps clean FORCE
+.PHONY: all run test bench deps clean module FORCE
 # Keep the objects pattern rules make on the way: no rebuild on the next make.
 .SECONDARY:
 all: $(B)/pagebench.elf $(B)/pagebench.iso $(BIN)
@@ -102,7 +104,8 @@ $(RULES_C): scripts/rules2c scripts/pbreport/rules.py rules/selection.rules rule
 # these objects alone may use SSE registers (CR4.OSFXSR is set at boot);
 # no code on a timed path or on another CPU is built so, and with
 # disable=sse2 (an emulator that cannot run SSE) they are not called.
-VERDICT_FP_OBJ := $(patsubst %,$(B)/k/harness/%.o,stats decide judge)
+VERDICT_FP_C   := $(patsubst %,harness/%.c,stats decide judge)
+VERDICT_FP_OBJ := $(patsubst %.c,$(B)/k/%.o,$(VERDICT_FP_C))
 $(VERDICT_FP_OBJ): KCFLAGS += -msse2 -mfpmath=sse
 
 $(B)/k/%.o: %.c Makefile
@@ -167,6 +170,44 @@ $(B)/bin/pagebench-linux: $(LINUX_OBJ) $(HARNESS_LIB)
 $(B)/bin/pagebench-linux-static: $(LINUX_OBJ) $(HARNESS_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -static -o $@ $^
+
+# The kernel module: Kbuild wants every source under its M= directory, so
+# build/module/ gets links to them, and the variant tables with module/'s
+# rows appended (one table, whose module-only rows exist only there).
+# module/Kbuild assembles the nasm files itself.
+KDIR	?= /lib/modules/$(shell uname -r)/build
+MOD	:= $(B)/module
+# The module makes no verdict (its kernel gives it no floating point): it
+# gets none of the verdict's arithmetic (VERDICT_FP_C, above).
+MOD_SRC	:= $(filter-out $(VERDICT_FP_C),$(HARNESS_C)) $(VARIANT_ASM) $(HARNESS_ASM) \
+	   $(wildcard lib/*.h cpu/*.h variants/*.h variants/*.inc harness/*.h \
+	   harness/*.def harness/suites/*.h module/*.c module/*.h module/*.def \
+	   module/compat/*.h)
+MOD_LINKS := $(addprefix $(MOD)/,$(MOD_SRC))
+MOD_DEFS  := $(addprefix $(MOD)/variants/,clear.def copy.def strings.def)
+
+$(MOD)/Kbuild: module/Kbuild
+	@mkdir -p $(dir $@)
+	ln -sf $(abspath $<) $@
+
+$(MOD_LINKS): $(MOD)/%: %
+	@mkdir -p $(dir $@)
+	ln -sf $(abspath $<) $@
+
+$(MOD_DEFS): $(MOD)/variants/%.def: variants/%.def module/%.def
+	@mkdir -p $(dir $@)
+	cat $^ > $@
+
+module: $(MOD)/Kbuild $(MOD_LINKS) $(MOD_DEFS) $(B)/version
+	@if [ ! -f $(KDIR)/Makefile ]; then \
+		echo "make module: no kernel headers at $(KDIR)" >&2; \
+		echo "make module: install linux-headers-$$(uname -r), or give KDIR=; installed:" \
+			$$(ls -d /usr/src/linux-headers-* 2>/dev/null | grep -v common) >&2; \
+		exit 1; \
+	fi
+	@find $(MOD) -xtype l -delete	# links to sources that are gone
+	@rm -f $(filter-out $(MOD_LINKS),$(shell find $(MOD) -type l -name '*.c'))	# or it does not take
+	$(MAKE) -C $(KDIR) M=$(abspath $(MOD)) PB_VERSION=$(VERSION) NASM=$(NASM) modules
 
 deps:
 	@scripts/deps $(DEPS_FOR)

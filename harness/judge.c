@@ -10,16 +10,6 @@
 /* The page passes' samples are compared as they are: no tie (decide.py). */
 #define PAGE_TIE 0.0
 
-const char *verdict_fn_name(enum verdict_fn f)
-{
-	static const char *const names[VERDICT_FNS] = {
-		[VERDICT_CLEAR_PAGE] = "clear_page",
-		[VERDICT_CLEAR_PAGES] = "clear_pages",
-		[VERDICT_COPY_PAGE] = "copy_page",
-	};
-
-	return f < VERDICT_FNS ? names[f] : "?";
-}
 
 static bool same(const char *a, const char *b)
 {
@@ -386,6 +376,12 @@ static void print_pick(const struct verdict_decision *dec, const struct verdict_
 	out_line("verdict %s pass=%s pick %s %s %s%s: %s: %s", verdict_fn_name(dec->fn),
 		 passes[dec->pass].id, rule_kernel_name(pk->kernel), pk->version,
 		 pk->entry, assuming, what, pk->rec);
+}
+
+void judge_attach(struct verdict *vd)
+{
+	vd->decide = judge_decide;
+	vd->print = judge_print;
 }
 
 void judge_print(struct verdict_decision *dec, const struct rule_pick *picks,

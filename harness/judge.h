@@ -4,7 +4,7 @@
  * them (harness/judge.c): verdict.py's pass_candidates(), judge() and
  * decision_picks() for the page functions, in floating point, built with
  * SSE in the kernel. harness/verdict.c hands it the passes and calls it
- * only when the verdict is made (verdict_off()).
+ * only when the host attached it and the verdict is made (verdict_off()).
  */
 #ifndef PB_JUDGE_H
 #define PB_JUDGE_H
@@ -19,7 +19,17 @@
 enum verdict_fn { VERDICT_CLEAR_PAGE, VERDICT_CLEAR_PAGES, VERDICT_COPY_PAGE,
 		  VERDICT_FNS };
 
-const char *verdict_fn_name(enum verdict_fn f);	/* "clear_page", ... */
+/* "clear_page", ...: inline, so that this header's users need no object. */
+static inline const char *verdict_fn_name(enum verdict_fn f)
+{
+	static const char *const names[VERDICT_FNS] = {
+		[VERDICT_CLEAR_PAGE] = "clear_page",
+		[VERDICT_CLEAR_PAGES] = "clear_pages",
+		[VERDICT_COPY_PAGE] = "copy_page",
+	};
+
+	return f < VERDICT_FNS ? names[f] : "?";
+}
 
 enum pick_status {
 	PICK_MEASURED, PICK_NOT_MEASURED, PICK_NEEDS_VARIANT, PICK_UNKNOWN,
@@ -78,7 +88,18 @@ struct verdict {
 	struct verdict_decision decision[VERDICT_DECISIONS_MAX];
 	bool reported;
 	const char *off;	/* why no verdict is made, or NULL */
+	/* The arithmetic, where the host attached it (judge_attach()). */
+	void (*decide)(struct verdict *vd, enum verdict_fn fn);
+	void (*print)(struct verdict_decision *dec, const struct rule_pick *picks,
+		      unsigned int npicks);
 };
+
+/*
+ * The verdict is made in this run: harness/verdict.c calls the functions
+ * below through vd. A host that runs no verdict (the Linux module, whose
+ * kernel gives it no floating point) does not attach them, nor link them.
+ */
+void judge_attach(struct verdict *vd);
 
 /* Decides the pass being handed over for one function, as the report does. */
 void judge_decide(struct verdict *vd, enum verdict_fn fn);

@@ -455,7 +455,8 @@ static bool era_pick(enum rule_kernel k, const char *entry,
 		     const struct rule_facts *f, const struct rule_version *probe,
 		     struct rule_pick *p)
 {
-	struct evaluator ev;
+	/* A few KiB of memo: not on a kernel stack (one caller at a time). */
+	static struct evaluator ev;
 	bool is_unknown;
 	unsigned int i, v;
 

@@ -2,7 +2,7 @@
 /*
  * The verdict (harness/verdict.h): the passes handed over, and the lines
  * at the end. No floating point here: that is harness/judge.c, which this
- * calls only when the verdict is made.
+ * calls through the verdict, where the host attached it.
  */
 #include "harness/judge.h"
 #include "harness/rules.h"
@@ -63,8 +63,8 @@ void verdict_end_pass(struct verdict *vd)
 	if (!vd->open)
 		return;
 	n = functions(vd->op, fns);
-	for (i = 0; i < n && !vd->off; i++)
-		judge_decide(vd, fns[i]);
+	for (i = 0; i < n && vd->decide && !vd->off; i++)
+		vd->decide(vd, fns[i]);
 	vd->open = false;
 	vd->npending = 0;
 }
@@ -82,6 +82,8 @@ void verdict_report(struct verdict *vd, const struct rule_facts *f)
 		out_line("note: verdict: not made: %s", vd->off);
 		return;
 	}
+	if (!vd->print)
+		return;		/* a host that makes no verdict */
 	/* The picks depend on the CPU alone: once per function. */
 	for (fn = 0; fn < VERDICT_FNS; fn++) {
 		for (k = 0; k < RULE_KERNELS; k++) {
@@ -101,7 +103,7 @@ void verdict_report(struct verdict *vd, const struct rule_facts *f)
 			struct verdict_decision *dec = &vd->decision[i];
 
 			if (dec->fn == fn)
-				judge_print(dec, picks[fn], npicks[fn]);
+				vd->print(dec, picks[fn], npicks[fn]);
 		}
 	}
 }

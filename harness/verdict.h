@@ -23,8 +23,11 @@
 /* The decisions and picks it keeps are harness/judge.h's. */
 
 /*
- * No verdict in this run, and why (a line says so at the end): the kernel
- * with disable=sse2, where the statistics' SSE registers must stay unused.
+ * The hosts that print a verdict attach its arithmetic first
+ * (judge_attach(), harness/judge.h); without it the passes are handed
+ * over for nothing and no line is printed. verdict_off(): no verdict in
+ * this run, and why (a line says so at the end): the kernel with
+ * disable=sse2, where the statistics' SSE registers must stay unused.
  */
 void verdict_off(struct verdict *vd, const char *why);
 

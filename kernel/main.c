@@ -170,6 +170,8 @@ void kmain(uint32_t magic, uint32_t info)
 	/* The verdict's statistics run on SSE registers (the Makefile says which). */
 	if ((o.disable >> FEAT_SSE2) & 1)
 		verdict_off(&sum.verdict, "disable=sse2, and its statistics run on SSE registers");
+	else
+		judge_attach(&sum.verdict);
 	if (alloc_buffers(&bufs, &plan, &mem))
 		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);
 	else {

@@ -201,6 +201,7 @@ int main(int argc, char **argv)
 	} else if (linux_buffers(&bufs, &plan)) {
 		linux_sched_fifo();
 		out_line("linux wbinvd=no ibpb=no interrupts=on");
+		judge_attach(&sum.verdict);
 		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);
 	} else {
 		fputs("pagebench-linux: cannot map the buffers of this plan (see the note: line)\n",
