@@ -14,7 +14,7 @@ uint64_t summary_median2(uint64_t *t, unsigned int n)
 	return t[(n - 1) / 2] + t[n / 2];
 }
 
-void summary_begin(struct summary *s, enum op op, enum pass_id id, size_t bytes)
+static void begin(struct summary *s, enum op op, enum pass_id id, size_t bytes)
 {
 	struct summary_pass *p;
 
@@ -28,9 +28,16 @@ void summary_begin(struct summary *s, enum op op, enum pass_id id, size_t bytes)
 	p->n = 0;
 }
 
+void summary_begin(struct summary *s, enum op op, enum pass_id id, size_t bytes)
+{
+	begin(s, op, id, bytes);
+	verdict_begin_pass(&s->verdict, op, id);
+}
+
+/* Not a clear or copy pass: no verdict. */
 void summary_begin_titled(struct summary *s, const char *title, size_t bytes)
 {
-	summary_begin(s, OP_CLEAR, 0, bytes);
+	begin(s, OP_CLEAR, 0, bytes);
 	if (s->n)
 		fmt_snprintf(s->pass[s->n - 1].title, sizeof(s->pass[0].title), "%s", title);
 }
@@ -44,12 +51,27 @@ void summary_add(struct summary *s, const char *variant, uint64_t median2)
 	p->row[p->n++] = (struct summary_row){ variant, median2 };
 }
 
+void summary_add_samples(struct summary *s, const struct variant *v,
+			 uint64_t *t, unsigned int n, bool failed)
+{
+	summary_add(s, v->name, summary_median2(t, n));
+	verdict_add(&s->verdict, v, t, n, failed);
+}
+
+void summary_add_aggregate(struct summary *s, const struct variant *v,
+			   uint64_t median, unsigned int n, bool failed)
+{
+	summary_add(s, v->name, 2 * median);
+	verdict_add_aggregate(&s->verdict, v, median, n, failed);
+}
+
 /* Insertion sort: stable, so equal medians keep the table's order. */
 void summary_end(struct summary *s)
 {
 	struct summary_pass *p = s->n ? &s->pass[s->n - 1] : NULL;
 	unsigned int i, j;
 
+	verdict_end_pass(&s->verdict);
 	if (!p)
 		return;
 	for (i = 1; i < p->n; i++)

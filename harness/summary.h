@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "harness/passes.h"
+#include "harness/verdict.h"
 #include "variants/variants.h"
 
 struct summary_row {
@@ -32,6 +33,7 @@ struct summary_pass {
 struct summary {
 	unsigned int n;
 	struct summary_pass pass[OP_COUNT * PASS_COUNT + 16];
+	struct verdict verdict;	/* of the clear and copy passes */
 };
 
 /* The median of t[0..n) (sorted in place), doubled. */
@@ -42,6 +44,16 @@ void summary_begin(struct summary *s, enum op op, enum pass_id id, size_t bytes)
 /* The same for a block that is not a pass's (suite=scrub's counts). */
 void summary_begin_titled(struct summary *s, const char *title, size_t bytes);
 void summary_add(struct summary *s, const char *variant, uint64_t median2);
+/*
+ * A clear or copy pass's row, from its n samples (sorted in place), which
+ * the verdict reads until summary_end(); failed: the variant printed a
+ * verify FAILED or fault line in this pass, so the verdict leaves it out.
+ */
+void summary_add_samples(struct summary *s, const struct variant *v,
+			 uint64_t *t, unsigned int n, bool failed);
+/* copy-hot, copy-cold: the median of n copies, as the line prints it. */
+void summary_add_aggregate(struct summary *s, const struct variant *v,
+			   uint64_t median, unsigned int n, bool failed);
 /* Ranks the rows of the last pass begun. */
 void summary_end(struct summary *s);
 

@@ -156,9 +156,13 @@ static void prepare(const struct layout *l, unsigned int rep, unsigned int i)
 	fill_bytes(l->dst, (uint8_t)(0x11 * (rep % 15 + 1)), l->bytes);
 }
 
-/* Each variant's median over what it printed, for the summary. */
+/*
+ * Each variant's samples, for the summary and the verdict; failed: the
+ * variants that printed a verify FAILED or fault line in this pass.
+ */
 static void summarise(struct suite_run *s, enum op op, enum pass_id id,
-		      size_t bytes, uint64_t (*t)[REPS_MAX], const unsigned int *n)
+		      size_t bytes, uint64_t (*t)[REPS_MAX], const unsigned int *n,
+		      variant_set failed)
 {
 	unsigned int i;
 
@@ -167,9 +171,19 @@ static void summarise(struct suite_run *s, enum op op, enum pass_id id,
 	summary_begin(s->sum, op, id, bytes);
 	for (i = 0; i < variant_count; i++)
 		if (variants[i].op == op && n[i])
-			summary_add(s->sum, variants[i].name,
-				    summary_median2(t[i], n[i]));
+			summary_add_samples(s->sum, &variants[i], t[i], n[i],
+					    (failed >> i) & 1);
 	summary_end(s->sum);
+}
+
+/* verify() counts a failure for every line it prints. */
+static bool verified(const char *pass, const struct variant *v,
+		     const struct layout *l)
+{
+	unsigned int before = run_failures();
+
+	verify(pass, v, l);
+	return run_failures() == before;
 }
 
 static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
@@ -177,6 +191,7 @@ static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
 	/* Storage for one pass at a time, too large for a stack. */
 	static uint64_t ticks[VARIANTS_MAX][REPS_MAX];
 	unsigned int samples[VARIANTS_MAX] = { 0 };
+	variant_set failed = 0;
 	const struct plan *p = s->p;
 	const char *header = passes[id].header;
 	size_t nr = p->nr[id];
@@ -220,17 +235,19 @@ static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
 			} while (ok && sample_again(&tries, t.ticks, &t.host, v->name));
 			if (!ok) {
 				fault(s, op, header, i, &f);
+				failed |= 1ull << i;
 				continue;
 			}
 			out_line(" pre=%lx %s=%lx post=%lx", (unsigned long)t.pre,
 				 v->name, (unsigned long)t.ticks,
 				 (unsigned long)t.post);
 			ticks[i][samples[i]++] = t.ticks;
-			verify(header, v, &l);
+			if (!verified(header, v, &l))
+				failed |= 1ull << i;
 		}
 	}
 	sample_pass_end(op_name(op), passes[id].id);
-	summarise(s, op, id, l.bytes, ticks, samples);
+	summarise(s, op, id, l.bytes, ticks, samples, failed);
 }
 
 /*
@@ -257,6 +274,7 @@ static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 		struct call c = { v, &l };
 		uint64_t median;
 		struct fault f;
+		bool all_verified = true;
 
 		if (!variant_runs(s, i, op))
 			continue;
@@ -284,7 +302,7 @@ static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 			} while (ok && sample_again(&tries, t[k], &h, v->name));
 			if (!ok)
 				break;
-			verify(pass, v, &l);
+			all_verified = verified(pass, v, &l) && all_verified;
 		}
 		if (k < n) {
 			fault(s, op, pass, i, &f);
@@ -296,7 +314,7 @@ static void hot_cold_pass(struct suite_run *s, enum op op, enum pass_id id)
 			 (unsigned long)t[n - 1]);
 		/* The summary takes the median as printed, as a reader of the log does. */
 		if (s->sum)
-			summary_add(s->sum, v->name, 2 * median);
+			summary_add_aggregate(s->sum, v, median, n, !all_verified);
 	}
 	sample_pass_end(op_name(op), passes[id].id);
 	if (s->sum)
