@@ -3,12 +3,14 @@
 #   make run      boot it under QEMU, show and save the serial log
 #   make test     all tests; ends with "N passed, N failed, N skipped"
 #   make bench    pagebench-linux beside perf bench and likwid-bench, figures only
+#   make module   build/module/pagebench.ko, against KDIR's kernel headers
 # Missing Debian packages are installed when run as root (scripts/deps).
 #
 # Sources by layer, lowest first (README.md, "Layout"): lib/, cpu/,
 # variants/, harness/ and harness/suites/ are compiled for every host;
 # boot/ and kernel/ are the ring-0 host, linux/ the user-space host
-# (pagebench-linux), tools/ pagebench-cpuid.
+# (pagebench-linux), module/ the host as a Linux kernel module
+# (pagebench.ko), tools/ pagebench-cpuid.
 
 CC	?= gcc
 NASM	?= nasm
@@ -35,12 +37,14 @@ HCFLAGS	:= -std=gnu11 -O2 -g $(WARN) $(DEPFLAGS) -I. -ffile-prefix-map=$(CURDIR)
 	   -DPB_VERSION='"$(VERSION)"'
 NASMFLAGS := -f elf64 -Wall
 
+# The selection rules as C tables (scripts/rules2c), for the verdict lines.
+RULES_C     := $(B)/gen/rules.c
 # Every layer below the hosts, compiled once for the kernel and once for
 # user space (README.md, "Layout").
 # The factors of the epoch intervals, computed by scripts/interval-constants.
 INTERVAL_C  := $(B)/gen/interval_table.c
 HARNESS_C   := $(wildcard lib/*.c cpu/*.c variants/*.c harness/*.c harness/suites/*.c) \
-	       $(INTERVAL_C)
+	       $(RULES_C) $(INTERVAL_C)
 # The screen font, generated from a Debian console font (scripts/psf2c).
 FONT_C      := $(B)/gen/font.c
 KERNEL_C    := $(shell find kernel -name '*.c') $(HARNESS_C) $(FONT_C)
@@ -73,12 +77,12 @@ NEEDED_FILES := /usr/share/consolefonts/Uni2-VGA16.psf.gz
 MISSING := $(foreach t,$(NEEDED_TOOLS),$(if $(shell command -v $(t) 2>/dev/null),,$(t))) \
 	   $(foreach f,$(NEEDED_FILES),$(if $(wildcard $(f)),,$(f)))
 ifneq ($(strip $(MISSING)),)
-ifeq ($(filter deps clean run test bench,$(MAKECMDGOALS)),)
+ifeq ($(filter deps clean run test bench module,$(MAKECMDGOALS)),)
 $(error missing $(strip $(MISSING)): run scripts/deps (as root it installs what is missing, otherwise it prints the apt-get command), or make run, which does)
 endif
 endif
 
-.PHONY: all run test bench deps clean FORCE
+.PHONY: all run test bench deps clean module FORCE
 # Keep the objects pattern rules make on the way: no rebuild on the next make.
 .SECONDARY:
 all: $(B)/pagebench.elf $(B)/pagebench.iso $(BIN)
@@ -97,6 +101,19 @@ $(FONT_C): scripts/psf2c
 $(INTERVAL_C): scripts/interval-constants
 	@mkdir -p $(dir $@)
 	scripts/interval-constants -o $@
+
+$(RULES_C): scripts/rules2c scripts/pbreport/rules.py rules/selection.rules rules/synthetic.rules
+	@mkdir -p $(dir $@)
+	scripts/rules2c -o $@
+
+# The verdict's statistics are the report's, in IEEE double. The kernel
+# runs them between passes and at the end, on the booting CPU only, so
+# these objects alone may use SSE registers (CR4.OSFXSR is set at boot);
+# no code on a timed path or on another CPU is built so, and with
+# disable=sse2 (an emulator that cannot run SSE) they are not called.
+VERDICT_FP_C   := $(patsubst %,harness/%.c,stats decide judge)
+VERDICT_FP_OBJ := $(patsubst %.c,$(B)/k/%.o,$(VERDICT_FP_C))
+$(VERDICT_FP_OBJ): KCFLAGS += -msse2 -mfpmath=sse
 
 $(B)/k/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
@@ -144,7 +161,8 @@ $(B)/bin/test_mem: $(B)/h/kernel/boot/mem.o
 $(B)/bin/test_smp: $(B)/h/kernel/smp/plan.o
 # The screen's layout, drawing and page-table code, on buffers of the test's own.
 $(B)/bin/test_screen: $(B)/h/kernel/screen/screen.o $(B)/h/kernel/screen/log.o \
-	$(B)/h/kernel/screen/fb.o $(B)/h/kernel/x86/paging.o $(B)/h/$(FONT_C:.c=.o)
+	$(B)/h/kernel/screen/fb.o $(B)/h/kernel/screen/verdict.o \
+	$(B)/h/kernel/x86/paging.o $(B)/h/$(FONT_C:.c=.o)
 
 $(B)/bin/pagebench-cpuid: $(B)/h/tools/pagebench-cpuid.o $(TOOLS_COMMON)
 	@mkdir -p $(dir $@)
@@ -159,6 +177,44 @@ $(B)/bin/pagebench-linux: $(LINUX_OBJ) $(HARNESS_LIB)
 $(B)/bin/pagebench-linux-static: $(LINUX_OBJ) $(HARNESS_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -static -o $@ $^
+
+# The kernel module: Kbuild wants every source under its M= directory, so
+# build/module/ gets links to them, and the variant tables with module/'s
+# rows appended (one table, whose module-only rows exist only there).
+# module/Kbuild assembles the nasm files itself.
+KDIR	?= /lib/modules/$(shell uname -r)/build
+MOD	:= $(B)/module
+# The module makes no verdict (its kernel gives it no floating point): it
+# gets none of the verdict's arithmetic (VERDICT_FP_C, above).
+MOD_SRC	:= $(filter-out $(VERDICT_FP_C),$(HARNESS_C)) $(VARIANT_ASM) $(HARNESS_ASM) \
+	   $(wildcard lib/*.h cpu/*.h variants/*.h variants/*.inc harness/*.h \
+	   harness/*.def harness/suites/*.h module/*.c module/*.h module/*.def \
+	   module/compat/*.h)
+MOD_LINKS := $(addprefix $(MOD)/,$(MOD_SRC))
+MOD_DEFS  := $(addprefix $(MOD)/variants/,clear.def copy.def strings.def)
+
+$(MOD)/Kbuild: module/Kbuild
+	@mkdir -p $(dir $@)
+	ln -sf $(abspath $<) $@
+
+$(MOD_LINKS): $(MOD)/%: %
+	@mkdir -p $(dir $@)
+	ln -sf $(abspath $<) $@
+
+$(MOD_DEFS): $(MOD)/variants/%.def: variants/%.def module/%.def
+	@mkdir -p $(dir $@)
+	cat $^ > $@
+
+module: $(MOD)/Kbuild $(MOD_LINKS) $(MOD_DEFS) $(B)/version
+	@if [ ! -f $(KDIR)/Makefile ]; then \
+		echo "make module: no kernel headers at $(KDIR)" >&2; \
+		echo "make module: install linux-headers-$$(uname -r), or give KDIR=; installed:" \
+			$$(ls -d /usr/src/linux-headers-* 2>/dev/null | grep -v common) >&2; \
+		exit 1; \
+	fi
+	@find $(MOD) -xtype l -delete	# links to sources that are gone
+	@rm -f $(filter-out $(MOD_LINKS),$(shell find $(MOD) -type l -name '*.c'))	# or it does not take
+	$(MAKE) -C $(KDIR) M=$(abspath $(MOD)) PB_VERSION=$(VERSION) NASM=$(NASM) modules
 
 deps:
 	@scripts/deps $(DEPS_FOR)

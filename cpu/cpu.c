@@ -494,6 +494,8 @@ const char *tsc_source_name(enum tsc_source s)
 		return "pit";
 	case TSC_SRC_LINUX_CLOCK:
 		return "linux-clock";
+	case TSC_SRC_LINUX_KERNEL:
+		return "linux-tsc_khz";
 	case TSC_SRC_NONE:
 		break;
 	}

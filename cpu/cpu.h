@@ -84,6 +84,7 @@ enum tsc_source {
 	TSC_SRC_PMTIMER,	/* ... the ACPI PM timer */
 	TSC_SRC_PIT,		/* ... PIT channel 2 */
 	TSC_SRC_LINUX_CLOCK,	/* calibrated by pagebench-linux against CLOCK_MONOTONIC_RAW */
+	TSC_SRC_LINUX_KERNEL,	/* the module: the running kernel's tsc_khz */
 };
 
 struct cache_level {

@@ -48,7 +48,8 @@ static void cpu_line(const struct cpu_desc *d)
 		 d->family, d->model, d->stepping);
 }
 
-static void features_line(const struct cpu_desc *d)
+/* CPUID's features, then the MSR bit where a live run could read it. */
+static void features_line(const struct cpu_desc *d, const struct live_facts *live)
 {
 	char buf[OUT_LINE_MAX];
 	size_t len;
@@ -60,6 +61,9 @@ static void features_line(const struct cpu_desc *d)
 		len += fmt_snprintf(buf + len, sizeof(buf) - len, " %s=%d",
 				    feat_name(f), cpu_has(d, f));
 	}
+	if (live && live->fast_string != FAST_STRING_UNKNOWN && len < sizeof(buf))
+		fmt_snprintf(buf + len, sizeof(buf) - len, " fast_string=%d",
+			     live->fast_string);
 	out_line("%s", buf);
 }
 
@@ -103,7 +107,7 @@ void describe_cpu(const struct cpu_desc *d, const char *version,
 	out_line("cache l1d=%uk l2=%uk l3=%uk line=%u source=%s",
 		 d->l1d.size_kib, d->l2.size_kib, d->l3.size_kib, d->line_size,
 		 cache_source_name(d->cache_src));
-	features_line(d);
+	features_line(d, live);
 	hypervisor_line(d);
 	tsc_line(d, live);
 

@@ -11,10 +11,22 @@
 #include <stdint.h>
 #include "cpu/cpu.h"
 
+/* IA32_MISC_ENABLE (MSR 0x1a0): bit 0 enables fast strings. */
+#define MSR_MISC_ENABLE			0x1a0
+#define MISC_ENABLE_FAST_STRING		(1ull << 0)
+/* live_facts.fast_string when the MSR could not be read. */
+#define FAST_STRING_UNKNOWN		(-1)
+
 /* Facts only a live machine has. */
 struct live_facts {
 	bool ucode_readable;
 	uint64_t ucode;
+	/*
+	 * MISC_ENABLE.FAST_STRING, which Linux's REP_GOOD and ERMS and Xen's
+	 * ERMS read: 1, 0 or FAST_STRING_UNKNOWN. The features line carries
+	 * it when known (docs/log-format.md); the host says why when not.
+	 */
+	int fast_string;
 	uint64_t tsc_khz;		/* final: from a leaf, or calibrated */
 	enum tsc_source tsc_src;
 	uint64_t mem_usable;		/* bytes */

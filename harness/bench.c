@@ -13,10 +13,11 @@ static volatile uint32_t probe_sink;
 
 void bench_env_init(struct bench_env *env, const struct cpu_desc *d)
 {
-	struct host_caps caps;
+	struct host_caps caps = { 0 };
 
 	host_caps(&caps);
 	env->wbinvd = caps.wbinvd;
+	env->window_bytes = caps.window_bytes;
 	env->lines = cpu_has(d, FEAT_CLFLUSHOPT) ? FLUSH_CLFLUSHOPT :
 		     cpu_has(d, FEAT_CLFLUSH) ? FLUSH_CLFLUSH : FLUSH_NONE;
 	env->ibpb = caps.ibpb && cpu_has(d, FEAT_IBPB);
@@ -137,14 +138,85 @@ static uint64_t fill_and_probe(struct bench_env *env, uint8_t *fill, size_t nr,
 	return probe(fill, nr);
 }
 
+struct window {
+	window_fn *op;
+	void *ctx;
+	size_t off, len;
+};
+
+static void window(void *arg)
+{
+	const struct window *w = arg;
+
+	w->op(w->ctx, w->off, w->len);
+}
+
+static size_t window_len(const struct bench_env *env, size_t bytes)
+{
+	return env->window_bytes && env->window_bytes < bytes ?
+	       env->window_bytes : bytes;
+}
+
+unsigned int window_count(const struct bench_env *env, size_t bytes)
+{
+	size_t len = window_len(env, bytes);
+
+	return len ? (unsigned int)((bytes + len - 1) / len) : 1;
+}
+
+/* The windows' counts as one sample: cycles only where every window had them. */
+static void sample_add(struct host_sample *sum, const struct host_sample *w,
+		       bool first)
+{
+	if (first) {
+		*sum = *w;
+		return;
+	}
+	sum->disturbed |= w->disturbed;
+	sum->has_cycles &= w->has_cycles;
+	sum->cycles += w->cycles;
+	sum->ref += w->ref;
+}
+
+bool time_windows(const struct bench_env *env, window_fn *op, void *ctx,
+		  size_t bytes, uint64_t *ticks, struct host_sample *host,
+		  struct fault *f)
+{
+	struct window w = { op, ctx, 0, 0 };
+	size_t step = window_len(env, bytes);
+	struct host_sample h;
+	uint64_t sum = 0, t;
+
+	do {
+		w.len = bytes - w.off < step ? bytes - w.off : step;
+		if (!time_guarded(window, &w, &t, &h, f))
+			return false;
+		sample_add(host, &h, w.off == 0);
+		sum += t;
+		w.off += w.len;
+	} while (w.off < bytes);
+	*ticks = sum;
+	return true;
+}
+
+void variant_call_hosted(const struct variant *v, void *dst, const void *src,
+			 size_t bytes)
+{
+	if (v->regs == REGS_VEC)
+		host_vector_begin();
+	variant_call(v, dst, src, bytes);
+	if (v->regs == REGS_VEC)
+		host_vector_end();
+}
+
 bool time_between_probes(struct bench_env *env, uint8_t *fill, size_t nr,
-			 unsigned int rep, void (*op)(void *ctx), void *ctx,
-			 struct timing *t, struct fault *f)
+			 unsigned int rep, window_fn *op, void *ctx,
+			 size_t bytes, struct timing *t, struct fault *f)
 {
 	bool ok;
 
 	t->pre = fill_and_probe(env, fill, nr, rep);
-	ok = time_guarded(op, ctx, &t->ticks, &t->host, f);
+	ok = time_windows(env, op, ctx, bytes, &t->ticks, &t->host, f);
 	ibpb(env);
 	t->post = probe(fill, nr);
 	return ok;
@@ -159,12 +231,12 @@ bool time_after_probe(struct bench_env *env, uint8_t *fill, size_t nr,
 }
 
 bool time_then_use(struct bench_env *env, uint8_t *fill, size_t nr,
-		   unsigned int rep, void (*op)(void *ctx), void *ctx,
+		   unsigned int rep, window_fn *op, void *ctx, size_t bytes,
 		   const void *dst, size_t dst_pages, uint64_t *ticks,
 		   uint64_t *use, struct host_sample *host, struct fault *f)
 {
 	fill_and_probe(env, fill, nr, rep);
-	if (!time_guarded(op, ctx, ticks, host, f))
+	if (!time_windows(env, op, ctx, bytes, ticks, host, f))
 		return false;
 	mfence();
 	*use = probe(dst, dst_pages);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "cpu/cpu.h"
 #include "harness/host.h"
+#include "variants/variants.h"
 
 /* How a line is evicted; WBINVD comes first where the host may run it. */
 enum flush_method { FLUSH_CLFLUSH, FLUSH_CLFLUSHOPT, FLUSH_NONE };
@@ -20,6 +21,7 @@ struct bench_env {
 	bool wbinvd;		/* the host may execute WBINVD */
 	enum flush_method lines;
 	bool ibpb;		/* cleared if the MSR write ever faults */
+	size_t window_bytes;	/* host_caps(); 0: no limit */
 };
 
 void bench_env_init(struct bench_env *env, const struct cpu_desc *d);
@@ -50,14 +52,35 @@ struct timing {
 bool time_guarded(void (*op)(void *ctx), void *ctx, uint64_t *ticks,
 		  struct host_sample *host, struct fault *f);
 
+/* What one window of a call does: the part [off, off + len) of its bytes. */
+typedef void window_fn(void *ctx, size_t off, size_t len);
+
+/*
+ * Times op over its bytes in windows of at most env->window_bytes (in one
+ * window where the host sets no limit), each a guarded call of its own;
+ * *ticks is their sum, *host the sum of what the host counted (disturbed
+ * when any window was). The module turns interrupts on between windows.
+ * false, with *f, when a window faulted.
+ */
+bool time_windows(const struct bench_env *env, window_fn *op, void *ctx,
+		  size_t bytes, uint64_t *ticks, struct host_sample *host,
+		  struct fault *f);
+/* How many windows time_windows() cuts bytes into. */
+unsigned int window_count(const struct bench_env *env, size_t bytes);
+
 /*
  * Steps 3 to 7 of docs/method.md, shared by both tables: write a pattern of
- * this rep over fill (nr pages), IBPB, probe fill (pre), time op(ctx) alone,
- * IBPB, probe fill again (post). false, with *f, when op faulted.
+ * this rep over fill (nr pages), IBPB, probe fill (pre), time op over bytes
+ * alone (time_windows()), IBPB, probe fill again (post). false, with *f,
+ * when op faulted.
  */
 bool time_between_probes(struct bench_env *env, uint8_t *fill, size_t nr,
-			 unsigned int rep, void (*op)(void *ctx), void *ctx,
-			 struct timing *t, struct fault *f);
+			 unsigned int rep, window_fn *op, void *ctx,
+			 size_t bytes, struct timing *t, struct fault *f);
+
+/* variant_call(), inside host_vector_begin()/_end() when v uses vector registers. */
+void variant_call_hosted(const struct variant *v, void *dst, const void *src,
+			 size_t bytes);
 
 /*
  * The same up to the call, without the post probe: a sample of a batch of
@@ -73,7 +96,7 @@ bool time_after_probe(struct bench_env *env, uint8_t *fill, size_t nr,
  * next (dst_pages pages). docs/method.md, "The next user's view".
  */
 bool time_then_use(struct bench_env *env, uint8_t *fill, size_t nr,
-		   unsigned int rep, void (*op)(void *ctx), void *ctx,
+		   unsigned int rep, window_fn *op, void *ctx, size_t bytes,
 		   const void *dst, size_t dst_pages, uint64_t *ticks,
 		   uint64_t *use, struct host_sample *host, struct fault *f);
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the harness asks of the program it runs in. Two programs implement
- * this: the kernel (kernel/host.c, ring 0, interrupts off) and
- * pagebench-linux (linux/host.c, user space). Everything else in harness/
- * is the same code in both.
+ * What the harness asks of the program it runs in. Three programs
+ * implement this: the kernel (kernel/host.c, ring 0, interrupts off),
+ * pagebench-linux (linux/host.c, user space) and the Linux kernel module
+ * (module/host.c, ring 0 inside a running kernel). Everything else in
+ * harness/ is the same code in all three.
  */
 #ifndef PB_HOST_H
 #define PB_HOST_H
@@ -16,7 +17,14 @@
 struct host_caps {
 	bool wbinvd;		/* WBINVD may be executed (ring 0 only) */
 	bool ibpb;		/* IBPB through MSR 0x49 may be tried (ring 0 only) */
+	/*
+	 * The most bytes one guarded call may clear or copy, a whole number of
+	 * pages; 0: no limit. The module keeps interrupts off for each call
+	 * and bounds how long that lasts; larger calls are split (bench.c).
+	 */
+	size_t window_bytes;
 };
+/* Fills what it knows; what it leaves alone stays as the caller zeroed it. */
 void host_caps(struct host_caps *c);
 
 void host_wbinvd(void);
@@ -29,7 +37,11 @@ struct fault {
 	uint64_t rip;
 };
 
-/* Calls fn(ctx); true when it returned, false with *f when it faulted. */
+/*
+ * Calls fn(ctx); true when it returned, false with *f when it faulted. The
+ * module cannot catch a fault in ring 0: it never calls what could fault
+ * (module/run.c refuses a forced feature) and always returns true.
+ */
 bool host_call_guarded(void (*fn)(void *ctx), void *ctx, struct fault *f);
 
 /*
@@ -39,6 +51,15 @@ bool host_call_guarded(void (*fn)(void *ctx), void *ctx, struct fault *f);
  * rather than inside a timed call.
  */
 void host_pause(uint64_t until_tsc);
+
+/*
+ * Around every call of a variant that uses vector registers (REGS_VEC):
+ * the module saves the interrupted task's with kernel_fpu_begin() and
+ * gives them back with kernel_fpu_end(). The boot kernel and user space
+ * own their registers: no-ops there. Never nested.
+ */
+void host_vector_begin(void);
+void host_vector_end(void);
 
 /*
  * Around each timed window (harness/bench.c, harness/suites/scrub.c):

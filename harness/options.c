@@ -382,6 +382,12 @@ static void parse_suite(struct options *o, char *val)
 	unsigned int s;
 
 	for (s = 0; s < SUITE_COUNT; s++) {
+		if (streq(val, suites[s].name) && o->program == PROGRAM_MODULE &&
+		    suites[s].how == HOW_SCRUB) {
+			error(o, "suite=%s: not in the module: every CPU clearing memory at once is no run for a machine someone else uses; boot the kernel for it, or run pagebench-linux",
+			      val);
+			return;
+		}
 		if (streq(val, suites[s].name)) {
 			o->suite = s;
 			return;
@@ -662,7 +668,8 @@ static const struct option_def {
 	  .value = "ttyS0..3[,BAUD]|0xPORT[,BAUD]",
 	  .what = "the serial port the log goes to, and its rate",
 	  .dflt = "ttyS0,115200" },
-	{ .key = "tag", .parse = parse_tag, .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	{ .key = "tag", .parse = parse_tag,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .value = "NAME",
 	  .what = "the line prefix, 1 to 15 of A-Z a-z 0-9 _; tag=XEN makes "
 		  "the lines look exactly like Xen's",
@@ -672,6 +679,7 @@ static const struct option_def {
 	  .what = "how the run ends; qemu writes the status to isa-debug-exit "
 		  "(port 0xf4)",
 	  .dflt = "qemu under QEMU/KVM, else halt" },
+	/* Not the module's: a deliberate #UD in ring 0 would be an oops. */
 	{ .key = "selftest", .parse = parse_selftest,
 	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
 	  .names = selftest_names,
@@ -679,27 +687,27 @@ static const struct option_def {
 		  "(README.md, \"Options\", says what each does)",
 	  .dflt = "off" },
 	{ .key = "disable", .parse = parse_disable,
-	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .names = feature_names, .value = "FEAT,...",
 	  .what = "treat CPU features as absent: their variants are skipped "
 		  "and say so",
 	  .dflt = "none" },
 	{ .key = "force", .parse = parse_force,
-	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .names = feature_names, .value = "FEAT,...",
 	  .what = "treat CPU features as present: their variants run although "
 		  "CPUID does not report them; a fault is a failure and the "
 		  "run goes on",
 	  .dflt = "none" },
 	{ .key = "suite", .parse = parse_suite,
-	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .names = suite_names,
 	  .what = "what to measure: all is clear and copy; xen exactly the "
 		  "2021 experiment (7 variants, L1/L2, 3 reps, Jan's line "
 		  "shapes); scrub every CPU clearing one region at once; "
 		  "strings memset and memcpy by size" },
 	{ .key = "reps", .parse = parse_reps,
-	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .value = "N",
 	  .what = "iterations per pass, 1 to " STR(REPS_MAX)
 		  " (suite=strings: 1 to " STR(STRINGS_REPS_MAX) ")",
@@ -718,13 +726,13 @@ static const struct option_def {
 		  "500ms or 2s (3 epochs run whatever it says)",
 	  .dflt = "1000ms" },
 	{ .key = "passes", .parse = parse_passes,
-	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .names = pass_names, .value = "PASS,...",
 	  .what = "the passes to run (f: with a flush before each iteration; "
 		  "hot and cold: copy only)",
 	  .dflt = "all of the suite's" },
 	{ .key = "variants", .parse = parse_variants,
-	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .value = "NAME,...",
 	  .what = "the variants to run; a name selects it in every table of "
 		  "the suite that has it",
@@ -743,7 +751,7 @@ static const struct option_def {
 		  "with a K, M, G or T suffix",
 	  .dflt = "the MEM pass's size, twice the last cache level" },
 	{ .key = "sizes", .parse = parse_sizes,
-	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .value = "N,...",
 	  .what = "suite=strings: the sizes in bytes, 0 to "
 		  STR(STRINGS_SIZE_LIMIT) ", at most " STR(STRINGS_SIZES_MAX),
@@ -754,16 +762,17 @@ static const struct option_def {
 	  .what = "where the TSC rate comes from; a source that is absent "
 		  "prints a note: and the run falls back to auto" },
 	{ .key = "cycles", .parse = parse_cycles,
-	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .names = cycles_names,
 	  .what = "read core cycles beside the TSC around each timed call "
 		  "(APERF/MPERF in the kernel, perf cycles in pagebench-linux) "
 		  "and print each variant's effective frequency per pass; off "
 		  "where reading them costs too much (an RDMSR that exits to a "
 		  "hypervisor)" },
-	{ .key = "cpu", .parse = parse_cpu, .programs = PROGRAM_LINUX,
+	{ .key = "cpu", .parse = parse_cpu,
+	  .programs = PROGRAM_LINUX | PROGRAM_MODULE,
 	  .value = "N",
-	  .what = "the CPU to pin to, 0 to " STR(CPU_NUMBER_MAX),
+	  .what = "the CPU to pin to (the module: to run on), 0 to " STR(CPU_NUMBER_MAX),
 	  .dflt = "the last CPU this process may run on" },
 	{ .key = "watchdog", .parse = parse_watchdog, .programs = PROGRAM_KERNEL,
 	  .value = "S",
@@ -775,7 +784,8 @@ static const struct option_def {
 
 static const char *program_name(enum program h)
 {
-	return h == PROGRAM_LINUX ? "pagebench-linux" : "the kernel";
+	return h == PROGRAM_LINUX ? "pagebench-linux" :
+	       h == PROGRAM_MODULE ? "the module" : "the kernel";
 }
 
 /* " console= tag= ..." for the keys this program takes. */

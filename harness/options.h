@@ -18,6 +18,7 @@
 enum program {
 	PROGRAM_KERNEL = 1 << 0,	/* the kernel, and pagebench-cpuid predicting it */
 	PROGRAM_LINUX = 1 << 1,	/* pagebench-linux */
+	PROGRAM_MODULE = 1 << 2,	/* pagebench.ko, the Linux kernel module */
 };
 
 enum exit_mode { EXIT_AUTO, EXIT_QEMU, EXIT_HALT, EXIT_REBOOT };
@@ -80,7 +81,7 @@ struct options {
 	/* sizes= for suite=strings, ascending; nsizes 0: the default list */
 	uint16_t sizes[STRINGS_SIZES_MAX];
 	unsigned int nsizes;
-	int cpu;			/* pagebench-linux: CPU to pin to */
+	int cpu;			/* pagebench-linux, the module: CPU to run on */
 	unsigned int cpus;		/* CPUs to use, the first included; 0: all */
 	uint64_t scrub_bytes;		/* suite=scrub: the region; 0: the MEM pass's size */
 	unsigned int watchdog_s;	/* kernel: seconds one step may take */

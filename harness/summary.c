@@ -2,6 +2,7 @@
 #include "harness/bench.h"
 #include "lib/fmt.h"
 #include "lib/sort.h"
+#include "harness/interval.h"
 #include "harness/summary.h"
 
 #define PAGE PAGE_SIZE
@@ -14,7 +15,7 @@ uint64_t summary_median2(uint64_t *t, unsigned int n)
 	return t[(n - 1) / 2] + t[n / 2];
 }
 
-void summary_begin(struct summary *s, enum op op, enum pass_id id, size_t bytes)
+static void begin(struct summary *s, enum op op, enum pass_id id, size_t bytes)
 {
 	struct summary_pass *p;
 
@@ -28,9 +29,16 @@ void summary_begin(struct summary *s, enum op op, enum pass_id id, size_t bytes)
 	p->n = 0;
 }
 
+void summary_begin(struct summary *s, enum op op, enum pass_id id, size_t bytes)
+{
+	begin(s, op, id, bytes);
+	verdict_begin_pass(&s->verdict, op, id);
+}
+
+/* Not a clear or copy pass: no verdict. */
 void summary_begin_titled(struct summary *s, const char *title, size_t bytes)
 {
-	summary_begin(s, OP_CLEAR, 0, bytes);
+	begin(s, OP_CLEAR, 0, bytes);
 	if (s->n)
 		fmt_snprintf(s->pass[s->n - 1].title, sizeof(s->pass[0].title), "%s", title);
 }
@@ -54,6 +62,23 @@ void summary_add_interval(struct summary *s, const char *variant,
 	p->row[p->n++] = (struct summary_row){ variant, median2, lo2, hi2, true };
 }
 
+/* Twice a figure in hundredths of a tick, in whole ticks, as rows keep medians. */
+static uint64_t twice(uint64_t centi)
+{
+	return (2 * centi + CENTI / 2) / CENTI;
+}
+
+void summary_add_figure(struct summary *s, const struct variant *v,
+			const struct verdict_figure *fig, bool failed)
+{
+	if (fig->has_interval)
+		summary_add_interval(s, v->name, twice(fig->median), twice(fig->lo),
+				     twice(fig->hi));
+	else
+		summary_add(s, v->name, twice(fig->median));
+	verdict_add_figure(&s->verdict, v, fig, failed);
+}
+
 /* Whether row r's interval overlaps the first row's: as good as it. */
 static bool as_good(const struct summary_pass *p, unsigned int r)
 {
@@ -63,12 +88,27 @@ static bool as_good(const struct summary_pass *p, unsigned int r)
 	       a->lo2 <= b->hi2;
 }
 
+void summary_add_samples(struct summary *s, const struct variant *v,
+			 uint64_t *t, unsigned int n, bool failed)
+{
+	summary_add(s, v->name, summary_median2(t, n));
+	verdict_add(&s->verdict, v, t, n, failed);
+}
+
+void summary_add_aggregate(struct summary *s, const struct variant *v,
+			   uint64_t median, unsigned int n, bool failed)
+{
+	summary_add(s, v->name, 2 * median);
+	verdict_add_aggregate(&s->verdict, v, median, n, failed);
+}
+
 /* Insertion sort: stable, so equal medians keep the table's order. */
 void summary_end(struct summary *s)
 {
 	struct summary_pass *p = s->n ? &s->pass[s->n - 1] : NULL;
 	unsigned int i, j;
 
+	verdict_end_pass(&s->verdict);
 	if (!p)
 		return;
 	for (i = 1; i < p->n; i++)

@@ -34,6 +34,15 @@ bool host_ibpb(void)
 	return wrmsr_safe(MSR_PRED_CMD, PRED_CMD_IBPB);
 }
 
+/* The registers are the run's own: nothing to save. */
+void host_vector_begin(void)
+{
+}
+
+void host_vector_end(void)
+{
+}
+
 /*
  * A guarded call records where to come back to; trap_handler() jumps
  * there instead of ending the run. One at a time on each CPU: the harness

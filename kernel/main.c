@@ -19,6 +19,7 @@
 #include "lib/run.h"
 #include "harness/suites/suite.h"
 #include "harness/summary.h"
+#include "harness/verdict.h"
 #include "kernel/boot/mem.h"
 #include "kernel/numa.h"
 #include "kernel/x86/paging.h"
@@ -52,7 +53,7 @@ static void live_facts(struct live_facts *live, const struct cpu_desc *d,
 		       const struct boot_info *bi, enum tsc_pick tsc)
 {
 	bool intel = same_string(d->vendor, "GenuineIntel");
-	uint64_t ucode = 0;
+	uint64_t ucode = 0, misc;
 
 	/*
 	 * Intel wants 0 written and a CPUID before the read returns the
@@ -64,6 +65,10 @@ static void live_facts(struct live_facts *live, const struct cpu_desc *d,
 	}
 	live->ucode_readable = rdmsr_safe(MSR_UCODE_REV, &ucode);
 	live->ucode = intel ? ucode >> 32 : (uint32_t)ucode;
+	/* Only Intel's kernels read it (the rules' fast_string), as Linux and Xen do. */
+	live->fast_string = FAST_STRING_UNKNOWN;
+	if (intel && rdmsr_safe(MSR_MISC_ENABLE, &misc))
+		live->fast_string = (misc & MISC_ENABLE_FAST_STRING) != 0;
 	acpi_live_init(bi->rsdp);	/* multiboot2/UEFI give it; v1 does not */
 	live->tsc_khz = tsc_select(d, tsc, &live->tsc_src);
 	live->mem_usable = bi->ram_total;
@@ -121,6 +126,7 @@ void kmain(uint32_t magic, uint32_t info)
 	static struct plan plan;
 	static struct mem mem;
 	static struct summary sum;
+	static struct rule_facts facts;
 	struct buffers bufs;
 	uint64_t t_start = rdtsc_ordered();
 
@@ -136,6 +142,9 @@ void kmain(uint32_t magic, uint32_t info)
 	exit_set_mode(o.exit, under_qemu(&d));
 	live_facts(&live, &d, &bi, o.tsc);
 	describe_cpu(&d, PB_VERSION, &live);
+	if (live.fast_string == FAST_STRING_UNKNOWN && same_string(d.vendor, "GenuineIntel"))
+		out_line("note: fast_string unknown: rdmsr 0x%x (IA32_MISC_ENABLE) faulted",
+			 MSR_MISC_ENABLE);
 	acpi_live_print();
 	boot_report(&bi);
 	tsc_print_report();
@@ -158,6 +167,11 @@ void kmain(uint32_t magic, uint32_t info)
 
 	plan_build(&plan, &o, &d, mem_largest(&mem));
 	plan_print(&plan);
+	/* The verdict's statistics run on SSE registers (the Makefile says which). */
+	if ((o.disable >> FEAT_SSE2) & 1)
+		verdict_off(&sum.verdict, "disable=sse2, and its statistics run on SSE registers");
+	else
+		judge_attach(&sum.verdict);
 	if (alloc_buffers(&bufs, &plan, &mem))
 		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);
 	else {
@@ -165,6 +179,8 @@ void kmain(uint32_t magic, uint32_t info)
 		run_fail();
 	}
 
+	rule_facts_init(&facts, &d, live.fast_string);
+	verdict_report(&sum.verdict, &facts);
 	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);
 	screen_run_summary(&sum, live.tsc_khz);
 	run_step("end of run");

@@ -6,6 +6,9 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include "cpu/insn.h"
 #include "lib/out.h"
 #include "linux/linux.h"
@@ -100,10 +103,47 @@ static uint64_t calibrate_khz(void)
 	return khz[CALIBRATE_WINDOWS / 2];
 }
 
+/* Why MISC_ENABLE could not be read, for the note after the description. */
+static char fast_string_why[200];
+
+/*
+ * MISC_ENABLE through the msr driver, on Intel only (where Linux and Xen
+ * read it); why not, when it cannot be read.
+ */
+static int read_fast_string(const struct cpu_desc *d, int cpu, char *why,
+			    size_t len)
+{
+	char path[64];
+	uint64_t misc;
+	ssize_t got;
+	int fd;
+
+	why[0] = '\0';
+	if (strcmp(d->vendor, "GenuineIntel"))
+		return FAST_STRING_UNKNOWN;
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		snprintf(why, len, "%s: %s%s", path, strerror(errno),
+			 errno == ENOENT ? " (the msr module, modprobe msr)" :
+			 errno == EACCES || errno == EPERM ? " (root, CAP_SYS_RAWIO)" : "");
+		return FAST_STRING_UNKNOWN;
+	}
+	got = pread(fd, &misc, sizeof(misc), MSR_MISC_ENABLE);
+	if (got != (ssize_t)sizeof(misc))
+		snprintf(why, len, "%s: reading MSR 0x%x: %s", path, MSR_MISC_ENABLE,
+			 got < 0 ? strerror(errno) : "short read");
+	close(fd);
+	return got == (ssize_t)sizeof(misc) ? (misc & MISC_ENABLE_FAST_STRING) != 0 :
+	       FAST_STRING_UNKNOWN;
+}
+
 void linux_live_facts(struct live_facts *live, const struct cpu_desc *d,
 		      const char *cmdline)
 {
 	live->ucode_readable = read_ucode(linux_cpu(), &live->ucode);
+	live->fast_string = read_fast_string(d, linux_cpu(), fast_string_why,
+					     sizeof(fast_string_why));
 	live->tsc_khz = d->tsc_khz;
 	live->tsc_src = d->tsc_src;
 	if (!live->tsc_khz) {
@@ -112,6 +152,12 @@ void linux_live_facts(struct live_facts *live, const struct cpu_desc *d,
 	}
 	live->mem_usable = meminfo("MemTotal");
 	live->cmdline = cmdline;
+}
+
+void linux_print_fast_string_note(void)
+{
+	if (fast_string_why[0])
+		out_line("note: fast_string unknown: %s", fast_string_why);
 }
 
 void linux_print_release(void)

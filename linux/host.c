@@ -38,6 +38,15 @@ bool host_ibpb(void)
 	return false;
 }
 
+/* A process's vector registers are its own: the kernel saves them on a switch. */
+void host_vector_begin(void)
+{
+}
+
+void host_vector_end(void)
+{
+}
+
 /* --- faults --- */
 
 static sigjmp_buf guard_jmp;

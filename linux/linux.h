@@ -30,6 +30,8 @@ void linux_live_facts(struct live_facts *live, const struct cpu_desc *d,
 		      const char *cmdline);
 uint64_t linux_mem_available(void);
 void linux_print_release(void);
+/* A note: line when MISC_ENABLE.FAST_STRING could not be read (Intel). */
+void linux_print_fast_string_note(void);
 
 /* cpus.c: every CPU at once, for suite=scrub (host_cpus(), host_run_on_cpus()) */
 /* The kernel's number of the NUMA node host_cpus() calls node i. */

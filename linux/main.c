@@ -18,6 +18,8 @@
 #include "lib/run.h"
 #include "lib/status.h"
 #include "cpu/live.h"
+#include "harness/summary.h"
+#include "harness/verdict.h"
 #include "linux/linux.h"
 
 #ifndef PB_VERSION
@@ -131,6 +133,8 @@ int main(int argc, char **argv)
 	static struct cpu_desc d;
 	static struct live_facts live;
 	static struct plan plan;
+	static struct summary sum;
+	static struct rule_facts facts;
 	struct buffers bufs;
 	char pin_error[200], nothing[OUT_LINE_MAX];
 	uint64_t t_start = rdtsc_ordered(), mem;
@@ -171,6 +175,7 @@ int main(int argc, char **argv)
 	linux_live_facts(&live, &d, cmdline ? cmdline : "");
 	describe_cpu(&d, PB_VERSION, &live);
 	linux_print_release();
+	linux_print_fast_string_note();
 	print_option_errors(&o, pinned ? NULL : pin_error);
 	/* Unlike the kernel, which cannot be asked again, stop before measuring. */
 	if (run_failures())
@@ -196,12 +201,15 @@ int main(int argc, char **argv)
 	} else if (linux_buffers(&bufs, &plan)) {
 		linux_sched_fifo();
 		out_line("linux wbinvd=no ibpb=no interrupts=on");
-		suite_run(&plan, &d, &bufs, live.tsc_khz, NULL);
+		judge_attach(&sum.verdict);
+		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);
 	} else {
 		fputs("pagebench-linux: cannot map the buffers of this plan (see the note: line)\n",
 		      stderr);
 		status = STATUS_CANNOT;
 	}
+	rule_facts_init(&facts, &d, live.fast_string);
+	verdict_report(&sum.verdict, &facts);
 
 	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);
 	free(cmdline);

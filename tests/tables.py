@@ -6,9 +6,10 @@ import re
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 PAGE_ROW = re.compile(r'^(CLEAR|COPY)\(\s*(\w+)\s*,\s*(PAGE|RANGE)\s*,\s*(\w+)\s*,'
-                      r'\s*FEAT_(\w+)\s*,(?:\s*[01]\s*,)?\s*"([^"]*)"\)$', re.M)
+                      r'\s*FEAT_(\w+)\s*,\s*(GPR|VEC)\s*,(?:\s*([01])\s*,)?\s*"([^"]*)"\)$',
+                      re.M)
 STRING_ROW = re.compile(r'^STRING_VARIANT\(\s*(memset|memcpy)\s*,\s*(\w+)\s*,\s*(\w+)\s*,'
-                        r'\s*FEAT_(\w+)\s*,\s*"([^"]*)"\)$', re.M)
+                        r'\s*FEAT_(\w+)\s*,\s*(GPR|VEC)\s*,\s*"([^"]*)"\)$', re.M)
 
 
 def _all_read(text, row, macro):
@@ -20,27 +21,39 @@ def _all_read(text, row, macro):
         raise ValueError("tests/tables.py cannot read %r" % sorted(set(lines) - set(read)))
 
 
-def rows():
-    """Every row of clear.def, copy.def and strings.def, in table order,
-    as the variant line of the log gives it: dicts of name, op, shape,
-    store, needs and what."""
+def table_rows(folder=os.path.join(REPO, "variants")):
+    """Every row of clear.def, copy.def and strings.def in folder (variants/,
+    or module/ for the module's own rows), in table order: dicts of name,
+    op, shape, store, needs, regs (GPR or VEC), xen, routine (op_name) and
+    what."""
     out = []
     for op in ("clear", "copy"):
-        with open(os.path.join(REPO, "variants", op + ".def")) as f:
+        with open(os.path.join(folder, op + ".def")) as f:
             text = f.read()
             _all_read(text, PAGE_ROW, op.upper())
             for m in PAGE_ROW.finditer(text):
                 out.append(dict(name=m.group(2), op=op, shape=m.group(3).lower(),
                                 store=m.group(4).lower(), needs=m.group(5).lower(),
-                                what=m.group(6)))
-    with open(os.path.join(REPO, "variants", "strings.def")) as f:
+                                regs=m.group(6), xen=m.group(7) == "1",
+                                routine="%s_%s" % (op, m.group(2)), what=m.group(8)))
+    with open(os.path.join(folder, "strings.def")) as f:
         text = f.read()
         _all_read(text, STRING_ROW, "STRING_VARIANT")
         for m in STRING_ROW.finditer(text):
             out.append(dict(name=m.group(2), op=m.group(1), shape="string",
                             store=m.group(3).lower(), needs=m.group(4).lower(),
-                            what=m.group(5)))
+                            regs=m.group(5), xen=False,
+                            routine="%s_%s" % (m.group(1), m.group(2)), what=m.group(6)))
     return out
+
+
+VARIANT_LINE = ("name", "op", "shape", "store", "needs", "what")
+
+
+def rows():
+    """Every row of variants/, in table order, as the variant line of the
+    log gives it: dicts of name, op, shape, store, needs and what."""
+    return [{k: r[k] for k in VARIANT_LINE} for r in table_rows()]
 
 
 def variant_needs():

@@ -187,6 +187,16 @@ class OldAndNewLogsTest(unittest.TestCase):
         self.assertIn(("avx_t", 64), b.figures)
         self.assertEqual(b.figures[("avx_t", 64)].variant, "avx_t")
 
+    def test_cycles_lines_of_an_old_log(self):
+        text = ("(PB) pagebench version=x\n(PB) copy L1 w/o flush:\n"
+                "(PB)  pre=1 sse2_nt=2 post=3\n"
+                "(PB) cycles suite=copy pass=l1 variant=sse2_nt samples=1 "
+                "ticks=2 ref=2 cycles=2 ratio=1.000 mhz=?\n"
+                "(PB) done: 0 failures\n")
+        (m,), _ = P.read_bytes(text.encode(), "t.log")
+        self.assertEqual([c["variant"] for c in m.cycles], ["sse2"])
+        self.assertEqual(m.passes[("copy", "L1 w/o flush")].variants, ["sse2"])
+
     def test_names_of_both_conventions_are_kept(self):
         text = ("(PB) pagebench version=x\n(PB) copy L1 w/o flush:\n"
                 "(PB)  pre=1 sse2=2 post=3\n(PB)  pre=1 sse2_t=2 post=3\n"

@@ -62,23 +62,24 @@ class AccelChoice(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.tmp)
-        self.real = rq.kvm_usable
-        self.addCleanup(setattr, rq, "kvm_usable", self.real)
+        # The rule lives in scripts/qemu_accel.py, shared with run-linux-module.
+        self.real = rq.qemu_accel.kvm_usable
+        self.addCleanup(setattr, rq.qemu_accel, "kvm_usable", self.real)
 
     def test_kvm_without_hardware_virtualization_means_tcg(self):
-        rq.kvm_usable = lambda: True
+        rq.qemu_accel.kvm_usable = lambda: True
         accel, why = rq.default_accel(False, self.cpuinfo("pae lm"))
         self.assertEqual(accel, "tcg")
         self.assertIn("no vmx or svm", why)
 
     def test_kvm_with_vmx_or_svm(self):
-        rq.kvm_usable = lambda: True
+        rq.qemu_accel.kvm_usable = lambda: True
         for flag in ("vmx", "svm"):
             self.assertEqual(rq.default_accel(False, self.cpuinfo("lm " + flag)), ("kvm", None))
         self.assertEqual(rq.default_accel(True, self.cpuinfo("svm"))[0], "tcg")
 
     def test_no_kvm_device(self):
-        rq.kvm_usable = lambda: False
+        rq.qemu_accel.kvm_usable = lambda: False
         accel, why = rq.default_accel(False, self.cpuinfo("svm"))
         self.assertEqual(accel, "tcg")
         self.assertIn("/dev/kvm", why)

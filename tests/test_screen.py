@@ -24,6 +24,7 @@ TAG = re.compile(r"^\([A-Za-z0-9_]{1,15}\) (.*?)\r?$")
 
 sys.path.insert(0, os.path.join(REPO, "tests"))
 import screen  # noqa: E402  (tests/screen.py: the screendump reader)
+import verdict_lines  # noqa: E402  (tests/verdict_lines.py: the log's verdict lines)
 psf2c = screen.psf2c
 
 
@@ -407,7 +408,8 @@ class ScreenBoots(unittest.TestCase):
                                            "suite=clear passes=l1,l1f,l2 reps=1", pages=3)
         seen = {}
         for k, rows in enumerate(shots):
-            self.assertEqual(rows[5], "summary page %d of 3 (a new page every 8 s)" % (k + 1))
+            self.assertEqual(rows[5], "summary page %d of 3 (a new page every 8 s), "
+                                      "then the verdict" % (k + 1))
             for label, rows_ in summary_blocks(rows).items():
                 seen[label] = rows_
         self.assertEqual(set(seen), {"L1 w/o flush", "L1 w/ flush", "L2 w/o flush"})
@@ -422,6 +424,111 @@ class ScreenBoots(unittest.TestCase):
         exc = next(l for l in lines if l.startswith("exception: "))
         self.assertIn(exc, joined_messages(rows))
         self.assertEqual(rows[-3], "done: 1 failure")
+
+
+# The verdict's page (kernel/screen/verdict.c): a pass per row, each
+# function's winner and a cost per picked variant, at these columns.
+VERDICT_SLICES = {"pass": (0, 6), "clear_page": (6, 43), "copy_page": (43, 80)}
+WINNER_W, COST_W = 10, 9
+VERDICT_OPTIONS = ("variants=stosb,stosq,sse2,orig,movsq,regs,xen_cold,movsb "
+                   "passes=l1,l1f,hot reps=3")
+
+
+def verdict_page(rows):
+    """{function: {"columns": [variant heads], "rows": {pass id: (winner,
+    [cost cells])}, "legend": text}} of the screen's verdict page."""
+    top = next(i for i, r in enumerate(rows) if re.match(r"^─ verdict ─+$", r))
+    body = rows[top + 1:]
+    heads = body[1].ljust(80)
+    assert heads.startswith("pass"), body[:2]
+    out = {}
+    for fn in ("clear_page", "copy_page"):
+        a, b = VERDICT_SLICES[fn]
+        cut = lambda row: [row[a + WINNER_W + k * COST_W:a + WINNER_W + (k + 1) * COST_W].strip()
+                           for k in range(3)]
+        t = {"title": body[0].ljust(80)[a:b].strip(), "columns": [c for c in cut(heads) if c],
+             "rows": {}, "legend": next((r for r in body if r.startswith(fn + ":")), None)}
+        for row in body[2:]:
+            if not row or row.startswith(("clear_page:", "copy_page:")):
+                break
+            row = row.ljust(80)
+            winner = row[a:a + WINNER_W].strip()
+            if winner:
+                t["rows"][row[:6].strip()] = (winner, cut(row)[:len(t["columns"])])
+        out[fn] = t
+    return out
+
+
+def screen_cost(pick):
+    """What the page shows for a pick line of the log."""
+    what, cost, rec = pick[4], pick[5], pick[7]
+    if what == "?":
+        return "?"
+    if cost is None:
+        return "n/a"
+    if cost == "none":
+        return "keep"
+    # From 1000 % on, whole per cent, a half tenth up (kernel/screen/verdict.c).
+    tenths = int(cost[1:-1].replace(".", ""))
+    text = "+%d%%" % ((tenths + 5) // 10) if tenths >= 10000 else cost
+    return text + ("?" if rec.startswith("undecided") else "")
+
+
+class VerdictScreen(unittest.TestCase):
+    """The page that stays at the end of a bare-metal run is the verdict,
+    and it says what the log's verdict lines say."""
+
+    def check_verdict_screen(self, *args):
+        lines, text, shots = boot_and_read(self, "--accel", "tcg", *args, "--append",
+                                           VERDICT_OPTIONS, pages=4)
+        m = re.match(r"^summary page 1 of (\d+)", shots[0][5])
+        tables = int(m.group(1)) if m else 1
+        self.assertRegex(shots[0][5], r"then the verdict|the verdict follows")
+        self.assertLess(tables, len(shots), "no verdict page among %d pictures" % len(shots))
+        page = shots[tables]
+        for later in shots[tables + 1:]:
+            self.assertEqual(later, page, "the verdict page did not stay")
+        self.assertEqual(page[5], "verdict: the winner per pass, and what Linux and Xen "
+                                  "pick on this CPU")
+        # It fits 80 columns, whatever the screen's width.
+        self.assertFalse([r for r in page if len(r) > 80 and "─" not in r])
+        got = verdict_page(page)
+        log, _ = verdict_lines.parse(text)
+        for fn, t in got.items():
+            with self.subTest(function=fn):
+                self.assertEqual(t["title"], fn)
+                decisions = {pid: log[(fn, verdict_lines.pass_label(fn, pid))]
+                             for pid in ("l1", "l1f", "hot")
+                             if (fn, verdict_lines.pass_label(fn, pid)) in log}
+                self.assertEqual(set(t["rows"]), set(decisions))
+                picks = [p for p in next(iter(decisions.values()))["picks"] if p[3] is None]
+                variants = []
+                for p in picks:
+                    if p[4] not in variants and p[4] != "-":
+                        variants.append(p[4])
+                self.assertEqual(t["columns"], [v[:8] for v in variants])
+                # "clear_page: stosb=Linux,Xen hot  sse2=Xen 4.15-4.20,Xen cold"
+                legend = dict(e.split("=", 1) for e in
+                              t["legend"][len(fn) + 2:].split("  "))
+                self.assertEqual(list(legend), variants)
+                for p in picks:
+                    if p[4] != "-":
+                        self.assertIn("Linux" if p[0] == "linux" else "Xen", legend[p[4]])
+                for pid, (winner, costs) in t["rows"].items():
+                    d = decisions[pid]
+                    self.assertEqual(winner, d["winner"], pid)
+                    for v, cell in zip(variants, costs):
+                        p = next(p for p in d["picks"] if p[3] is None and p[4] == v)
+                        self.assertEqual(cell, screen_cost(p), (pid, v))
+        return page
+
+    def test_bios_verdict_page(self):
+        page = self.check_verdict_screen()
+        self.assertEqual(len(page), 25)
+
+    @unittest.skipUnless(os.path.exists(OVMF), "OVMF is not installed: UEFI screen not tested")
+    def test_uefi_verdict_page(self):
+        self.check_verdict_screen("--uefi")
 
 
 QEMU_BASE = ["qemu-system-x86_64", "-display", "none", "-serial", "stdio", "-accel", "tcg",

@@ -6,7 +6,7 @@ import subprocess
 import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCRIPTS = ("mkiso", "run-qemu", "usb-logs", "write-usb")
+SCRIPTS = ("mkiso", "run-qemu", "run-linux-module", "usb-logs", "write-usb")
 
 
 def script(name, *args, **kw):

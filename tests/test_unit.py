@@ -81,6 +81,15 @@ class UnitTests(unittest.TestCase):
         the screen's layout and which log lines it shows."""
         self.run_binary("test_screen")
 
+    def test_stats(self):
+        """The verdict's statistics and decision rules (harness/stats.c,
+        decide.c) on samples whose answers are known."""
+        self.run_binary("test_stats")
+
+    def test_rules(self):
+        """The selection rules' C tables, evaluated on CPUs described by hand."""
+        self.run_binary("test_rules")
+
     def test_variants(self):
         """Every clear and copy routine, with guard pages, where the CPU can run it."""
         self.run_binary("test_variants")

@@ -11,8 +11,10 @@ gen-fixtures.py there), built to hold, to refute and to stay undecided.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 sys.dont_write_bytecode = True
@@ -404,6 +406,61 @@ class VerdictTest(unittest.TestCase):
         # Xen 4.15-4.20 needs nothing: clear_page_sse2.
         self.assertEqual(pick(d, "xen", "clear_page")["variant"], "sse2")
         self.assertEqual(len(v["fleet"]) > 0, True)
+
+
+class ModuleLogTest(unittest.TestCase):
+    """A log of pagebench.ko names the Linux it ran in and that kernel's own
+    view of the CPU (linux-module lines): the verdict asks about that
+    version, takes its flags over the synthetic rules', and sets the
+    kernel's own routine (kernel_clear_page) beside the rules' pick."""
+
+    LOG = os.path.join(ROOT, "results",
+                       "xeon-qemu-tcg-translator-module-clear-2026-12-01.log")
+
+    def with_features(self, flags):
+        """The log with another linux-module kernel_features line."""
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        path = os.path.join(tmp, "module.log")
+        with open(self.LOG) as f:
+            text = re.sub(r"linux-module kernel_features .*",
+                          "linux-module kernel_features " + flags, f.read())
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_the_running_kernel_and_its_own_routine(self):
+        m = verdict_json(self.LOG)["machines"][0]
+        self.assertEqual(m["running_kernel"], {
+            "release": "6.1.0-57-amd64", "version": "6.1.0", "flags_used": True,
+            "flags": {"REP_GOOD": 1, "ERMS": 1, "FSRM": 0}})
+        self.assertEqual(m["kernel_view"]["linux"], [{"version": "6.1.0",
+                                                      "flags": {"ERMS": 1, "REP_GOOD": 1}}])
+        d = decision(m, "clear_page", "L1 w/o flush")
+        p = pick(d, "linux", "clear_page")
+        self.assertEqual((p["routine"], p["variant"]), ("clear_page_erms", "stosb"))
+        self.assertEqual(p["own"]["variant"], "kernel_clear_page")
+        self.assertEqual(p["own"]["status"], "measured")
+        self.assertNotIn("own", pick(d, "xen", "clear_page"))
+
+    def test_its_own_flags_win_over_cpuid(self):
+        """CPUID says erms=1; a kernel that masked it (MISC_ENABLE, a
+        hypervisor) picks clear_page_rep, and the verdict follows it."""
+        log = self.with_features("rep_good=1 erms=0 fsrm=0 fzrm=unknown fsrs=unknown")
+        m = verdict_json(log)["machines"][0]
+        self.assertEqual(m["features"]["erms"], 1)
+        p = pick(decision(m, "clear_page", "L1 w/o flush"), "linux", "clear_page")
+        self.assertEqual((p["routine"], p["variant"]), ("clear_page_rep", "stosq"))
+
+    def test_another_version_asked_for(self):
+        m = verdict_json(self.LOG, extra=("--linux", "6.12"))["machines"][0]
+        self.assertFalse(m["running_kernel"]["flags_used"])
+        p = pick(decision(m, "clear_page", "L1 w/o flush"), "linux", "clear_page")
+        self.assertEqual(p["version"], "6.12")
+
+    def test_kernel_clear_pages_is_a_range(self):
+        self.assertEqual(V.shapes("clear")["kernel_clear_pages"], "RANGE")
+        self.assertEqual(V.shapes("clear")["kernel_clear_page"], "PAGE")
 
 
 class BadInputTest(unittest.TestCase):

@@ -36,4 +36,33 @@ align 16
 	ret
 .end:
 
+; void clear_orig_all(void *dst, const void *unused, size_t bytes)
+;
+; Linux 7.0's __clear_pages_unrolled(), what clear_pages() calls on a CPU
+; with neither ERMS nor REP_GOOD: clear_page_orig's loop run over the
+; whole range at once, RCX = bytes / 64 lines (torvalds/linux@54a6b89a3db2,
+; cb431accb36e). The caller there zeroes RAX; here the routine does.
+; bytes is whole pages, so never 0 and a multiple of 64.
+global clear_orig_all:function (clear_orig_all.end - clear_orig_all)
+align 16
+clear_orig_all:
+	mov	rcx, rdx
+	shr	rcx, 6
+	xor	eax, eax
+align 16
+.loop:
+	dec	rcx
+	mov	[rdi], rax
+	mov	[rdi + 8], rax
+	mov	[rdi + 16], rax
+	mov	[rdi + 24], rax
+	mov	[rdi + 32], rax
+	mov	[rdi + 40], rax
+	mov	[rdi + 48], rax
+	mov	[rdi + 56], rax
+	lea	rdi, [rdi + 64]
+	jnz	.loop
+	ret
+.end:
+
 section .note.GNU-stack noalloc noexec nowrite progbits

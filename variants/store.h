@@ -14,9 +14,10 @@ enum store {
 	STORE_REP,	/* a REP STOS or MOVS: the microcode chooses */
 	STORE_CLZERO,	/* CLZERO: a whole line zeroed at once */
 	STORE_DIR,	/* MOVDIR64B: one 64-byte direct store */
+	STORE_KERNEL,	/* the module's kernel_* rows: what the kernel's alternatives chose */
 	STORE_COUNT
 };
 
-const char *store_name(enum store s);	/* "nt", "t", "rep", "clzero", "dir" */
+const char *store_name(enum store s);	/* "nt", "t", "rep", "clzero", "dir", "kernel" */
 
 #endif

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include "cpu/cpu.h"
 #include "variants/store.h"
+#include "variants/variants.h"
 
 enum string_op {
 	STRING_MEMSET,
@@ -33,11 +34,12 @@ struct string_variant {
 	enum feat need;			/* FEAT_NONE: runs on any x86-64 */
 	const char *what;
 	enum store store;
+	enum variant_regs regs;		/* as in variants.h */
 };
 
 #define STRING_DECL_memset(fn)	void *fn(void *dst, int c, size_t n);
 #define STRING_DECL_memcpy(fn)	void *fn(void *dst, const void *src, size_t n);
-#define STRING_VARIANT(op, name, store, need, what) STRING_DECL_##op(op##_##name)
+#define STRING_VARIANT(op, name, store, need, regs, what) STRING_DECL_##op(op##_##name)
 #include "variants/strings.def"
 #undef STRING_VARIANT
 #undef STRING_DECL_memset

@@ -3,10 +3,12 @@
 #include "variants/variants.h"
 
 const struct variant variants[] = {
-#define CLEAR(n, shape, store, need, xen, what) \
-	{ #n, OP_CLEAR, SHAPE_##shape, STORE_##store, clear_##n, need, xen, what },
-#define COPY(n, shape, store, need, what) \
-	{ #n, OP_COPY, SHAPE_##shape, STORE_##store, copy_##n, need, false, what },
+#define CLEAR(n, shape, store, need, regs, xen, what) \
+	{ #n, OP_CLEAR, SHAPE_##shape, STORE_##store, clear_##n, need, \
+	  REGS_##regs, xen, what },
+#define COPY(n, shape, store, need, regs, what) \
+	{ #n, OP_COPY, SHAPE_##shape, STORE_##store, copy_##n, need, \
+	  REGS_##regs, false, what },
 #include "variants/clear.def"
 #include "variants/copy.def"
 #undef CLEAR
@@ -36,6 +38,7 @@ const char *store_name(enum store s)
 	static const char *const names[STORE_COUNT] = {
 		[STORE_NT] = "nt", [STORE_T] = "t", [STORE_REP] = "rep",
 		[STORE_CLZERO] = "clzero", [STORE_DIR] = "dir",
+		[STORE_KERNEL] = "kernel",
 	};
 
 	return s < STORE_COUNT ? names[s] : "?";

@@ -21,7 +21,10 @@
 #include "cpu/cpu.h"
 #include "variants/store.h"
 
+/* The kernel's headers define the same 4 KiB (module/kernel_routines.c). */
+#ifndef PAGE_SIZE
 #define PAGE_SIZE 4096u
+#endif
 
 /* What a variant does to dst. The order is the order the suites run in. */
 enum op { OP_CLEAR, OP_COPY, OP_COUNT };
@@ -29,6 +32,12 @@ enum op { OP_CLEAR, OP_COPY, OP_COUNT };
 /* A page routine is called once per 4 KiB page, as clear_page() and
  * copy_page() callers do; a range routine once for the whole region. */
 enum variant_shape { SHAPE_PAGE, SHAPE_RANGE };
+
+/*
+ * VEC: the routine uses vector registers, which a kernel may touch only
+ * once it has saved the interrupted task's (host_vector_begin()).
+ */
+enum variant_regs { REGS_GPR, REGS_VEC };
 
 typedef void variant_fn(void *dst, const void *src, size_t bytes);
 
@@ -39,12 +48,13 @@ struct variant {
 	enum store store;
 	variant_fn *fn;
 	enum feat need;
+	enum variant_regs regs;
 	bool xen;		/* one of the 2021 Xen experiment's variants */
 	const char *what;
 };
 
-#define CLEAR(name, shape, store, need, xen, what) variant_fn clear_##name;
-#define COPY(name, shape, store, need, what) variant_fn copy_##name;
+#define CLEAR(name, shape, store, need, regs, xen, what) variant_fn clear_##name;
+#define COPY(name, shape, store, need, regs, what) variant_fn copy_##name;
 #include "variants/clear.def"
 #include "variants/copy.def"
 #undef CLEAR

@@ -97,6 +97,11 @@ const struct interval *figures_interval(const struct pass_figures *pf,
 }
 
 /* Hundredths of a tick as the stat line prints them: whole ticks, or two decimals. */
+static uint64_t printed(uint64_t centi, bool decimals)
+{
+	return decimals ? centi : (centi + CENTI / 2) / CENTI * CENTI;
+}
+
 static void figure(char *buf, uint64_t centi, bool decimals)
 {
 	if (decimals)
@@ -140,13 +145,8 @@ void figures_print(const struct pass_figures *pf, variant_set runs,
 	}
 }
 
-/* Twice a figure in whole ticks, as the summary keeps medians. */
-static uint64_t twice(uint64_t centi)
-{
-	return (2 * centi + CENTI / 2) / CENTI;
-}
-
 void figures_summarise(const struct pass_figures *pf, variant_set runs,
+		       variant_set failed, unsigned int aggregate_n,
 		       struct summary *sum)
 {
 	unsigned int i;
@@ -155,13 +155,19 @@ void figures_summarise(const struct pass_figures *pf, variant_set runs,
 		return;
 	for (i = 0; i < variant_count; i++) {
 		const struct variant_figures *v = &pf->v[i];
+		bool decimals = v->batch > 1;
+		struct verdict_figure fig = {
+			.n = aggregate_n ? aggregate_n : v->n, .epochs = pf->epochs,
+			.batch = v->batch, .median = printed(v->iv.median, decimals),
+			.has_interval = v->iv.has_interval, .step = pf->step,
+		};
 
 		if (!((runs >> i) & 1) || !v->n)
 			continue;
-		if (v->iv.has_interval)
-			summary_add_interval(sum, variants[i].name, twice(v->iv.median),
-					     twice(v->iv.lo), twice(v->iv.hi));
-		else
-			summary_add(sum, variants[i].name, twice(v->iv.median));
+		if (fig.has_interval) {
+			fig.lo = printed(v->iv.lo, decimals);
+			fig.hi = printed(v->iv.hi, decimals);
+		}
+		summary_add_figure(sum, &variants[i], &fig, (failed >> i) & 1);
 	}
 }

@@ -64,8 +64,14 @@ const struct interval *figures_interval(const struct pass_figures *pf,
 void figures_print(const struct pass_figures *pf, variant_set runs,
 		   enum epoch_stop stop);
 
-/* Each variant's figure and interval, to the summary (NULL: none). */
+/*
+ * Each variant's figure and interval, as its stat line prints them, to
+ * the summary and its verdict (sum NULL: none); failed: the variants with
+ * a verify FAILED or fault line in the pass; aggregate_n: copy-hot's or
+ * copy-cold's copies a variant's aggregate line counts (0: a timed pass).
+ */
 void figures_summarise(const struct pass_figures *pf, variant_set runs,
+		       variant_set failed, unsigned int aggregate_n,
 		       struct summary *sum);
 
 #endif

@@ -60,7 +60,7 @@ static void clear_share(void *ctx, unsigned int i)
 		;
 	host_sample_begin(&sh->host);
 	sh->t0 = rdtsc_ordered();
-	variant_call(st->v, sh->p, NULL, sh->bytes);
+	variant_call_hosted(st->v, sh->p, NULL, sh->bytes);
 	sh->t1 = rdtsc_ordered();
 	host_sample_end(&sh->host, sh->t1 - sh->t0);
 }

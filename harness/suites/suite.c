@@ -98,12 +98,21 @@ struct call {
 	bool same_slot;		/* copy-hot: every call on slot 0 */
 };
 
-/* The timed region. */
-static void call_variant(void *arg)
+/* The timed region, or one window of it. */
+static void call_variant(void *arg, size_t off, size_t len)
 {
 	const struct call *c = arg;
 
-	variant_call(c->v, c->l->dst, c->l->src, c->l->bytes);
+	variant_call_hosted(c->v, c->l->dst + off,
+			    c->l->src ? c->l->src + off : NULL, len);
+}
+
+/* The whole call untimed, in one guarded call: copy-hot's warm-up, one page. */
+static void call_whole(void *arg)
+{
+	const struct call *c = arg;
+
+	call_variant(arg, 0, c->l->bytes);
 }
 
 /* The timed region of a batch: one call per slot, or all on slot 0. */
@@ -115,7 +124,7 @@ static void call_batch(void *arg)
 	unsigned int k;
 
 	for (k = 0; k < c->calls; k++, dst += step, src = src ? src + step : NULL)
-		variant_call(c->v, dst, src, c->l->bytes);
+		variant_call_hosted(c->v, dst, src, c->l->bytes);
 }
 
 static bool variant_runs(const struct suite_run *s, unsigned int i, enum op op)
@@ -197,16 +206,28 @@ static void verify(const char *pass, const struct variant *v,
 	verify_guards(op_name(v->op), pass, v->name, l->dst, l->bytes);
 }
 
-static void verify_slots(const char *pass, const struct variant *v,
-			 const struct layout *l, unsigned int n)
+/* verify() counts a failure for every line it prints. */
+static bool verified(const char *pass, const struct variant *v,
+		     const struct layout *l)
 {
+	unsigned int before = run_failures();
+
+	verify(pass, v, l);
+	return run_failures() == before;
+}
+
+static bool verified_slots(const char *pass, const struct variant *v,
+			   const struct layout *l, unsigned int n)
+{
+	bool ok = true;
 	unsigned int j;
 
 	for (j = 0; j < n; j++) {
 		struct layout one = slot(l, j);
 
-		verify(pass, v, &one);
+		ok = verified(pass, v, &one) && ok;
 	}
+	return ok;
 }
 
 /*
@@ -220,16 +241,20 @@ static void prepare(const struct layout *l, unsigned int rep, unsigned int i)
 	fill_bytes(l->dst, (uint8_t)(0x11 * (rep % 15 + 1)), l->bytes);
 }
 
-/* Each variant's median over what it printed, for the summary (suite=xen). */
+/*
+ * Each variant's samples, for the summary and the verdict (suite=xen);
+ * failed: the variants that printed a verify FAILED or fault line in this
+ * pass.
+ */
 static void summarise(struct suite_run *s, enum op op, uint64_t (*t)[REPS_MAX],
-		      const unsigned int *n)
+		      const unsigned int *n, variant_set failed)
 {
 	unsigned int i;
 
 	for (i = 0; i < variant_count; i++)
 		if (variants[i].op == op && n[i])
-			summary_add(s->sum, variants[i].name,
-				    summary_median2(t[i], n[i]));
+			summary_add_samples(s->sum, &variants[i], t[i], n[i],
+					    (failed >> i) & 1);
 }
 
 /* One pass of a table: where its buffers are this epoch, and its figures. */
@@ -250,6 +275,9 @@ struct pass_state {
 	unsigned int expect;	/* epochs it is expected to take */
 	uint64_t own, last;	/* ticks of its epochs, and of the last */
 	bool use;		/* a use probe each epoch */
+	variant_set failed;	/* printed a verify FAILED or fault line */
+	variant_set printed;	/* have stat lines: the variants at its stop */
+	unsigned int aggregate_n; /* copy-hot, copy-cold: Ma Ling's copies */
 	void (*rep_fn)(struct suite_run *s, struct pass_state *ps, unsigned int reps);
 };
 
@@ -341,9 +369,11 @@ static bool batch_sample(struct suite_run *s, struct pass_state *ps,
 	} while (ok && sample_again(&tries, *ticks, &h, variants[i].name));
 	if (!ok) {
 		fault(s, ps->op, ps->header, i, &f);
+		ps->failed |= 1ull << i;
 		return false;
 	}
-	verify_slots(ps->header, &variants[i], &ps->l, calls);
+	if (!verified_slots(ps->header, &variants[i], &ps->l, calls))
+		ps->failed |= 1ull << i;
 	return true;
 }
 
@@ -367,17 +397,19 @@ static bool timed_rep(struct suite_run *s, struct pass_state *ps,
 	do {
 		prepare_slots(s, ps, 1, ps->rep, i);
 		ok = time_between_probes(&s->env, ps->fill, ps->nr, ps->rep,
-					 call_variant, &c, &t, &f);
+					 call_variant, &c, one.bytes, &t, &f);
 	} while (ok && sample_again(&tries, t.ticks, &t.host, v->name));
 	if (!ok) {
 		fault(s, ps->op, ps->header, i, &f);
+		ps->failed |= 1ull << i;
 		return false;
 	}
 	out_line(" pre=%lx %s=%lx post=%lx", (unsigned long)t.pre, v->name,
 		 (unsigned long)t.ticks, (unsigned long)t.post);
 	if (!s->p->stats)
 		legacy[i][nlegacy[i]++] = t.ticks;
-	verify(ps->header, v, &one);
+	if (!verified(ps->header, v, &one))
+		ps->failed |= 1ull << i;
 	*ticks = t.ticks;
 	return true;
 }
@@ -399,15 +431,18 @@ static void use_rep(struct suite_run *s, struct pass_state *ps, unsigned int i)
 	do {
 		prepare_slots(s, ps, 1, ps->rep, i);
 		ok = time_then_use(&s->env, ps->fill, ps->nr, ps->rep, call_variant,
-				   &c, one.dst, one.bytes / PAGE, &ticks, &use, &h, &f);
+				   &c, one.bytes, one.dst, one.bytes / PAGE, &ticks,
+				   &use, &h, &f);
 	} while (ok && sample_again(&tries, ticks, &h, v->name));
 	if (!ok) {
 		fault(s, ps->op, ps->header, i, &f);
+		ps->failed |= 1ull << i;
 		return;
 	}
 	out_line(" use %s=%lx", v->name, (unsigned long)use);
 	figures_add_use(&ps->figs, i, use);
-	verify(ps->header, v, &one);
+	if (!verified(ps->header, v, &one))
+		ps->failed |= 1ull << i;
 }
 
 /* The reps progress shows as the pass's: so far, at least what an interval needs. */
@@ -436,6 +471,10 @@ static enum epoch_stop run_epoch(struct suite_run *s, struct pass_state *ps)
 	if (passes[ps->id].kind == KIND_TIMED)
 		out_line("%s%s:", pass_prefix(ps->op, ps->id), ps->header);
 	place(s, ps, e);
+	if (!e && window_count(&s->env, ps->l.bytes) > 1)
+		out_line("note: %s %s: each call's %zu bytes run in %u windows of at most %zu bytes, interrupts on between them (one call per window for a whole-region variant); its figure is their sum",
+			 op_name(ps->op), ps->header, ps->l.bytes,
+			 window_count(&s->env, ps->l.bytes), s->env.window_bytes);
 	if (s->p->reps)
 		ps->reps = s->p->stats ? epoch_reps_fixed(s->p->reps, e) : s->p->reps;
 	for (r = 0; r < (ps->reps ? ps->reps : 1); r++, ps->rep++) {
@@ -458,8 +497,10 @@ static enum epoch_stop run_epoch(struct suite_run *s, struct pass_state *ps)
 	/* A pass whose variants all faulted has nothing left to measure. */
 	stop = op_runs(s, ps->op) ? epoch_next(&s->rule, ps->epoch, precise,
 					       ps->own, ps->last) : EPOCH_STOP_REPS;
-	if (stop != EPOCH_GO_ON)
-		figures_print(&ps->figs, op_runs(s, ps->op), stop);
+	if (stop != EPOCH_GO_ON) {
+		ps->printed = op_runs(s, ps->op);
+		figures_print(&ps->figs, ps->printed, stop);
+	}
 	return stop;
 }
 
@@ -485,7 +526,7 @@ static void timed_reps(struct suite_run *s, struct pass_state *ps,
 		}
 	if (!s->p->stats) {
 		if (ps->rep + 1 == s->p->reps && s->sum)
-			summarise(s, ps->op, legacy, nlegacy);
+			summarise(s, ps->op, legacy, nlegacy, ps->failed);
 		return;
 	}
 	/* The first rep's calls say whether the pass batches, rep 0 included. */
@@ -569,9 +610,11 @@ static void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
 		} while (ok && sample_again(&tries, ticks, &h, v->name));
 		if (!ok) {
 			fault(s, ps->op, ps->header, i, &f);
+			ps->failed |= 1ull << i;
 			continue;
 		}
-		verify_slots(ps->header, v, &ps->l, cold ? calls : 1);
+		if (!verified_slots(ps->header, v, &ps->l, cold ? calls : 1))
+			ps->failed |= 1ull << i;
 		figures_add(&ps->figs, i, ticks);
 	}
 }
@@ -607,8 +650,9 @@ static void ma_ling(struct suite_run *s, struct pass_state *ps)
 			continue;
 		run_step("%s variant %s", pass, v->name);
 		prepare(&l, 0, i);
-		if (!host_call_guarded(call_variant, &c, &f)) {	/* warm: both pages in cache */
+		if (!host_call_guarded(call_whole, &c, &f)) {	/* warm: both pages in cache */
 			fault(s, op, pass, i, &f);
+			ps->failed |= 1ull << i;
 			continue;
 		}
 		for (k = 0; k < n; k++) {
@@ -624,14 +668,17 @@ static void ma_ling(struct suite_run *s, struct pass_state *ps)
 					__builtin_memcpy(s->b->cold + COPY_COLD_BYTES,
 							 s->b->cold, COPY_COLD_BYTES);
 				mfence();
-				ok = time_guarded(call_variant, &c, &t[k], &h, &f);
+				ok = time_windows(&s->env, call_variant, &c, l.bytes, &t[k],
+						  &h, &f);
 			} while (ok && sample_again(&tries, t[k], &h, v->name));
 			if (!ok)
 				break;
-			verify(pass, v, &l);
+			if (!verified(pass, v, &l))
+				ps->failed |= 1ull << i;
 		}
 		if (k < n) {
 			fault(s, op, pass, i, &f);
+			ps->failed |= 1ull << i;
 			continue;
 		}
 		median = summary_median2(t, n) / 2;
@@ -641,6 +688,7 @@ static void ma_ling(struct suite_run *s, struct pass_state *ps)
 		if (median < shortest)
 			shortest = median;
 	}
+	ps->aggregate_n = n;
 	/* copy-hot copies one page again and again: no slot limits its batch. */
 	ps->batch = pass_batch(shortest * CENTI, s->timer.step, cold ? l.slots : BATCH_MAX);
 	for (i = 0; i < variant_count; i++)
@@ -737,7 +785,8 @@ static void run_passes(struct suite_run *s)
 	host_pass_end("all", "all", &tally);
 	for (k = 0; s->sum && k < n; k++) {
 		summary_begin(s->sum, ps[k].op, ps[k].id, pass_bytes(s->p, ps[k].id, ps[k].op));
-		figures_summarise(&ps[k].figs, op_runs(s, ps[k].op), s->sum);
+		figures_summarise(&ps[k].figs, ps[k].printed, ps[k].failed,
+				  ps[k].aggregate_n, s->sum);
 		summary_end(s->sum);
 	}
 }

@@ -2,13 +2,15 @@
 /*
  * What the screen shows of the run itself: the progress rows while it
  * measures, and at the end the summary, in pages that fit the screen and
- * take turns, so each can be photographed.
+ * take turns, so each can be photographed; then the verdict's page
+ * (kernel/screen/verdict.c), which stays.
  */
 #include "kernel/screen/font.h"
 #include "lib/fmt.h"
 #include "cpu/insn.h"
 #include "kernel/screen/screen.h"
 #include "kernel/screen/run.h"
+#include "kernel/screen/verdict.h"
 
 #define BAR_CELLS	30
 #define PAGE_SECONDS	8
@@ -72,7 +74,9 @@ void screen_run_progress(const struct progress *p)
 static struct {
 	const struct summary *sum;
 	uint64_t tsc_khz;
-	unsigned int ncols, pages;
+	unsigned int ncols, pages;	/* pages of the summary's tables */
+	unsigned int verdict_rows;	/* the verdict's page after them, if any */
+	char verdict[VERDICT_ROWS][VERDICT_COLS + 1];
 	const char *failures[FAILURES_SHOWN];
 	unsigned int nfailures;		/* shown above the summary on every page */
 	unsigned int col_first[COLUMNS_MAX + 1];
@@ -107,6 +111,31 @@ static void paginate(unsigned int rows)
 	shown.pages = (shown.ncols + columns() - 1) / columns();
 }
 
+/* The failures above the body, as on the summary's pages. */
+static unsigned int failure_rows(const char **lines)
+{
+	unsigned int r;
+
+	for (r = 0; r < shown.nfailures; r++)
+		lines[r] = shown.failures[r];
+	if (r)
+		lines[r++] = "";
+	return r;
+}
+
+static void show_verdict(void)
+{
+	const char *lines[FAILURES_SHOWN + 1 + VERDICT_ROWS];
+	unsigned int n = failure_rows(lines), r;
+
+	for (r = 0; r < shown.verdict_rows; r++)
+		lines[n++] = shown.verdict[r];
+	screen_show_page("verdict", lines, n);
+	screen_set_progress((const char *const[]){
+		"verdict: the winner per pass, and what Linux and Xen pick on this CPU",
+		screen_verdict_legend }, 2);
+}
+
 static void show_page(unsigned int page)
 {
 	static char text[SCREEN_MAX_ROWS][SCREEN_MAX_COLS];
@@ -116,6 +145,10 @@ static void show_page(unsigned int page)
 	unsigned int width = BLOCK_WIDTH + GAP;
 	char note[SCREEN_MAX_COLS], legend[SCREEN_MAX_COLS];
 
+	if (page == shown.pages) {
+		show_verdict();
+		return;
+	}
 	for (r = 0; r < SCREEN_MAX_ROWS; r++)
 		text[r][0] = '\0';
 	for (r = 0; r < shown.nfailures; r++)
@@ -154,10 +187,12 @@ static void show_page(unsigned int page)
 	fmt_snprintf(legend, sizeof(legend), "median per 4 KiB page: ticks%s, bytes/tick; "
 		     "* winner, +%% margin to it", shown.tsc_khz ? ", ns" : "");
 	if (shown.pages > 1)
-		fmt_snprintf(note, sizeof(note), "summary page %u of %u (a new page every %u s)",
-			     page + 1, shown.pages, PAGE_SECONDS);
+		fmt_snprintf(note, sizeof(note), "summary page %u of %u (a new page every %u s)%s",
+			     page + 1, shown.pages, PAGE_SECONDS,
+			     shown.verdict_rows ? ", then the verdict" : "");
 	else
-		fmt_snprintf(note, sizeof(note), "summary");
+		fmt_snprintf(note, sizeof(note), "summary%s", shown.verdict_rows ?
+			     " (the verdict follows in a few seconds)" : "");
 	screen_set_progress((const char *const[]){ note, legend }, 2);
 }
 
@@ -172,6 +207,7 @@ void screen_run_summary(const struct summary *sum, uint64_t tsc_khz)
 	screen_log_keep_identity();
 	screen_set_progress((const char *const[]){ "", "" }, 2);
 	paginate(screen_body_rows() - (shown.nfailures ? shown.nfailures + 1 : 0));
+	shown.verdict_rows = screen_verdict_page(&sum->verdict, shown.verdict, VERDICT_ROWS);
 	show_page(0);
 }
 
@@ -179,16 +215,19 @@ void screen_run_hold(void)
 {
 	uint64_t wait = shown.tsc_khz ? shown.tsc_khz * 1000 * PAGE_SECONDS :
 		       TICKS_UNKNOWN_RATE;
-	unsigned int page = 0;
+	unsigned int page = 0, pages = shown.pages + (shown.verdict_rows ? 1 : 0);
 
-	if (shown.pages < 2)
+	if (pages < 2)
 		return;
 	for (;;) {
 		uint64_t t0 = rdtsc_ordered();
 
 		while (rdtsc_ordered() - t0 < wait)
 			asm volatile("pause");
-		page = (page + 1) % shown.pages;
+		page = (page + 1) % pages;
 		show_page(page);
+		/* The verdict is the page that stays. */
+		if (shown.verdict_rows && page == shown.pages)
+			return;
 	}
 }

@@ -40,6 +40,7 @@ static struct {
 	unsigned int nheader, nprogress, nfooter, nmsgs, msg_first, nsummary;
 	unsigned int summary_dropped;
 	bool summary_on;
+	const char *summary_label;	/* the rule above it: "summary", "verdict" */
 } scr;
 
 static void copy_text(struct line *l, const char *s, unsigned int max,
@@ -168,7 +169,7 @@ static void paint(void)
 		paint_rule(row++, "progress");
 		paint_lines(&row, scr.progress, scr.nprogress);
 	}
-	paint_rule(row++, scr.summary_on ? "summary" : "messages");
+	paint_rule(row++, scr.summary_on ? scr.summary_label : "messages");
 	if (scr.summary_on)
 		paint_summary(row, scr.body_rows);
 	else
@@ -289,8 +290,14 @@ void screen_message(enum screen_tone tone, const char *text)
 
 void screen_show_summary(const char *const *lines, unsigned int n)
 {
+	screen_show_page("summary", lines, n);
+}
+
+void screen_show_page(const char *label, const char *const *lines, unsigned int n)
+{
 	unsigned int i;
 
+	scr.summary_label = label;
 	scr.nsummary = n < SCREEN_MAX_ROWS ? n : SCREEN_MAX_ROWS;
 	scr.summary_dropped = n - scr.nsummary;
 	for (i = 0; i < scr.nsummary; i++)

@@ -55,6 +55,8 @@ void screen_set_progress(const char *const *lines, unsigned int n);
 void screen_message(enum screen_tone tone, const char *text);
 /* The body shows these lines from now on, in place of the messages. */
 void screen_show_summary(const char *const *lines, unsigned int n);
+/* The same under another label than "summary" (a string that stays). */
+void screen_show_page(const char *label, const char *const *lines, unsigned int n);
 void screen_set_footer(enum screen_tone tone, const char *const *lines,
 		       unsigned int n);
 

@@ -57,6 +57,8 @@ def names_by_table(m):
         add(table, v)
     for table, _, v in m.verify_failed:
         add(table, v)
+    for c in m.cycles:
+        add(c["suite"], c["variant"])
     return out
 
 
@@ -84,6 +86,8 @@ def apply(m, renames):
     m.skipped_variants = [(name(t, v), t, why)
                           for v, t, why in m.skipped_variants]
     m.verify_failed = set((t, p, name(t, v)) for t, p, v in m.verify_failed)
+    for c in m.cycles:
+        c["variant"] = name(c["suite"], c["variant"])
     m.renamed = list(renames)
 
 

@@ -35,7 +35,8 @@ EPILOG = """exit status:
      error: a full disk, a closed pipe); said on stderr
 
 Lines that cannot be read are reported on stderr (file:line: skipped:
-reason) unless -q is given. See docs/report.md."""
+reason) unless -q is given; what the --max-line and --max-input limits cut
+is reported even with -q. See docs/report.md."""
 
 
 class UsageError(Exception):

@@ -8,9 +8,13 @@ candidate is compared with it. The rules (docs/report.md, "verdict"):
   noise, the larger of the winner's IQR and tie x the winner's median
   (tie is strings.DEFAULT_TIE for suite=strings, whose runs differ by more
   than their reps show, and 0 for the page passes): as good as, decided.
-- significantly slower (Mann-Whitney U, analysis.Comparison, p < alpha;
-  for cells from stat lines, 95% intervals apart and more than the
-  timer's resolution): not as good, decided.
+- significantly slower (Mann-Whitney U, analysis.Comparison, p < alpha):
+  not as good, decided.
+- cells from stat lines (figures over epochs) skip the two rules above:
+  95% intervals apart, and more than the timer's resolution, is slower;
+  overlapping or within the resolution, not separated; without an
+  interval on both sides, no test. The pooled reps' spread and ranks
+  would ignore the variance between epochs.
 - otherwise not separated: as good as at these reps, undecided. The reps
   that could separate it are projected from the observed overlap
   (reps_needed).
@@ -106,16 +110,16 @@ def relate(ref, cell, alpha, tie):
     if cell.median == ref.median:
         return Relation("same", 0.0, None, "equal medians",
                         "equal medians")
-    nz = noise(ref, tie)
-    if cell.median > ref.median and cell.median - ref.median <= nz:
-        what = "the winner's IQR" if ref.iqr and ref.iqr >= tie * abs(
-            ref.median) else "the %g%% tie" % (100 * tie)
-        return Relation("tie", delta, None, "within noise",
-                        "within noise (%s)" % what)
     cmp = A.Comparison(ref, cell, alpha)
-    if cmp.by_epochs:
-        # Stat lines: the 95% intervals decide, as in the pass tables.
-        epochs = "%d+%d epochs" % (ref.epochs, cell.epochs)
+    if ref.epochs is not None or cell.epochs is not None:
+        # Stat lines: the 95% intervals decide, as in the pass tables;
+        # the pooled reps' spread and ranks ignore the epochs.
+        epochs = "%s+%s epochs" % tuple("?" if c.epochs is None else c.epochs
+                                        for c in (ref, cell))
+        if not cmp.by_epochs:
+            return Relation("untested", delta, None, "epochs",
+                            "no 95%% interval to compare (%s)" % epochs,
+                            cmp=cmp)
         if cmp.below_resolution:
             return Relation("undecided", delta, None, "epochs",
                             "below the timer's resolution (%s)" % epochs,
@@ -126,6 +130,12 @@ def relate(ref, cell, alpha, tie):
         state = "slower" if cell.median > ref.median else "faster"
         return Relation(state, delta, None, "epochs",
                         "95%% intervals apart (%s)" % epochs, cmp=cmp)
+    nz = noise(ref, tie)
+    if cell.median > ref.median and cell.median - ref.median <= nz:
+        what = "the winner's IQR" if ref.iqr and ref.iqr >= tie * abs(
+            ref.median) else "the %g%% tie" % (100 * tie)
+        return Relation("tie", delta, None, "within noise",
+                        "within noise (%s)" % what)
     if cmp.test is None:
         return Relation("untested", delta, None, "no test",
                         "aggregated figures: no significance test",

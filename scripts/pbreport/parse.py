@@ -884,6 +884,13 @@ class Reader:
         elif kind.startswith("linux_"):
             f.setdefault("linux", {})[kind[len("linux_"):]] = \
                 m.group(0)[len("linux "):]
+        elif kind == "module_release":
+            f.setdefault("module", {})["release"] = g[0]
+        elif kind == "module_features":
+            f.setdefault("module", {})["kernel_features"] = dict(
+                kv.split("=") for kv in g[0].split())
+        elif kind == "module_refused":
+            cur.failures.append((lineno, m.group(0)))
         elif kind == "runtime":
             f["runtime"] = {"ms": int(g[0]), "ticks": int(g[1], 16)}
         elif kind == "done":

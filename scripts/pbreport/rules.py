@@ -344,12 +344,33 @@ def machine_facts(m):
     return f, src
 
 
-class Evaluator:
-    """Evaluates flags and picks of one kernel version on one machine."""
+def running_kernel(m, tabs):
+    """A log of pagebench.ko (the linux-module lines) names the kernel it
+    ran in and that kernel's own view of the CPU: (version, {FLAG: 0 or
+    1}), the version None where no rule covers it; None for other logs.
+    A bit the kernel has no X86_FEATURE_ for ("unknown") is left out."""
+    mod = m.facts.get("module")
+    if not mod or "release" not in mod:
+        return None
+    flags = {k.upper(): int(v) for k, v in mod.get("kernel_features", {}).items()
+             if v in ("0", "1")}
+    num = re.match(r"\d+(?:\.\d+)*", mod["release"])
+    try:
+        version = check_version(tabs, "linux", num.group(0)) if num else None
+    except UnknownVersion:
+        version = None
+    return version, flags
 
-    def __init__(self, tabs, kernel, version, facts):
+
+class Evaluator:
+    """Evaluates flags and picks of one kernel version on one machine.
+    own: flags the kernel itself reported (running_kernel()), which
+    replace the synthetic rows' answer."""
+
+    def __init__(self, tabs, kernel, version, facts, own=None):
         self.t, self.kernel, self.version = tabs, kernel, version
         self.facts = facts
+        self.own = own or {}
         self.memo = {}
 
     def lookup(self, name):
@@ -360,6 +381,8 @@ class Evaluator:
         return Unknown([name])
 
     def flag(self, name):
+        if name in self.own:
+            return self.own[name]
         if name in self.memo:
             return self.memo[name]
         self.memo[name] = Unknown([name])    # a loop in the table
@@ -398,9 +421,10 @@ class Evaluator:
 BOOL_FACTS = ("fast_string",)
 
 
-def picks(tabs, kernel, entry, facts, version=None):
+def picks(tabs, kernel, entry, facts, version=None, own=None):
     """[Pick] for every era of the kernel (or for one version) where the
-    entry has rules; adjacent eras with the same outcome are merged."""
+    entry has rules; adjacent eras with the same outcome are merged. own:
+    as for Evaluator, with version given."""
     if version is not None:
         eras = [(version, bump(version))]
         label = [vtext(version)]
@@ -412,7 +436,7 @@ def picks(tabs, kernel, entry, facts, version=None):
     out = []
     for lo, hi in eras:
         probe = lo if lo is not None else _before(hi) if hi else (0,)
-        ev = Evaluator(tabs, kernel, probe, facts)
+        ev = Evaluator(tabs, kernel, probe, facts, own)
         rule, unknown = ev.pick(entry)
         if rule is None and unknown is None:
             continue
@@ -420,7 +444,7 @@ def picks(tabs, kernel, entry, facts, version=None):
         if unknown is not None and set(unknown.needs) <= set(BOOL_FACTS):
             for n in unknown.needs:
                 for v in (1, 0):
-                    ev2 = Evaluator(tabs, kernel, probe, dict(facts, **{n: v}))
+                    ev2 = Evaluator(tabs, kernel, probe, dict(facts, **{n: v}), own)
                     r2, u2 = ev2.pick(entry)
                     if r2 is not None:
                         alts.append(("%s=%d" % (n, v), r2))

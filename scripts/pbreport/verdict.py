@@ -27,19 +27,27 @@ SUITE_OF = {"clear_page": "clear", "clear_pages": "clear",
 _SHAPES = {}
 
 
+# The module's build appends module/<suite>.def, the running kernel's own
+# routines, to the table of variants/ (README, "pagebench.ko").
+DEF_FOLDERS = ("variants", "module")
+# Its rows are named after the entry points they call: kernel_clear_page.
+OWN_PREFIX = "kernel_"
+
+
 def _read_def(suite):
-    """{variant: (shape, what)} from variants/<suite>.def."""
+    """{variant: (shape, what)} from variants/<suite>.def and module/'s."""
     if suite not in _SHAPES:
         out = {}
-        path = os.path.join(ROOT, "variants", DEF_FILES[suite])
-        with open(path, encoding="utf-8") as fh:
-            for line in fh:
-                # name, [routine,] shape: the routine column went when
-                # the rows started naming their routines (op_name).
-                m = re.match(r'^\s*(?:CLEAR|COPY)\((\w+),(?:\s*\w+,)?\s*'
-                             r'(PAGE|RANGE),.*"(.*)"\)\s*$', line)
-                if m:
-                    out[m.group(1)] = (m.group(2), m.group(3))
+        for folder in DEF_FOLDERS:
+            path = os.path.join(ROOT, folder, DEF_FILES[suite])
+            with open(path, encoding="utf-8") as fh:
+                for line in fh:
+                    # name, [routine,] shape: the routine column went when
+                    # the rows started naming their routines (op_name).
+                    m = re.match(r'^\s*(?:CLEAR|COPY)\((\w+),(?:\s*\w+,)?\s*'
+                                 r'(PAGE|RANGE),.*"(.*)"\)\s*$', line)
+                    if m:
+                        out[m.group(1)] = (m.group(2), m.group(3))
         _SHAPES[suite] = out
     return _SHAPES[suite]
 
@@ -150,9 +158,10 @@ def candidates(m, function):
 
 # -- picks ------------------------------------------------------------------
 
-def kernel_view(tabs, facts, versions):
+def kernel_view(tabs, facts, versions, own=None):
     """{kernel: [(era, {FLAG: value})]}: the flags the picks read, in each
-    era where the kernel has picks and its flags have rows."""
+    era where the kernel has picks and its flags have rows (own: the
+    running Linux's own, as for rules.Evaluator)."""
     out = {}
     for k in R.KERNELS:
         v = versions.get(k)
@@ -172,7 +181,8 @@ def kernel_view(tabs, facts, versions):
                 continue
             flags = sorted(set(a.name for p in live for a in p.condition
                                if a.flag))
-            ev = R.Evaluator(tabs, k, probe, facts)
+            ev = R.Evaluator(tabs, k, probe, facts,
+                             own if k == "linux" else None)
             vals = {}
             for f in flags:
                 x = ev.flag(f)
@@ -225,10 +235,10 @@ def judge(dec, variant, cand):
         if unordered(cand.function, dec.winner):
             rec += "; but %s has no SFENCE: its stores are not ordered, " \
                    "and the time leaves their completion out" % dec.winner
-    elif r.state == "untested":
-        rec = "undecided: aggregated figures, no test"
     elif r.test == "epochs":
         rec = "undecided: %s" % r.reason
+    elif r.state == "untested":
+        rec = "undecided: aggregated figures, no test"
     elif r.reps_needed is None:
         rec = "undecided: no rank difference at these reps"
     else:
@@ -242,10 +252,21 @@ def pick_entries(tabs, function):
                    if p.kernel == k and p.entry == e)]
 
 
-def decision_picks(tabs, dec, cand, facts, versions):
+def own_routine(dec, cand, row):
+    """In a log of the module, the running kernel's own routine for the
+    entry (kernel_ENTRY), judged against the winner like the pick."""
+    own = OWN_PREFIX + row["entry"]
+    if row["kernel"] != "linux" or own not in dec.cells:
+        return
+    f, rec = judge(dec, own, cand)
+    row["own"] = dict(f, variant=own, recommendation=rec)
+
+
+def decision_picks(tabs, dec, cand, facts, versions, own=None):
     out = []
     for k, e in pick_entries(tabs, cand.function):
-        for pk in R.picks(tabs, k, e, facts, versions.get(k)):
+        for pk in R.picks(tabs, k, e, facts, versions.get(k),
+                          own if k == "linux" else None):
             row = {"kernel": k, "version": pk.version, "entry": e}
             if pk.rule is None:
                 row.update({"status": "unknown", "rule": None,
@@ -289,13 +310,32 @@ def decision_picks(tabs, dec, cand, facts, versions):
                 f, rec = judge(dec, r.variant, cand)
                 row.update(f)
                 row["recommendation"] = rec
+            own_routine(dec, cand, row)
             out.append(row)
     return out
+
+
+def running(m, tabs, versions):
+    """(versions, own flags, JSON) for a log of the module: the running
+    Linux is the one version asked about unless --linux names another,
+    and for it its own flags replace the synthetic rows."""
+    rk = R.running_kernel(m, tabs)
+    if rk is None:
+        return versions, None, None
+    version, flags = rk
+    if version is not None and "linux" not in versions:
+        versions = dict(versions, linux=version)
+    used = version is not None and versions.get("linux") == version
+    return versions, flags if used else None, {
+        "release": m.facts["module"]["release"],
+        "version": R.vtext(version) if version is not None else None,
+        "flags": flags, "flags_used": used}
 
 
 def machine_verdict(m, alpha, versions, tabs=None, functions=FUNCTIONS):
     tabs = tabs or R.tables()
     facts, src = R.machine_facts(m)
+    versions, own, rk = running(m, tabs, versions)
     decisions = []
     for fn in functions:
         for cand in candidates(m, fn):
@@ -309,14 +349,16 @@ def machine_verdict(m, alpha, versions, tabs=None, functions=FUNCTIONS):
                  "relations": {v: rel_json(dec.relations[v])
                                for v in dec.ranked if v != dec.winner},
                  "log_names": {v: o for v, o in cand.names.items() if v != o},
-                 "picks": decision_picks(tabs, dec, cand, facts, versions)}
+                 "picks": decision_picks(tabs, dec, cand, facts, versions,
+                                         own)}
             decisions.append(d)
     return {"machine": m.name, "source": m.source, "format": m.format,
             "caveat": caveat(m),
             "features": facts, "fact_sources": src,
+            "running_kernel": rk,
             "kernel_view": {k: [{"version": e, "flags": v} for e, v in rows]
-                            for k, rows in kernel_view(tabs, facts,
-                                                       versions).items()},
+                            for k, rows in kernel_view(tabs, facts, versions,
+                                                       own).items()},
             "decisions": decisions}
 
 
@@ -363,8 +405,14 @@ def pick_text(p):
     if p["status"] == "not-measured":
         return "%s: %s = %s: %s" % (head, p["routine"], p["variant"],
                                    p["recommendation"])
-    return "%s: %s = %s: %s -> %s" % (head, p["routine"], p["variant"],
-                                     cost_text(p), p["recommendation"])
+    s = "%s: %s = %s: %s -> %s" % (head, p["routine"], p["variant"],
+                                  cost_text(p), p["recommendation"])
+    if p.get("own"):
+        o = p["own"]
+        s += "\n      the running kernel's own %s(), %s: %s -> %s" % (
+            p["entry"], o["variant"], cost_text(o) if o["status"] == "measured"
+            else "not measured", o["recommendation"])
+    return s
 
 
 def cost_text(p):
@@ -387,6 +435,14 @@ def text(verdicts):
         if v.get("caveat"):
             out.append("note: " + v["caveat"])
         out.append("cpu: " + cpu_text(v))
+        rk = v.get("running_kernel")
+        if rk:
+            out.append("ran in: linux %s (pagebench.ko); %s" % (
+                rk["release"], "its own flags replace the synthetic rules' "
+                "for %s" % rk["version"] if rk["flags_used"] else
+                "its own flags are not used: %s" % (
+                    "no rule covers it" if rk["version"] is None else
+                    "--linux asks about another version")))
         for k, rows in v["kernel_view"].items():
             out.append("%s view: " % k + "; ".join(
                 "%s %s" % (e["version"], " ".join(

@@ -874,6 +874,44 @@ static void test_options_hosts(void)
 	       o.reps);
 }
 
+/* What the kernel module takes: the run's options, none that would fault or flood. */
+static void test_options_module(void)
+{
+	options_parse(&o, PROGRAM_MODULE, "suite=xen reps=3 cpu=1 tag=KM passes=l1 force=clzero");
+	result(!o.nerrors && o.suite == SUITE_XEN && o.reps == 3 && o.cpu == 1 &&
+	       !strcmp(o.tag, "KM") && o.force == BIT(FEAT_CLZERO), "host.module_run",
+	       "nerrors=%u \"%s\"", o.nerrors, o.nerrors ? o.errors[0] : "");
+	options_parse(&o, PROGRAM_MODULE, NULL);
+	result(!o.nerrors && o.cpu == CPU_DEFAULT && o.suite == SUITE_ALL,
+	       "host.module_defaults", "nerrors=%u cpu=%d", o.nerrors, o.cpu);
+	/* No image path comes first in args=: a bare word is an error. */
+	options_parse(&o, PROGRAM_MODULE, "foo");
+	result(o.nerrors == 1 && strstr(o.errors[0], "foo"), "host.module_bare_word",
+	       "nerrors=%u \"%s\"", o.nerrors, o.nerrors ? o.errors[0] : "");
+	static const char *const not_module[] = {
+		"selftest=ud", "console=ttyS0", "exit=halt", "tsc=pit",
+		"watchdog=5", "cpus=2", "scrub=64M",
+	};
+	for (unsigned int i = 0; i < sizeof(not_module) / sizeof(not_module[0]); i++) {
+		char name[64];
+
+		options_parse(&o, PROGRAM_MODULE, not_module[i]);
+		snprintf(name, sizeof(name), "host.module_refuses.%.*s",
+			 (int)strcspn(not_module[i], "="), not_module[i]);
+		result(o.nerrors == 1 && strstr(o.errors[0], "not an option of the module") &&
+		       strstr(o.errors[0], " cpu=") && !strstr(o.errors[0], " selftest="),
+		       name, "nerrors=%u \"%s\"", o.nerrors, o.nerrors ? o.errors[0] : "");
+	}
+	/* suite=scrub is a suite, but not one for a shared machine. */
+	options_parse(&o, PROGRAM_MODULE, "suite=scrub");
+	result(o.nerrors == 1 && strstr(o.errors[0], "suite=scrub: not in the module") &&
+	       o.suite == SUITE_ALL, "host.module_no_scrub", "nerrors=%u suite=%d \"%s\"",
+	       o.nerrors, o.suite, o.nerrors ? o.errors[0] : "");
+	parse_linux("suite=scrub");
+	result(!o.nerrors && o.suite == SUITE_SCRUB, "host.linux_scrub_still", "nerrors=%u",
+	       o.nerrors);
+}
+
 /*
  * A control character in a word is refused, and the error does not echo
  * it: a newline there would forge the next log line (issue 18).
@@ -1301,6 +1339,7 @@ int main(void)
 	test_options_passes();
 	test_options_variants();
 	test_options_hosts();
+	test_options_module();
 	test_options_control();
 	test_options_help();
 	test_plan_sizes();

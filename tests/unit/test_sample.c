@@ -64,6 +64,14 @@ bool host_ibpb(void)
 	return false;
 }
 
+void host_vector_begin(void)
+{
+}
+
+void host_vector_end(void)
+{
+}
+
 bool host_call_guarded(void (*fn)(void *ctx), void *ctx, struct fault *f)
 {
 	(void)f;

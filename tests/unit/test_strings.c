@@ -763,16 +763,16 @@ static const struct {
 	struct string_variant v;
 	enum which caught_by;
 } broken[] = {
-	{ "writes_past_end", { STRING_MEMSET, "bad", bad_set_past_end, NULL, FEAT_NONE, "-", STORE_T }, CONTENTS },
-	{ "writes_before", { STRING_MEMSET, "bad", bad_set_before, NULL, FEAT_NONE, "-", STORE_T }, CONTENTS },
-	{ "sign_extends_fill", { STRING_MEMSET, "bad", bad_set_signed, NULL, FEAT_NONE, "-", STORE_T }, CONTENTS },
-	{ "returns_end", { STRING_MEMSET, "bad", bad_set_ret_end, NULL, FEAT_NONE, "-", STORE_T }, CONTENTS },
-	{ "clobbers_rbx", { STRING_MEMSET, "bad", bad_set_rbx, NULL, FEAT_NONE, "-", STORE_T }, ABI },
-	{ "leaves_df_set", { STRING_MEMSET, "bad", bad_set_df, NULL, FEAT_NONE, "-", STORE_T }, ABI },
-	{ "leaves_ymm_dirty", { STRING_MEMSET, "bad", bad_set_dirty, NULL, FEAT_AVX, "-", STORE_T }, UPPER },
-	{ "copies_for_n0", { STRING_MEMCPY, "bad", NULL, bad_cpy_zero, FEAT_NONE, "-", STORE_T }, CONTENTS },
-	{ "reads_src_n", { STRING_MEMCPY, "bad", NULL, bad_cpy_overread, FEAT_NONE, "-", STORE_T }, BOUNDS },
-	{ "copies_shifted", { STRING_MEMCPY, "bad", NULL, bad_cpy_shift, FEAT_NONE, "-", STORE_T }, CONTENTS },
+	{ "writes_past_end", { STRING_MEMSET, "bad", bad_set_past_end, NULL, FEAT_NONE, "-", STORE_T, REGS_GPR }, CONTENTS },
+	{ "writes_before", { STRING_MEMSET, "bad", bad_set_before, NULL, FEAT_NONE, "-", STORE_T, REGS_GPR }, CONTENTS },
+	{ "sign_extends_fill", { STRING_MEMSET, "bad", bad_set_signed, NULL, FEAT_NONE, "-", STORE_T, REGS_GPR }, CONTENTS },
+	{ "returns_end", { STRING_MEMSET, "bad", bad_set_ret_end, NULL, FEAT_NONE, "-", STORE_T, REGS_GPR }, CONTENTS },
+	{ "clobbers_rbx", { STRING_MEMSET, "bad", bad_set_rbx, NULL, FEAT_NONE, "-", STORE_T, REGS_GPR }, ABI },
+	{ "leaves_df_set", { STRING_MEMSET, "bad", bad_set_df, NULL, FEAT_NONE, "-", STORE_T, REGS_GPR }, ABI },
+	{ "leaves_ymm_dirty", { STRING_MEMSET, "bad", bad_set_dirty, NULL, FEAT_AVX, "-", STORE_T, REGS_VEC }, UPPER },
+	{ "copies_for_n0", { STRING_MEMCPY, "bad", NULL, bad_cpy_zero, FEAT_NONE, "-", STORE_T, REGS_GPR }, CONTENTS },
+	{ "reads_src_n", { STRING_MEMCPY, "bad", NULL, bad_cpy_overread, FEAT_NONE, "-", STORE_T, REGS_GPR }, BOUNDS },
+	{ "copies_shifted", { STRING_MEMCPY, "bad", NULL, bad_cpy_shift, FEAT_NONE, "-", STORE_T, REGS_GPR }, CONTENTS },
 };
 
 static bool run_check(enum which w, const struct string_variant *v,

@@ -63,12 +63,12 @@ __asm__(
 
 /* What the driver sees instead of variants/strings.def. */
 const struct string_variant string_variants[] = {
-	{ STRING_MEMSET, "good_set", memset_stosb, NULL, FEAT_NONE, "REP STOSB", STORE_REP },
-	{ STRING_MEMSET, "past_end", t_set_past_end, NULL, FEAT_NONE, "n + 1", STORE_T },
-	{ STRING_MEMSET, "at_zero", t_set_at_zero, NULL, FEAT_NONE, "dst[0] always", STORE_T },
-	{ STRING_MEMCPY, "good_cpy", NULL, memcpy_movsb, FEAT_NONE, "REP MOVSB", STORE_REP },
-	{ STRING_MEMCPY, "nothing", NULL, t_cpy_nothing, FEAT_NONE, "no copy", STORE_T },
-	{ STRING_MEMCPY, "faults", NULL, t_cpy_faults, FEAT_NONE, "ud2", STORE_T },
+	{ STRING_MEMSET, "good_set", memset_stosb, NULL, FEAT_NONE, "REP STOSB", STORE_REP, REGS_GPR },
+	{ STRING_MEMSET, "past_end", t_set_past_end, NULL, FEAT_NONE, "n + 1", STORE_T, REGS_GPR },
+	{ STRING_MEMSET, "at_zero", t_set_at_zero, NULL, FEAT_NONE, "dst[0] always", STORE_T, REGS_GPR },
+	{ STRING_MEMCPY, "good_cpy", NULL, memcpy_movsb, FEAT_NONE, "REP MOVSB", STORE_REP, REGS_GPR },
+	{ STRING_MEMCPY, "nothing", NULL, t_cpy_nothing, FEAT_NONE, "no copy", STORE_T, REGS_GPR },
+	{ STRING_MEMCPY, "faults", NULL, t_cpy_faults, FEAT_NONE, "ud2", STORE_T, REGS_GPR },
 };
 const unsigned int string_variant_count =
 	sizeof(string_variants) / sizeof(string_variants[0]);
@@ -119,6 +119,14 @@ void host_wbinvd(void)
 bool host_ibpb(void)
 {
 	return false;
+}
+
+void host_vector_begin(void)
+{
+}
+
+void host_vector_end(void)
+{
 }
 
 bool host_samples_start(const struct sample_plan *sp, char *what, size_t len)

@@ -1,0 +1,439 @@
+/* SPDX-License-Identifier: MIT */
+/* The verdict's decisions, judged picks and lines (harness/judge.h). */
+#include "harness/decide.h"
+#include "harness/judge.h"
+#include "harness/rules.h"
+#include "harness/stats.h"
+#include "lib/fmt.h"
+#include "lib/out.h"
+
+/* The page passes' samples are compared as they are: no tie (decide.py). */
+#define PAGE_TIE 0.0
+
+
+static bool same(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+static bool contains(const char *s, const char *part)
+{
+	for (; *s; s++) {
+		const char *a = s, *b = part;
+
+		while (*b && *a == *b)
+			a++, b++;
+		if (!*b)
+			return true;
+	}
+	return false;
+}
+
+/* -- numbers as Python prints them ------------------------------------------- */
+
+/*
+ * round(x * 10^dec), ties to even, on the exact binary value of x, which
+ * is what Python's round(x, dec) and "%.*f" do; 0 <= x < 2^53 / 10^dec.
+ */
+static int64_t exact_scaled(double x, unsigned int dec)
+{
+	union { double d; uint64_t u; } f = { .d = x };
+	int exp = (int)(f.u >> 52 & 0x7ff), shift;
+	uint64_t mant = f.u & ((1ull << 52) - 1), scale = 1, v, q, r, half;
+	unsigned int i;
+
+	if (x < 0)
+		return -exact_scaled(-x, dec);
+	for (i = 0; i < dec; i++)
+		scale *= 10;
+	if (!exp) {
+		if (!mant)
+			return 0;
+		exp = 1;
+	} else {
+		mant |= 1ull << 52;
+	}
+	shift = exp - 1075;			/* x = mant * 2^shift */
+	v = mant * scale;			/* below 2^63: scale <= 1000 */
+	if (shift >= 0)
+		return shift < 10 ? (int64_t)(v << shift) : INT64_MAX;
+	shift = -shift;
+	if (shift >= 64)
+		return 0;			/* v < 2^63 <= half */
+	q = v >> shift;
+	r = v & ((1ull << shift) - 1);
+	half = 1ull << (shift - 1);
+	if (r > half || (r == half && (q & 1)))
+		q++;
+	return (int64_t)q;
+}
+
+/* "%.1f" of x. */
+static void tenths_text(char *buf, size_t len, int64_t t)
+{
+	fmt_snprintf(buf, len, "%s%lld.%lld", t < 0 ? "-" : "",
+		     (long long)((t < 0 ? -t : t) / 10), (long long)((t < 0 ? -t : t) % 10));
+}
+
+/* The cost as the report prints it: "%+.1f" of round(100 * delta, 2). */
+static int32_t cost_tenths(double delta)
+{
+	int64_t hundredths = exact_scaled(100 * delta, 2);
+
+	return (int32_t)exact_scaled((double)hundredths / 100, 1);
+}
+
+/* p to two significant digits, as "%.2g" prints it (for reading only). */
+static void p_text(char *buf, size_t len, double p)
+{
+	int e = 0, q;
+	double m = p;
+
+	if (!(p > 0)) {
+		fmt_snprintf(buf, len, "0");
+		return;
+	}
+	if (p >= 1) {
+		fmt_snprintf(buf, len, "1");
+		return;
+	}
+	while (m < 1) {
+		m *= 10;
+		e--;
+	}
+	q = (int)(m * 10 + 0.5);		/* 10..100: two digits */
+	if (q >= 100) {
+		q = 10;
+		e++;
+	}
+	if (e >= -4) {
+		char digits[4];
+		int zeros = -e - 1, i, at;
+
+		fmt_snprintf(digits, sizeof(digits), "%d", q % 10 ? q : q / 10);
+		at = fmt_snprintf(buf, len, "0.");
+		for (i = 0; i < zeros; i++)
+			at += fmt_snprintf(buf + at, len > (size_t)at ? len - at : 0, "0");
+		fmt_snprintf(buf + at, len > (size_t)at ? len - at : 0, "%s", digits);
+	} else if (q % 10) {
+		fmt_snprintf(buf, len, "%d.%de-%02d", q / 10, q % 10, -e);
+	} else {
+		fmt_snprintf(buf, len, "%de-%02d", q / 10, -e);
+	}
+}
+
+/* Whole ticks, a median of an even count (.5), or a stat line's figure (.25, .37). */
+static void median_text(char *buf, size_t len, double median)
+{
+	int64_t t = exact_scaled(median, 2);
+
+	if (t % 10)
+		fmt_snprintf(buf, len, "%lld.%02lld", (long long)(t / 100),
+			     (long long)(t % 100));
+	else if (t % 100)
+		tenths_text(buf, len, t / 10);
+	else
+		fmt_snprintf(buf, len, "%lld", (long long)(t / 100));
+}
+
+/* -- the decisions -------------------------------------------------------------- */
+
+/* analysis.py raw_cell() of a stat line: its figure in ticks, its resolution step / batch. */
+static struct cell figure_cell(const struct verdict_figure *f)
+{
+	return (struct cell){
+		.n = f->n, .median = f->median / 100.0, .by_epochs = true,
+		.has_interval = f->has_interval, .lo = f->lo / 100.0,
+		.hi = f->hi / 100.0, .epochs = f->epochs,
+		.quantum = f->step ? (double)f->step / (f->batch ? f->batch : 1) : 0,
+	};
+}
+
+/* verdict.py pass_candidates(): what did not fail; ranges for clear_pages only. */
+void judge_decide(struct verdict *vd, enum verdict_fn fn)
+{
+	static struct cell cells[VARIANTS_MAX];
+	struct verdict_decision *dec;
+	unsigned int i, n = 0;
+
+	if (vd->ndecisions == VERDICT_DECISIONS_MAX)
+		return;
+	dec = &vd->decision[vd->ndecisions];
+	for (i = 0; i < vd->npending; i++) {
+		struct verdict_pending *p = &vd->pending[i];
+		struct cell *c = &cells[n];
+
+		if (p->failed || (fn != VERDICT_CLEAR_PAGES && p->v->shape == SHAPE_RANGE))
+			continue;
+		if (p->has_figure) {
+			*c = figure_cell(&p->fig);
+		} else if (p->t) {
+			struct spread sp;
+
+			stats_spread(&sp, p->t, p->n);
+			*c = (struct cell){ .n = p->n, .median = sp.median, .q1 = sp.q1,
+					    .q3 = sp.q3, .values = p->t };
+		} else {
+			*c = (struct cell){ .n = p->n, .median = (double)p->median };
+		}
+		dec->cand[n++] = (struct verdict_cand){ p->v, p->n, c->median };
+	}
+	if (!n)
+		return;
+	dec->fn = fn;
+	dec->op = vd->op;
+	dec->pass = vd->pass;
+	dec->ncand = n;
+	dec->npicks = 0;
+	decide(&dec->d, cells, n, DECIDE_ALPHA, PAGE_TIE);
+	vd->ndecisions++;
+}
+
+/* -- the picks, judged --------------------------------------------------------- */
+
+static const struct verdict_cand *winner(const struct verdict_decision *dec)
+{
+	return &dec->cand[dec->d.rank[0]];
+}
+
+static int candidate(const struct verdict_decision *dec, const char *variant)
+{
+	unsigned int i;
+
+	for (i = 0; i < dec->ncand; i++)
+		if (same(dec->cand[i].v->name, variant))
+			return (int)i;
+	return -1;
+}
+
+/* decide.py relate()'s reason for figures over epochs not separated. */
+static void epochs_rec(char *buf, size_t len, const struct relation *r)
+{
+	static const char *const why[] = {
+		[EPOCHS_BELOW_RESOLUTION] = "below the timer's resolution",
+		[EPOCHS_OVERLAP] = "95% intervals overlap",
+		[EPOCHS_NO_INTERVAL] = "no 95% interval to compare",
+	};
+	char of[2][12];
+	unsigned int k;
+
+	for (k = 0; k < 2; k++)
+		if (r->epochs_of[k])
+			fmt_snprintf(of[k], sizeof(of[k]), "%u", r->epochs_of[k]);
+		else
+			fmt_snprintf(of[k], sizeof(of[k]), "?");
+	fmt_snprintf(buf, len, "undecided: %s (%s+%s epochs)", why[r->epochs],
+		     of[0], of[1]);
+}
+
+/* verdict.py judge(): the pick's variant against the winner. */
+static void judge(struct verdict_pick *pk, const struct verdict_decision *dec,
+		  const char *variant)
+{
+	const struct verdict_cand *w = winner(dec);
+	int i = candidate(dec, variant);
+	const struct relation *r;
+	char saves[24];
+
+	pk->variant = variant;
+	if (i < 0) {
+		pk->status = PICK_NOT_MEASURED;
+		fmt_snprintf(pk->rec, sizeof(pk->rec),
+			     "not measured: %s has no figures in this pass", variant);
+		return;
+	}
+	r = &dec->d.rel[i];
+	pk->status = PICK_MEASURED;
+	pk->has_cost = r->state != REL_SAME && r->state != REL_TIE && r->has_delta;
+	if (pk->has_cost)
+		pk->cost_tenths = cost_tenths(r->delta);
+	pk->undecided = r->state == REL_UNDECIDED || r->state == REL_UNTESTED;
+	switch (r->state) {
+	case REL_SAME:
+	case REL_TIE:
+	case REL_FASTER:
+		fmt_snprintf(pk->rec, sizeof(pk->rec), "keep");
+		break;
+	case REL_SLOWER:
+		tenths_text(saves, sizeof(saves), exact_scaled(
+			100 * (dec->cand[i].median - w->median) / dec->cand[i].median, 1));
+		if (dec->fn != VERDICT_COPY_PAGE && contains(w->v->what, "no SFENCE"))
+			fmt_snprintf(pk->rec, sizeof(pk->rec),
+				     "switch to %s (saves %s%%); but %s has no SFENCE: its "
+				     "stores are not ordered, and the time leaves their "
+				     "completion out", w->v->name, saves, w->v->name);
+		else
+			fmt_snprintf(pk->rec, sizeof(pk->rec), "switch to %s (saves %s%%)",
+				     w->v->name, saves);
+		break;
+	case REL_UNTESTED:
+		if (r->epochs)
+			epochs_rec(pk->rec, sizeof(pk->rec), r);
+		else
+			fmt_snprintf(pk->rec, sizeof(pk->rec),
+				     "undecided: aggregated figures, no test");
+		break;
+	case REL_UNDECIDED:
+		if (r->epochs)
+			epochs_rec(pk->rec, sizeof(pk->rec), r);
+		else if (r->reps_needed)
+			fmt_snprintf(pk->rec, sizeof(pk->rec),
+				     "undecided: run with reps>=%u", r->reps_needed);
+		else
+			fmt_snprintf(pk->rec, sizeof(pk->rec),
+				     "undecided: no rank difference at these reps");
+		break;
+	}
+}
+
+static void judge_rule(struct verdict_pick *pk, const struct verdict_decision *dec,
+		       const struct pick_rule *r)
+{
+	if (r->needs_variant) {
+		pk->status = PICK_NEEDS_VARIANT;
+		fmt_snprintf(pk->rec, sizeof(pk->rec), "not measured: needs variant %s",
+			     r->needs_variant);
+		return;
+	}
+	judge(pk, dec, r->variant);
+}
+
+static struct verdict_pick *next_pick(struct verdict_decision *dec,
+				      const struct rule_pick *p)
+{
+	struct verdict_pick *pk;
+
+	if (dec->npicks == VERDICT_PICKS_MAX) {
+		out_line("note: verdict: %s pass=%s has more picks than %u; the rest are "
+			 "left out", verdict_fn_name(dec->fn), passes[dec->pass].id,
+			 VERDICT_PICKS_MAX);
+		return NULL;
+	}
+	pk = &dec->pick[dec->npicks++];
+	*pk = (struct verdict_pick){ .kernel = p->kernel, .entry = p->entry };
+	fmt_snprintf(pk->version, sizeof(pk->version), "%s", p->version);
+	return pk;
+}
+
+/* verdict.py decision_picks(): every era's pick; an unknown one, and its alternatives. */
+static void judge_picks(struct verdict_decision *dec, const struct rule_pick *picks,
+			unsigned int npicks)
+{
+	unsigned int i, a, k, at;
+
+	for (i = 0; i < npicks; i++) {
+		const struct rule_pick *p = &picks[i];
+		struct verdict_pick *pk = next_pick(dec, p);
+
+		if (!pk)
+			return;
+		if (p->rule) {
+			judge_rule(pk, dec, p->rule);
+			continue;
+		}
+		pk->status = PICK_UNKNOWN;
+		at = fmt_snprintf(pk->rec, sizeof(pk->rec), "unknown: needs ");
+		for (k = 0; k < p->unknown.n; k++)
+			at += fmt_snprintf(pk->rec + at, at < sizeof(pk->rec) ?
+					   sizeof(pk->rec) - at : 0, "%s%s",
+					   k ? ", " : "", p->unknown.name[k]);
+		for (a = 0; a < p->nalts; a++) {
+			struct verdict_pick *alt = next_pick(dec, p);
+
+			if (!alt)
+				return;
+			fmt_snprintf(alt->assuming, sizeof(alt->assuming), "%s",
+				     p->alt[a].assuming);
+			judge_rule(alt, dec, p->alt[a].rule);
+		}
+	}
+}
+
+/* -- the lines --------------------------------------------------------------- */
+
+static void print_decision(const struct verdict_decision *dec)
+{
+	char best[OUT_LINE_MAX], median[24];
+	unsigned int i, at = 0;
+
+	best[0] = '\0';
+	for (i = 0; i < dec->d.n; i++) {
+		unsigned int c = dec->d.rank[i];
+
+		if (relation_as_good(&dec->d.rel[c]))
+			at += fmt_snprintf(best + at, at < sizeof(best) ? sizeof(best) - at : 0,
+					   "%s%s", at ? "," : "", dec->cand[c].v->name);
+	}
+	median_text(median, sizeof(median), winner(dec)->median);
+	if (dec->d.decidable)
+		out_line("verdict %s pass=%s winner=%s median=%s n=%u best=%s decided",
+			 verdict_fn_name(dec->fn), passes[dec->pass].id,
+			 winner(dec)->v->name, median, winner(dec)->n, best);
+	else if (dec->d.reps_needed)
+		out_line("verdict %s pass=%s winner=%s median=%s n=%u best=%s undecided reps>=%u",
+			 verdict_fn_name(dec->fn), passes[dec->pass].id,
+			 winner(dec)->v->name, median, winner(dec)->n, best,
+			 dec->d.reps_needed);
+	else
+		out_line("verdict %s pass=%s winner=%s median=%s n=%u best=%s undecided",
+			 verdict_fn_name(dec->fn), passes[dec->pass].id,
+			 winner(dec)->v->name, median, winner(dec)->n, best);
+}
+
+static void print_pick(const struct verdict_decision *dec, const struct verdict_pick *pk)
+{
+	char what[96], cost[24], p[16], assuming[RULE_NEED_LEN + 12];
+	int i;
+
+	assuming[0] = '\0';
+	if (pk->assuming[0])
+		fmt_snprintf(assuming, sizeof(assuming), " assuming %s", pk->assuming);
+	switch (pk->status) {
+	case PICK_UNKNOWN:
+		fmt_snprintf(what, sizeof(what), "?");
+		break;
+	case PICK_NEEDS_VARIANT:
+		fmt_snprintf(what, sizeof(what), "-");
+		break;
+	case PICK_NOT_MEASURED:
+		fmt_snprintf(what, sizeof(what), "%s", pk->variant);
+		break;
+	case PICK_MEASURED:
+		i = candidate(dec, pk->variant);
+		if (!pk->has_cost) {
+			fmt_snprintf(what, sizeof(what), "%s cost=none", pk->variant);
+			break;
+		}
+		tenths_text(cost, sizeof(cost), pk->cost_tenths);
+		if (dec->d.rel[i].has_p) {
+			p_text(p, sizeof(p), dec->d.rel[i].p);
+			fmt_snprintf(what, sizeof(what), "%s cost=+%s%% p=%s", pk->variant,
+				     cost, p);
+		} else {
+			fmt_snprintf(what, sizeof(what), "%s cost=+%s%%", pk->variant, cost);
+		}
+		break;
+	}
+	out_line("verdict %s pass=%s pick %s %s %s%s: %s: %s", verdict_fn_name(dec->fn),
+		 passes[dec->pass].id, rule_kernel_name(pk->kernel), pk->version,
+		 pk->entry, assuming, what, pk->rec);
+}
+
+void judge_attach(struct verdict *vd)
+{
+	vd->decide = judge_decide;
+	vd->print = judge_print;
+}
+
+void judge_print(struct verdict_decision *dec, const struct rule_pick *picks,
+		 unsigned int npicks)
+{
+	unsigned int j;
+
+	judge_picks(dec, picks, npicks);
+	print_decision(dec);
+	for (j = 0; j < dec->npicks; j++)
+		print_pick(dec, &dec->pick[j]);
+}

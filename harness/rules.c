@@ -1,0 +1,559 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The selection rules evaluated on this CPU: scripts/pbreport/rules.py's
+ * Evaluator and picks(), step for step, so that the verdict lines say what
+ * pagebench-report verdict says of the same log (tests/test_verdict_log.py
+ * compares them).
+ */
+#include <stddef.h>
+#include "cpu/cpu.h"
+#include "cpu/describe.h"
+#include "harness/rules.h"
+#include "lib/fmt.h"
+
+/* Facts whose every value can be tried (rules.py BOOL_FACTS): MSR bits. */
+static const char *const bool_facts[] = { "fast_string" };
+#define NBOOL_FACTS (sizeof(bool_facts) / sizeof(bool_facts[0]))
+
+/* The hosts pass live_facts.fast_string on as it is. */
+_Static_assert(FACT_UNKNOWN == FAST_STRING_UNKNOWN, "one value for an unread MSR");
+
+/* Distinct flags a kernel's conditions name (rules/synthetic.rules has 8). */
+#define MEMO_MAX 16
+
+const char *rule_kernel_name(enum rule_kernel k)
+{
+	return k == RULE_LINUX ? "linux" : k == RULE_XEN ? "xen" : "?";
+}
+
+static bool same(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+static int compare(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static bool is_flag(const char *name)
+{
+	for (; *name; name++)
+		if (*name >= 'a' && *name <= 'z')
+			return false;
+	return true;
+}
+
+/*
+ * CPUID.1 EAX put back together from the cpu line's family, model and
+ * stepping, as rules.py's cpuid1_eax() does: the report has only the line,
+ * and the verdict lines must agree with it. (The register also holds the
+ * processor type, bits 12-13, which the line does not carry.)
+ */
+static uint32_t signature_eax(const struct cpu_desc *d)
+{
+	uint32_t base = d->family >= 0xf ? 0xf : d->family;
+	uint32_t ext_f = d->family >= 0xf ? d->family - 0xf : 0;
+	uint32_t ext_m = d->family == 0x6 || d->family >= 0xf ? d->model >> 4 : 0;
+
+	return ext_f << 20 | ext_m << 16 | base << 8 | (d->model & 0xf) << 4 |
+	       (d->stepping & 0xf);
+}
+
+void rule_facts_init(struct rule_facts *f, const struct cpu_desc *d,
+		     int fast_string)
+{
+	unsigned int i, j = 0;
+
+	/* describe.c's vendor token: no spaces, '?' for what is not printable. */
+	for (i = 0; i < 12 && d->vendor[i]; i++)
+		if (d->vendor[i] != ' ')
+			f->vendor[j++] = d->vendor[i] > 0x20 && d->vendor[i] < 0x7f ?
+					 d->vendor[i] : '?';
+	if (!j)
+		for (const char *s = "unknown"; *s; s++)
+			f->vendor[j++] = *s;
+	f->vendor[j] = '\0';
+	f->cpu = d;
+	f->fast_string = fast_string;
+}
+
+/* -- versions ------------------------------------------------------------- */
+
+static unsigned int vpart(const struct rule_version *v, unsigned int i)
+{
+	return i < v->n ? v->part[i] : 0;
+}
+
+/* a < b as releases: 6.4 < 6.4.1 < 6.15. */
+static bool vless(const struct rule_version *a, const struct rule_version *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < RULE_VERSION_PARTS; i++)
+		if (vpart(a, i) != vpart(b, i))
+			return vpart(a, i) < vpart(b, i);
+	return false;
+}
+
+static bool vequal(const struct rule_version *a, const struct rule_version *b)
+{
+	unsigned int i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (a->part[i] != b->part[i])
+			return false;
+	return true;
+}
+
+static bool contains(const struct rule_version *lo, const struct rule_version *hi,
+		     const struct rule_version *v)
+{
+	return (!lo->n || !vless(v, lo)) && (!hi->n || vless(v, hi));
+}
+
+/* A version just below v: 7.0 -> 6.9999 (rules.py _before()). */
+static struct rule_version before(const struct rule_version *v)
+{
+	struct rule_version b = *v;
+	int i, k;
+
+	for (i = v->n - 1; i >= 0; i--) {
+		if (v->part[i]) {
+			b.part[i]--;
+			for (k = i + 1; k < v->n; k++)
+				b.part[k] = 9999;
+			return b;
+		}
+	}
+	return (struct rule_version){ 1, { 0 } };
+}
+
+static struct rule_version bump(const struct rule_version *v)
+{
+	struct rule_version b = *v;
+
+	b.part[b.n - 1]++;
+	return b;
+}
+
+static size_t vtext(char *buf, size_t len, const struct rule_version *v)
+{
+	size_t at = 0;
+	unsigned int i;
+
+	for (i = 0; i < v->n; i++)
+		at += fmt_snprintf(buf + at, at < len ? len - at : 0, "%s%u",
+				   i ? "." : "", v->part[i]);
+	return at;
+}
+
+/* rules.py era_text(). */
+static void era_text(char *buf, size_t len, const struct rule_version *lo,
+		     const struct rule_version *hi)
+{
+	char a[24], b[24];
+	struct rule_version next;
+
+	if (lo->n)
+		vtext(a, sizeof(a), lo);
+	if (hi->n)
+		vtext(b, sizeof(b), hi);
+	if (!lo->n && !hi->n) {
+		fmt_snprintf(buf, len, "*");
+		return;
+	}
+	if (!lo->n) {
+		fmt_snprintf(buf, len, "<%s", b);
+		return;
+	}
+	if (!hi->n) {
+		fmt_snprintf(buf, len, ">=%s", a);
+		return;
+	}
+	next = bump(lo);
+	if (vequal(&next, hi))
+		fmt_snprintf(buf, len, "%s", a);
+	else
+		fmt_snprintf(buf, len, ">=%s <%s", a, b);
+}
+
+/* -- truth with needs ------------------------------------------------------ */
+
+enum truth { FALSE_, TRUE_, UNKNOWN_ };
+
+static void needs_add(struct rule_needs *n, const char *name)
+{
+	unsigned int i, k;
+	int c = 1;
+
+	for (i = 0; i < n->n && (c = compare(n->name[i], name)) < 0; i++)
+		;
+	if (i < n->n && c == 0)
+		return;
+	if (n->n == RULE_NEEDS_MAX)
+		return;		/* cannot happen with today's tables: 1 at most */
+	for (k = n->n; k > i; k--)
+		fmt_snprintf(n->name[k], RULE_NEED_LEN, "%s", n->name[k - 1]);
+	fmt_snprintf(n->name[i], RULE_NEED_LEN, "%s", name);
+	n->n++;
+}
+
+static void needs_merge(struct rule_needs *into, const struct rule_needs *from)
+{
+	unsigned int i;
+
+	for (i = 0; i < from->n; i++)
+		needs_add(into, from->name[i]);
+}
+
+/* A value: a number, a word, or unknown (with what it needs). */
+struct value {
+	enum truth known;	/* TRUE_ known, UNKNOWN_ not */
+	const char *word;
+	int64_t number;
+	struct rule_needs needs;
+};
+
+struct evaluator {
+	enum rule_kernel kernel;
+	struct rule_version version;
+	const struct rule_facts *facts;
+	int fast_string;		/* the facts', or an assumed value */
+	unsigned int nmemo;
+	struct memo {
+		const char *flag;
+		struct value v;
+	} memo[MEMO_MAX];
+};
+
+static struct value flag_value(struct evaluator *ev, const char *name);
+
+static struct value number(int64_t x)
+{
+	return (struct value){ .known = TRUE_, .number = x };
+}
+
+static struct value unknown(const char *need)
+{
+	struct value v = { .known = UNKNOWN_ };
+
+	needs_add(&v.needs, need);
+	return v;
+}
+
+static struct value lookup(struct evaluator *ev, const char *name)
+{
+	const struct cpu_desc *d = ev->facts->cpu;
+	unsigned int f;
+
+	if (is_flag(name))
+		return flag_value(ev, name);
+	if (same(name, "vendor"))
+		return (struct value){ .known = TRUE_, .word = ev->facts->vendor };
+	if (same(name, "family"))
+		return number(d->family);
+	if (same(name, "model"))
+		return number(d->model);
+	if (same(name, "stepping"))
+		return number(d->stepping);
+	if (same(name, "vfm"))
+		return number(d->family << 8 | d->model);
+	if (same(name, "cpuid1_eax"))
+		return number(signature_eax(d));
+	if (same(name, "fast_string"))
+		return ev->fast_string == FACT_UNKNOWN ? unknown(name) :
+		       number(ev->fast_string);
+	for (f = FEAT_NONE + 1; f < FEAT_COUNT; f++)
+		if (same(name, feat_name(f)))
+			return number(cpu_has(d, f));
+	return unknown(name);
+}
+
+static enum truth eval_atom(struct evaluator *ev, const struct rule_atom *a,
+			    struct rule_needs *needs)
+{
+	struct value got = lookup(ev, a->name);
+	int c;
+
+	if (got.known == UNKNOWN_) {
+		needs_merge(needs, &got.needs);
+		return UNKNOWN_;
+	}
+	if (a->op == OP_TRUTH) {
+		bool t = got.word ? got.word[0] != '\0' : got.number != 0;
+
+		return t != a->negated ? TRUE_ : FALSE_;
+	}
+	/* A number against a word is never equal (rules.py eval_atom()). */
+	if (!a->word != !got.word)
+		return a->op == OP_NE ? TRUE_ : FALSE_;
+	c = a->word ? compare(got.word, a->word) :
+	    got.number < a->number ? -1 : got.number > a->number;
+	switch (a->op) {
+	case OP_EQ: return c == 0 ? TRUE_ : FALSE_;
+	case OP_NE: return c != 0 ? TRUE_ : FALSE_;
+	case OP_GE: return c >= 0 ? TRUE_ : FALSE_;
+	case OP_LE: return c <= 0 ? TRUE_ : FALSE_;
+	case OP_LT: return c < 0 ? TRUE_ : FALSE_;
+	case OP_GT: return c > 0 ? TRUE_ : FALSE_;
+	case OP_TRUTH: break;
+	}
+	return FALSE_;
+}
+
+/* A conjunction: false if any atom is, else unknown if any is. */
+static enum truth eval_condition(struct evaluator *ev, const struct rule_atom *a,
+				 unsigned int n, struct rule_needs *needs)
+{
+	struct rule_needs mine = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (eval_atom(ev, &a[i], &mine) == FALSE_)
+			return FALSE_;
+	if (mine.n) {
+		needs_merge(needs, &mine);
+		return UNKNOWN_;
+	}
+	return TRUE_;
+}
+
+static struct value flag_value(struct evaluator *ev, const char *name)
+{
+	struct value res = { .known = FALSE_ };
+	struct memo *m;
+	unsigned int i;
+	char why[RULE_NEED_LEN];
+
+	for (i = 0; i < ev->nmemo; i++)
+		if (same(ev->memo[i].flag, name))
+			return ev->memo[i].v;
+	if (ev->nmemo == MEMO_MAX)
+		return unknown(name);
+	m = &ev->memo[ev->nmemo++];
+	m->flag = name;
+	m->v = unknown(name);		/* a loop in the table */
+	for (i = 0; i < flag_rule_count; i++) {
+		const struct flag_rule *r = &flag_rules[i];
+		struct rule_needs needs = { 0 };
+		enum truth t;
+
+		if (r->kernel != ev->kernel || !same(r->flag, name) ||
+		    !contains(&r->lo, &r->hi, &ev->version))
+			continue;
+		t = eval_condition(ev, r->atom, r->natoms, &needs);
+		if (t == TRUE_) {
+			res = number(r->value);
+			break;
+		}
+		if (t == UNKNOWN_) {
+			res = (struct value){ .known = UNKNOWN_, .needs = needs };
+			break;
+		}
+	}
+	if (res.known == FALSE_) {
+		fmt_snprintf(why, sizeof(why), "a rule for %s on this vendor", name);
+		res = unknown(why);
+	}
+	m->v = res;
+	return res;
+}
+
+/* The first row that holds, or what the first undecidable row needs. */
+static const struct pick_rule *eval_pick(struct evaluator *ev, const char *entry,
+					 bool *is_unknown, struct rule_needs *needs)
+{
+	unsigned int i;
+
+	*is_unknown = false;
+	for (i = 0; i < pick_rule_count; i++) {
+		const struct pick_rule *r = &pick_rules[i];
+		enum truth t;
+
+		if (r->kernel != ev->kernel || !same(r->entry, entry) ||
+		    !contains(&r->lo, &r->hi, &ev->version))
+			continue;
+		t = eval_condition(ev, r->atom, r->natoms, needs);
+		if (t == TRUE_)
+			return r;
+		if (t == UNKNOWN_) {
+			*is_unknown = true;
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+static void evaluator_init(struct evaluator *ev, enum rule_kernel k,
+			   const struct rule_version *v, const struct rule_facts *f,
+			   int fast_string)
+{
+	ev->kernel = k;
+	ev->version = *v;
+	ev->facts = f;
+	ev->fast_string = fast_string;
+	ev->nmemo = 0;
+}
+
+static bool only_bool_facts(const struct rule_needs *n)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < n->n; i++) {
+		for (k = 0; k < NBOOL_FACTS && !same(n->name[i], bool_facts[k]); k++)
+			;
+		if (k == NBOOL_FACTS)
+			return false;
+	}
+	return true;
+}
+
+/* A row's variant cell as written: the variant, or what it needs. */
+static bool same_variant_cell(const struct pick_rule *a, const struct pick_rule *b)
+{
+	return same(a->variant ? a->variant : "", b->variant ? b->variant : "") &&
+	       same(a->needs_variant ? a->needs_variant : "",
+		    b->needs_variant ? b->needs_variant : "");
+}
+
+/* rules.py Pick.same(): the same routine, needs and alternatives. */
+static bool same_pick(const struct rule_pick *a, const struct rule_pick *b)
+{
+	unsigned int i;
+
+	if (!a->rule != !b->rule)
+		return false;
+	if (a->rule)
+		return same(a->rule->routine, b->rule->routine) &&
+		       same_variant_cell(a->rule, b->rule);
+	if (a->unknown.n != b->unknown.n || a->nalts != b->nalts)
+		return false;
+	for (i = 0; i < a->unknown.n; i++)
+		if (!same(a->unknown.name[i], b->unknown.name[i]))
+			return false;
+	for (i = 0; i < a->nalts; i++)
+		if (!same(a->alt[i].assuming, b->alt[i].assuming) ||
+		    !same_variant_cell(a->alt[i].rule, b->alt[i].rule))
+			return false;
+	return true;
+}
+
+const char *rule_pick_variant(const struct rule_pick *p)
+{
+	return p->rule ? p->rule->variant : NULL;
+}
+
+/* One era's pick: false when no row of the kernel covers it. */
+static bool era_pick(enum rule_kernel k, const char *entry,
+		     const struct rule_facts *f, const struct rule_version *probe,
+		     struct rule_pick *p)
+{
+	/* A few KiB of memo: not on a kernel stack (one caller at a time). */
+	static struct evaluator ev;
+	bool is_unknown;
+	unsigned int i, v;
+
+	*p = (struct rule_pick){ .kernel = k, .entry = entry };
+	evaluator_init(&ev, k, probe, f, f->fast_string);
+	p->rule = eval_pick(&ev, entry, &is_unknown, &p->unknown);
+	if (!p->rule && !is_unknown)
+		return false;
+	if (p->rule || !only_bool_facts(&p->unknown))
+		return true;
+	/* Every value of the MSR bits the run could not read, 1 first. */
+	for (i = 0; i < p->unknown.n; i++) {
+		for (v = 2; v-- > 0;) {
+			struct rule_needs n2 = { 0 };
+			const struct pick_rule *r;
+			bool u2;
+
+			/* bool_facts has one name: fast_string is the one assumed. */
+			evaluator_init(&ev, k, probe, f, (int)v);
+			r = eval_pick(&ev, entry, &u2, &n2);
+			if (r && p->nalts < RULE_ALTS_MAX) {
+				fmt_snprintf(p->alt[p->nalts].assuming, RULE_NEED_LEN,
+					     "%s=%u", p->unknown.name[i], v);
+				p->alt[p->nalts++].rule = r;
+			}
+		}
+	}
+	for (i = 1; i < p->nalts && p->alt[i].rule == p->alt[0].rule; i++)
+		;
+	if (p->nalts && i == p->nalts) {
+		/* Every value leads to the same routine: known after all. */
+		p->rule = p->alt[0].rule;
+		p->unknown.n = 0;
+		p->nalts = 0;
+	}
+	return true;
+}
+
+unsigned int rule_picks(enum rule_kernel k, const char *entry,
+			const struct rule_facts *f, struct rule_pick *out,
+			unsigned int max)
+{
+	const struct rule_version *b = rule_bounds[k];
+	unsigned int nb = rule_bound_count[k], e, n = 0;
+	static const struct rule_version none = { 0 };
+
+	for (e = 0; e <= nb; e++) {
+		const struct rule_version *lo = e ? &b[e - 1] : &none;
+		const struct rule_version *hi = e < nb ? &b[e] : &none;
+		struct rule_version probe = lo->n ? *lo : hi->n ? before(hi) :
+					    (struct rule_version){ 1, { 0 } };
+		struct rule_pick p;
+
+		if (!era_pick(k, entry, f, &probe, &p))
+			continue;
+		p.lo = *lo;
+		p.hi = *hi;
+		if (n && same_pick(&out[n - 1], &p))
+			out[n - 1].hi = *hi;
+		else if (n < max)
+			out[n++] = p;
+	}
+	for (e = 0; e < n; e++) {
+		const struct pick_rule *r = out[e].rule;
+
+		if (r && vequal(&r->lo, &out[e].lo) && vequal(&r->hi, &out[e].hi))
+			fmt_snprintf(out[e].version, sizeof(out[e].version), "%s",
+				     r->versions);
+		else
+			era_text(out[e].version, sizeof(out[e].version), &out[e].lo,
+				 &out[e].hi);
+	}
+	return n;
+}
+
+unsigned int rule_entries(enum rule_kernel k, const char *measured,
+			  const char **out, unsigned int max)
+{
+	unsigned int i, j, n = 0;
+
+	for (i = 0; i < pick_rule_count; i++) {
+		const struct pick_rule *r = &pick_rules[i];
+		bool seen = false;
+
+		if (r->kernel != k)
+			continue;
+		for (j = 0; j < n; j++)
+			seen = seen || same(out[j], r->entry);
+		if (seen)
+			continue;
+		/* The entry counts when any of its rows is measured so. */
+		for (j = 0; j < pick_rule_count; j++)
+			if (pick_rules[j].kernel == k && same(pick_rules[j].entry, r->entry) &&
+			    same(pick_rules[j].measured, measured))
+				break;
+		if (j < pick_rule_count && n < max)
+			out[n++] = r->entry;
+	}
+	return n;
+}
