@@ -323,7 +323,7 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(d["best"], ["clzero"])
         self.assertTrue(d["decidable"])
         # Linux picks REP STOSB (ERMS) and it costs 1400/300 - 1.
-        p = pick(d, "linux", "clear_page", ">=6.1 <7.0")
+        p = pick(d, "linux", "clear_page", ">=5.4 <7.0")
         self.assertEqual(p["variant"], "stosb")
         self.assertTrue(p["significant"])
         m = P.load([fx("hold.log")])[0][0]
@@ -343,7 +343,7 @@ class VerdictTest(unittest.TestCase):
         self.assertIn("stosq", d["best"])
         self.assertEqual(d["relations"]["stosq"]["state"], "tie")
         self.assertEqual(pick(d, "linux", "clear_page",
-                              ">=6.1 <7.0")["recommendation"], "keep")
+                              ">=5.4 <7.0")["recommendation"], "keep")
         # clear_pages: the range variants compete; clear_page: they do not.
         self.assertEqual(decision(v, "clear_pages", "L1 w/o flush")["winner"],
                          "stosb_all")
@@ -380,7 +380,7 @@ class VerdictTest(unittest.TestCase):
         rc, out, err = run_tool("verdict", "-q", fx("hold.log"))
         self.assertEqual(rc, 0, err)
         self.assertIn("L1 w/ flush: winner clzero", out)
-        self.assertIn("linux >=6.1 <7.0 clear_page: clear_page_erms = stosb: "
+        self.assertIn("linux >=5.4 <7.0 clear_page: clear_page_erms = stosb: "
                       "cost +367.1% p=0.00016", out)
         self.assertIn("switch to clzero (saves 78", out)
 

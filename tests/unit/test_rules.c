@@ -99,20 +99,20 @@ static void check_builtin(void)
 	struct cpu_desc odd = cpu("  Shanghai  ", 0x7, 0x1b, 0, BIT(ERMS));
 
 	expect("k8.stepping_c", RULE_LINUX, "clear_page", &k8c, FACT_UNKNOWN,
-	       ">=6.1 <7.0=stosq >=7.0=stosq");
+	       ">=5.4 <7.0=stosq >=7.0=stosq");
 	expect("k8.stepping_b", RULE_LINUX, "clear_page", &k8b, FACT_UNKNOWN,
-	       ">=6.1 <7.0=orig >=7.0=orig");
-	expect("k8.rev_e", RULE_LINUX, "copy_page", &k8e, FACT_UNKNOWN, ">=6.1=movsq");
+	       ">=5.4 <7.0=orig >=7.0=orig");
+	expect("k8.rev_e", RULE_LINUX, "copy_page", &k8e, FACT_UNKNOWN, ">=5.4=movsq");
 	/* Before 6.15 every family 6 had REP_GOOD; from 6.15 only with fast strings. */
 	expect("intel.fast_string_unknown", RULE_LINUX, "clear_page", &hsw, FACT_UNKNOWN,
-	       ">=6.1 <6.15=?(fast_string=1:stosb,fast_string=0:stosq) "
+	       ">=5.4 <6.15=?(fast_string=1:stosb,fast_string=0:stosq) "
 	       ">=6.15=?(fast_string=1:stosb,fast_string=0:orig)");
 	expect("intel.fast_string_1", RULE_LINUX, "clear_page", &hsw, 1,
-	       ">=6.1 <7.0=stosb >=7.0=stosb");
+	       ">=5.4 <7.0=stosb >=7.0=stosb");
 	expect("intel.fast_string_0", RULE_LINUX, "clear_page", &hsw, 0,
-	       ">=6.1 <6.15=stosq >=6.15 <7.0=orig >=7.0=orig");
+	       ">=5.4 <6.15=stosq >=6.15 <7.0=orig >=7.0=orig");
 	expect("intel.copy_page", RULE_LINUX, "copy_page", &hsw, 0,
-	       ">=6.1 <6.15=movsq >=6.15=regs");
+	       ">=5.4 <6.15=movsq >=6.15=regs");
 	expect("intel.xen_cold", RULE_XEN, "clear_page_cold", &hsw, 1, ">=4.21=sse2");
 	/* 4.21.0 (ERMS) and 4.21.1 on (XEN_REP_MOVSB) pick alike on Intel: one era. */
 	expect("intel.xen_memcpy", RULE_XEN, "memcpy", &hsw, FACT_UNKNOWN,
@@ -127,16 +127,16 @@ static void check_builtin(void)
 	expect("amd.xen_memcpy", RULE_XEN, "memcpy", &zen, FACT_UNKNOWN,
 	       "4.15-4.20=movsq >=4.21 <4.21.1=movsb >=4.21.1=movsq_br");
 	expect("amd.memset_fsrs", RULE_LINUX, "memset", &zen, FACT_UNKNOWN,
-	       ">=6.1 <6.4=stosb >=6.4=stosb");
+	       ">=5.4 <6.4=stosb >=6.4=stosb");
 	/*
 	 * Zhaoxin's vendor string has spaces (the cpu line drops them). No rule
 	 * gives it REP_GOOD: copy_page is unknown, not guessed, and has no
 	 * alternatives (no MSR bit would settle it).
 	 */
 	expect("other_vendor", RULE_LINUX, "clear_page", &odd, 1,
-	       ">=6.1 <7.0=stosb >=7.0=stosb");
+	       ">=5.4 <7.0=stosb >=7.0=stosb");
 	expect("other_vendor.no_erms", RULE_LINUX, "copy_page",
-	       &odd, 1, ">=6.1=?()");
+	       &odd, 1, ">=5.4=?()");
 }
 
 /* Every entry point of both kernels, in table order. */
