@@ -200,9 +200,11 @@ EXPECT = {
         ("xen", "4.21.1", "memcpy"): "movsq_br",
     },
     "GenuineIntel00306C3_Haswell.txt": {
+        # Fast strings off clear REP_GOOD too, before 6.15 as after.
         ("linux", "6.6", "clear_page"): ("unknown", {FS + "=1": "stosb",
-                                                     FS + "=0": "stosq"}),
-        ("linux", "6.6", "copy_page"): "movsq",       # family 6, before 6.15
+                                                     FS + "=0": "orig"}),
+        ("linux", "6.6", "copy_page"): ("unknown", {FS + "=1": "movsq",
+                                                    FS + "=0": "regs"}),
         ("linux", "6.15", "copy_page"): ("unknown", {FS + "=1": "movsq",
                                                      FS + "=0": "regs"}),
         ("linux", "6.6", "memcpy"): "orig",           # no FSRM
