@@ -166,6 +166,10 @@ EXPECT = {
         ("linux", "6.6", "copy_page"): "movsq",
         ("linux", "6.6", "memset"): "orig",           # no FSRS, no FSRM
         ("linux", "6.3", "memset"): "stosq",          # REP_GOOD before 6.4
+        ("linux", "5.4", "clear_page"): "stosq",
+        ("linux", "5.10", "copy_page"): "movsq",
+        ("linux", "5.15", "memset"): "stosq",
+        ("linux", "5.4", "memcpy"): "movsq",
         ("xen", "4.21.1", "clear_page_cold"): "sse2",  # no CLZERO
         ("xen", "4.21.1", "memcpy"): "movsq_br",
     },
@@ -183,6 +187,10 @@ EXPECT = {
         ("linux", "7.0", "clear_pages"): "stosb_all",
         ("linux", "6.6", "memset"): "stosb",          # AMD: FSRM implies FSRS
         ("linux", "6.6", "memcpy"): "movsb",
+        ("linux", "5.4", "clear_page"): "stosb",      # ERMS: the _erms routines
+        ("linux", "5.10", "memset"): "stosb",
+        ("linux", "5.15", "memcpy"): "movsb",
+        ("linux", "5.15", "copy_page"): "movsq",
         ("xen", "4.21.0", "memcpy"): "movsb",         # ERMS
         ("xen", "4.21.1", "memcpy"): "movsq_br",      # family 0x19 left out
         ("xen", "4.22", "memcpy"): "movsq_br",
@@ -196,6 +204,8 @@ EXPECT = {
         ("linux", "6.15", "clear_page"): ("unknown", {FS + "=1": "stosq",
                                                       FS + "=0": "orig"}),
         ("linux", "6.15", "memset"): "orig",
+        ("linux", "5.4", "clear_page"): "orig",
+        ("linux", "5.10", "memcpy"): "orig",
         ("xen", "4.21.1", "clear_page_hot"): "stosq",
         ("xen", "4.21.1", "memcpy"): "movsq_br",
     },
@@ -208,6 +218,12 @@ EXPECT = {
         ("linux", "6.15", "copy_page"): ("unknown", {FS + "=1": "movsq",
                                                      FS + "=0": "regs"}),
         ("linux", "6.6", "memcpy"): "orig",           # no FSRM
+        ("linux", "5.4", "clear_page"): ("unknown", {FS + "=1": "stosb",
+                                                     FS + "=0": "orig"}),
+        ("linux", "5.10", "copy_page"): ("unknown", {FS + "=1": "movsq",
+                                                     FS + "=0": "regs"}),
+        ("linux", "5.15", "memset"): ("unknown", {FS + "=1": "stosb",
+                                                  FS + "=0": "orig"}),
         ("xen", "4.20", "memset"): "stosb",
         ("xen", "4.21.1", "memcpy"): ("unknown", {FS + "=1": "movsb",
                                                   FS + "=0": "movsq_br"}),
@@ -215,6 +231,9 @@ EXPECT = {
     "GenuineIntel00806F8_SapphireRapids_05.txt": {
         ("linux", "6.6", "memset"): "stosb",          # FSRS
         ("linux", "6.6", "memcpy"): "movsb",          # FSRM
+        # Before 6.4 memcpy reads ERMS, which fast strings off clear.
+        ("linux", "5.15", "memcpy"): ("unknown", {FS + "=1": "movsb",
+                                                  FS + "=0": "orig"}),
         ("xen", "4.21.1", "clear_page_cold"): "sse2",
         ("xen", "4.15", "copy_page"): "xen_cold",
     },
@@ -386,6 +405,13 @@ class VerdictTest(unittest.TestCase):
                       "cost +367.1% p=0.00016", out)
         self.assertIn("switch to clzero (saves 78", out)
 
+    def test_kernel_view_eras(self):
+        """Eras whose flags agree are one, named by their joined bounds:
+        FSRM's one-release row at 5.4 must not turn 5.4-6.3 into "<6.4"."""
+        d = verdict_json(fx("hold.log"))["machines"][0]["kernel_view"]["linux"]
+        self.assertEqual([e["version"] for e in d], [">=5.4 <6.4", ">=6.4"])
+        self.assertEqual(d[0]["flags"], {"ERMS": 1, "REP_GOOD": 1})
+
     def test_one_version(self):
         v = verdict_json(fx("hold.log"), extra=("--linux", "7.0",
                                                 "--xen", "4.21.1"))
@@ -461,6 +487,16 @@ class ModuleLogTest(unittest.TestCase):
         p = pick(decision(m, "clear_page", "L1 w/o flush"), "linux", "clear_page")
         self.assertEqual(p["version"], "6.12")
 
+    def test_an_lts_version_asked_for(self):
+        for version in ("5.4", "5.10.200", "5.15"):
+            with self.subTest(version=version):
+                m = verdict_json(self.LOG, extra=("--linux", version))["machines"][0]
+                p = pick(decision(m, "clear_page", "L1 w/o flush"), "linux",
+                         "clear_page")
+                self.assertEqual(p["version"], version)
+                self.assertEqual((p["routine"], p["variant"]),
+                                 ("clear_page_erms", "stosb"))
+
     def test_kernel_clear_pages_is_a_range(self):
         self.assertEqual(V.shapes("clear")["kernel_clear_pages"], "RANGE")
         self.assertEqual(V.shapes("clear")["kernel_clear_page"], "PAGE")
@@ -486,6 +522,11 @@ class BadInputTest(unittest.TestCase):
     def test_unknown_kernel_versions(self):
         for args, msg in ((("--linux", "2.4"), "no linux rule covers version "
                            "2.4"),
+                          # Below the oldest Linux row (5.4): nothing was read.
+                          (("--linux", "4.19"), "no linux rule covers version "
+                           "4.19 (the table has >=5.4"),
+                          (("--linux", "5.3.18"), "no linux rule covers "
+                           "version 5.3.18"),
                           (("--xen", "banana"), "not a version number"),
                           (("--linux", "6.x"), "not a version number")):
             rc, out, err = run_tool("verdict", *args, fx("hold.log"))

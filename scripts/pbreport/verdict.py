@@ -166,14 +166,12 @@ def kernel_view(tabs, facts, versions, own=None):
     for k in R.KERNELS:
         v = versions.get(k)
         if v is not None:
-            eras = [(v, R.bump(v), R.vtext(v))]
+            eras = [(v, R.bump(v))]
         else:
-            bs = tabs.bounds(k)
-            edges = [None] + bs + [None]
-            eras = [(lo, hi, R.era_text(lo, hi))
-                    for lo, hi in zip(edges[:-1], edges[1:])]
+            edges = [None] + tabs.bounds(k) + [None]
+            eras = list(zip(edges[:-1], edges[1:]))
         rows = []
-        for lo, hi, label in eras:
+        for lo, hi in eras:
             probe = lo if lo is not None else R._before(hi) if hi else (0,)
             live = [p for p in tabs.picks
                     if p.kernel == k and p.versions.contains(probe)]
@@ -188,22 +186,16 @@ def kernel_view(tabs, facts, versions, own=None):
                 x = ev.flag(f)
                 vals[f] = ("?(needs %s)" % ",".join(x.needs)
                            if isinstance(x, R.Unknown) else x)
-            if rows and rows[-1][1] == vals:
-                rows[-1] = (rows[-1][0] if hi is None and False else
-                            _join_era(rows[-1][0], label), vals)
+            # An era with the same flags as the one before joins it; the
+            # label is made from the joined bounds, so "5.4" (one
+            # release) and ">=5.5 <5.10" give ">=5.4 <5.10".
+            if rows and rows[-1][2] == vals and rows[-1][1] == lo:
+                rows[-1][1] = hi
                 continue
-            rows.append((label, vals))
-        out[k] = rows
+            rows.append([lo, hi, vals])
+        out[k] = [(R.vtext(v) if v is not None else R.era_text(lo, hi), vals)
+                  for lo, hi, vals in rows]
     return out
-
-
-def _join_era(a, b):
-    """Two adjacent era labels as one: "<6.4" + ">=6.4 <6.15" -> "<6.15"."""
-    lo = a.split()[0] if a.startswith(">=") else None
-    hi = b.split()[-1] if "<" in b else None
-    if lo and hi:
-        return "%s %s" % (lo, hi)
-    return lo or hi or "*"
 
 
 def rel_json(r):
