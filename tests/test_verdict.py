@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from html.parser import HTMLParser
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -568,6 +569,73 @@ class PerByteDiffTest(unittest.TestCase):
                                 fx("hold.log"), fx("refute.log"))
         self.assertEqual(rc, 0, err)
         self.assertTrue(out.startswith("variant time (ns)"), out[:80])
+
+
+class HtmlVerdictTest(unittest.TestCase):
+    """html opens with the verdict and the claims, and says what the
+    verdict and claims subcommands say."""
+
+    class Page(HTMLParser):
+        def __init__(self, text):
+            super().__init__()
+            self.sections, self.winners, self.claims = [], {}, {}
+            self._row = self._cell = self._claim = None
+            self._machine = None
+            self.feed(text)
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if tag == "section" and "id" in a:
+                self.sections.append(a["id"])
+            if tag == "section" and a.get("class") == "verdict-machine":
+                self._machine = a["data-machine"]
+            if tag == "tr" and a.get("class") == "decision":
+                self._row = (self._machine, a["data-function"],
+                             a["data-pass"])
+            if tag == "tr" and a.get("class") == "claim":
+                self._claim = a["data-id"]
+            if tag == "td" and a.get("class") == "winner" and self._row:
+                self._cell = ("winner", self._row)
+            if tag == "summary" and self._claim and self._machine_td:
+                self._cell = ("claim", (self._claim, self._machine_td))
+            if tag == "td":
+                self._machine_td = a.get("data-machine")
+
+        _machine_td = None
+
+        def handle_endtag(self, tag):
+            if tag in ("td", "summary"):
+                self._cell = None
+
+        def handle_data(self, data):
+            if self._cell:
+                kind, key = self._cell
+                (self.winners if kind == "winner" else self.claims)[key] = \
+                    data.strip()
+
+    def test_opens_with_verdict_and_claims(self):
+        logs = [fx("hold.log"), fx("refute.log"), fx("undecided.log")]
+        rc, page, err = run_tool("html", "-q", *logs)
+        self.assertEqual(rc, 0, err)
+        got = self.Page(page)
+        self.assertEqual(got.sections[:2], ["verdict", "claims"])
+        self.assertLess(got.sections.index("claims"),
+                        got.sections.index("machines"))
+        v = verdict_json(*logs)
+        want = {(m["machine"], d["function"], d["pass"]): d["winner"]
+                for m in v["machines"] for d in m["decisions"]}
+        self.assertTrue(want)
+        self.assertEqual(got.winners, want)
+        self.assertIn('id="fleet"', page)
+        rc, out, err = run_tool("claims", "--json", "-q", *logs)
+        self.assertEqual(rc, 0, err)
+        want = {(c["id"], r["machine"]): r["verdict"]
+                for c in json.loads(out)["claims"] for r in c["results"]}
+        self.assertEqual(got.claims, want)
+        # The three logs were built to hold, to refute and to stay
+        # undecided: the page shows each of those answers.
+        self.assertTrue({"holds", "refuted", "undecided"} <=
+                        set(want.values()))
 
 
 if __name__ == "__main__":

@@ -7,11 +7,13 @@ import sys
 import cmdline
 
 from . import analysis as A
+from . import claims as C
 from . import cmds
 from . import export as X
 from . import htmlreport as H
 from . import parse as P
 from . import perbyte
+from . import rules as R
 from . import strings as S
 from . import textout as T
 from .fleet import load
@@ -210,7 +212,9 @@ def build_parser():
     p = sub.add_parser("html", parents=[common, stat, tie], formatter_class=fmt,
                        help="a self-contained offline HTML report",
                        description="Write one HTML page with inline SVG and "
-                       "no scripts: the machines' facts, the winners table, "
+                       "no scripts: first the verdict (with the fleet table) "
+                       "and the claims, as those subcommands give them; then "
+                       "the machines' facts, the winners table, "
                        "and for each pass a grouped bar chart of the "
                        "variants' median times per machine, with min-max "
                        "whiskers and quartile boxes; for suite=strings a "
@@ -360,8 +364,12 @@ def run(argv):
             write(machines, fh)
     elif args.cmd == "html":
         shown = diags if not args.quiet else ()
-        write_out(args.output, H.report(machines, args.alpha, args.relative,
-                                        shown, args.title, args.tie))
+        try:
+            page = H.report(machines, args.alpha, args.relative, shown,
+                            args.title, args.tie)
+        except (R.RulesError, C.ClaimsError) as err:
+            raise UsageError(str(err))
+        write_out(args.output, page)
     return EXIT_OK
 
 

@@ -5,6 +5,7 @@ import math
 
 from . import analysis as A
 from . import facts as F
+from . import htmlverdict
 from . import scrub
 from . import strings as S
 from . import textout as T
@@ -232,7 +233,8 @@ def report(machines, alpha, relative=False, diags=(), title=None,
            '<meta http-equiv="Content-Security-Policy" content="'
            "default-src 'none'; style-src 'unsafe-inline'; img-src data:\">",
            '<meta name="viewport" content="width=device-width">',
-           '<title>%s</title><style>%s</style></head><body>' % (e(title), CSS),
+           '<title>%s</title><style>%s%s</style></head><body>' % (
+               e(title), CSS, htmlverdict.CSS),
            '<h1>%s</h1>' % e(title),
            '<p class="note">%d machine%s: %s. Bars: median time of one call '
            'of the variant; whisker: min to max; box: quartiles; a red '
@@ -240,6 +242,7 @@ def report(machines, alpha, relative=False, diags=(), title=None,
            'machine\'s fastest variant (lowest median).</p>' % (
                len(machines), "" if len(machines) == 1 else "s",
                e(", ".join(m.name for m in machines))),
+           htmlverdict.sections(machines, alpha),
            '<section id="machines"><h2>Machines</h2>', facts_table(machines),
            '</section>',
            '<section id="winners-section"><h2>Winners</h2>',
