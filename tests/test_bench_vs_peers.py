@@ -320,8 +320,19 @@ class BenchVsPeers(unittest.TestCase):
 
         best = min(peer_cvs, key=lambda t: statistics.median(peer_cvs[t]))
         a, b = statistics.median(pb_cvs), statistics.median(peer_cvs[best])
-        self.assertIn("%s: pagebench's median CV %.2f%%, the steadiest peer's (%s) %.2f%%: "
-                      "ratio %.2f\n" % (PASS, 100 * a, best, 100 * b, a / b), r.stdout)
+        line = re.search(re.escape(
+            "%s: pagebench's median CV %.2f%%, the steadiest peer's (%s) %.2f%%: "
+            "ratio %.2f; " % (PASS, 100 * a, best, 100 * b, a / b)) +
+            r"95% bootstrap interval (\d+\.\d\d)-(\d+\.\d\d) over 3 runs: (.*)\n", r.stdout)
+        self.assertTrue(line, r.stdout)
+        lo, hi = float(line.group(1)), float(line.group(2))
+        self.assertLessEqual(lo, hi)
+        # The words follow the interval against 1: never a side from an
+        # interval that holds both.
+        self.assertEqual(line.group(3),
+                         "pagebench is the steadier" if hi < 1 else
+                         "%s is the steadier" % best if lo > 1 else
+                         "undecided: more runs (-k) would narrow it")
 
     def check_skipped(self, absent, present, message, **kw):
         tools = {"perf": "perf", "likwid": "likwid-bench"}
@@ -404,3 +415,32 @@ class BenchVsPeers(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RatioInterval(unittest.TestCase):
+    """The CV ratio's bootstrap interval, on figures made to say each answer."""
+
+    def verdict(self, mine, theirs):
+        bvp = load_script()
+        key = ("l1", "clear", "memset x86-64-stosb")
+        pb = {key: [(4096, 1, g, "stosb_all") for g in mine]}
+        peer = {key: list(theirs)}
+        return bvp.ratio_verdict(pb, peer, "l1", "perf", len(mine))
+
+    def test_steady_against_noisy(self):
+        steady = [10.0, 10.01, 9.99, 10.0, 10.02, 9.98, 10.0, 10.01]
+        noisy = [10.0, 12.0, 8.0, 11.0, 9.0, 12.5, 7.5, 10.0]
+        self.assertTrue(self.verdict(steady, noisy).endswith(": pagebench is the steadier"))
+        self.assertTrue(self.verdict(noisy, steady).endswith(": perf is the steadier"))
+
+    def test_alike_is_undecided(self):
+        a = [10.0, 10.5, 9.5, 10.2, 9.8, 10.4, 9.6, 10.1]
+        b = [10.1, 9.6, 10.4, 9.9, 10.3, 9.5, 10.5, 9.8]
+        self.assertTrue(self.verdict(a, b).endswith(": undecided: more runs (-k) would narrow it"))
+
+    def test_a_missed_run_gives_no_interval(self):
+        bvp = load_script()
+        key = ("l1", "clear", "memset x86-64-stosb")
+        pb = {key: [(4096, 1, 10.0, "stosb_all")] * 3}
+        self.assertEqual(bvp.ratio_verdict(pb, {key: [1.0, 2.0]}, "l1", "perf", 3),
+                         "no interval: a tool missed a run")
