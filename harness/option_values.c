@@ -43,6 +43,36 @@ static bool parse_u64(const char *s, uint64_t *out)
 	return true;
 }
 
+/* src into dst, cut to fit; its length there. */
+static unsigned int copy_word(char *dst, size_t size, const char *src)
+{
+	unsigned int n;
+
+	for (n = 0; src[n] && n + 1 < size; n++)
+		dst[n] = src[n];
+	dst[n] = '\0';
+	return n;
+}
+
+/*
+ * A whole number from min to max into *out; else the error
+ * "key=: bad what 'val'; valid: range from min to max".
+ */
+static bool parse_count(struct options *o, const char *val, const char *key,
+			const char *what, const char *range, unsigned int min,
+			unsigned int max, unsigned int *out)
+{
+	uint64_t n;
+
+	if (parse_u64(val, &n) && n >= min && n <= max) {
+		*out = (unsigned int)n;
+		return true;
+	}
+	opt_error(o, "%s=: bad %s '%s'; valid: %s from %u to %u",
+		  key, what, val, range, min, max);
+	return false;
+}
+
 void parse_console(struct options *o, char *val)
 {
 	char *comma = val;
@@ -95,20 +125,12 @@ void parse_tag(struct options *o, char *val)
 		opt_error(o, "tag=: empty; valid: 1 to 15 characters of A-Z a-z 0-9 _");
 		return;
 	}
-	for (n = 0; val[n]; n++)
-		o->tag[n] = val[n];
-	o->tag[n] = '\0';
+	copy_word(o->tag, sizeof(o->tag), val);
 }
 
 void parse_reps(struct options *o, char *val)
 {
-	uint64_t n;
-
-	if (parse_u64(val, &n) && n >= 1 && n <= REPS_MAX)
-		o->reps = (unsigned int)n;
-	else
-		opt_error(o, "reps=: bad count '%s'; valid: a number from 1 to %u",
-			  val, REPS_MAX);
+	parse_count(o, val, "reps", "count", "a number", 1, REPS_MAX, &o->reps);
 }
 
 /*
@@ -171,49 +193,30 @@ void parse_budget(struct options *o, char *val)
 
 void parse_variants(struct options *o, char *val)
 {
-	unsigned int n;
-
 	/* Names are checked in options_finish(), once the suite is known. */
-	for (n = 0; val[n] && n + 1 < sizeof(o->variants_arg); n++)
-		o->variants_arg[n] = val[n];
-	o->variants_arg[n] = '\0';
-	if (!n)
+	if (!copy_word(o->variants_arg, sizeof(o->variants_arg), val))
 		opt_error(o, "variants=: empty list");
 }
 
 void parse_cpu(struct options *o, char *val)
 {
-	uint64_t n;
+	unsigned int cpu;
 
-	if (parse_u64(val, &n) && n <= CPU_NUMBER_MAX)
-		o->cpu = (int)n;
-	else
-		opt_error(o, "cpu=: bad CPU '%s'; valid: a CPU number from 0 to %u",
-			  val, CPU_NUMBER_MAX);
+	if (parse_count(o, val, "cpu", "CPU", "a CPU number", 0, CPU_NUMBER_MAX, &cpu))
+		o->cpu = (int)cpu;
 }
 
 /* cpus=N: how many CPUs take part, the first (the caller's) included. */
 void parse_cpus(struct options *o, char *val)
 {
-	uint64_t n;
-
-	if (parse_u64(val, &n) && n >= 1 && n <= HOST_CPUS_MAX)
-		o->cpus = (unsigned int)n;
-	else
-		opt_error(o, "cpus=: bad count '%s'; valid: a number from 1 to %u",
-			  val, HOST_CPUS_MAX);
+	parse_count(o, val, "cpus", "count", "a number", 1, HOST_CPUS_MAX, &o->cpus);
 }
 
 /* watchdog=S: how long one step may run before its CPU counts as stuck. */
 void parse_watchdog(struct options *o, char *val)
 {
-	uint64_t n;
-
-	if (parse_u64(val, &n) && n >= 1 && n <= WATCHDOG_S_MAX)
-		o->watchdog_s = (unsigned int)n;
-	else
-		opt_error(o, "watchdog=: bad time '%s'; valid: seconds from 1 to %u",
-			  val, WATCHDOG_S_MAX);
+	parse_count(o, val, "watchdog", "time", "seconds", 1, WATCHDOG_S_MAX,
+		    &o->watchdog_s);
 }
 
 /* A size in bytes, with an optional K, M, G or T (binary) suffix. */
@@ -242,11 +245,9 @@ void parse_scrub(struct options *o, char *val)
 {
 	char given[OPT_WORD_MAX];
 	uint64_t bytes;
-	unsigned int i;
 
-	for (i = 0; val[i] && i + 1 < sizeof(given); i++)
-		given[i] = val[i];
-	given[i] = '\0';
+	/* parse_size() cuts the suffix off val; the error shows it whole. */
+	copy_word(given, sizeof(given), val);
 	if (parse_size(val, &bytes) && bytes >= SCRUB_MIN && bytes <= SCRUB_MAX &&
 	    bytes % 4096 == 0)
 		o->scrub_bytes = bytes;
