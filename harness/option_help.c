@@ -39,42 +39,37 @@ void options_help(enum program program, void (*put)(const char *line))
 {
 	char form[OPT_ERROR_LEN], text[2 * OPT_ERROR_LEN], dflt[OPT_ERROR_LEN];
 	const struct option_def *d;
-	const char *name;
-	unsigned int i, k;
+	unsigned int k;
 	size_t n;
 
 	for (d = option_defs; d < option_defs + option_def_count; d++) {
 		if (!(d->programs & program))
 			continue;
-		n = fmt_snprintf(form, sizeof(form), "  %s=", d->key);
-		for (i = 0; !d->value && (name = d->names(program, i)); i++)
-			n += fmt_snprintf(form + n, n < sizeof(form) ? sizeof(form) - n : 0,
-					  "%s%s", i ? "|" : "", name);
+		n = 0;
+		opt_append(form, sizeof(form), &n, "  %s=", d->key);
 		if (d->value)
-			fmt_snprintf(form + n, n < sizeof(form) ? sizeof(form) - n : 0,
-				     "%s", d->value);
+			opt_append(form, sizeof(form), &n, "%s", d->value);
+		else
+			opt_append_names(form, sizeof(form), &n, d->names, program, "", "|");
 		put(form);
 
-		n = fmt_snprintf(text, sizeof(text), "%s", d->what);
+		n = 0;
+		opt_append(text, sizeof(text), &n, "%s", d->what);
 		if (d->value && d->names) {
 			/* FEAT,... : FEAT is one of the names. */
 			for (k = 0; d->value[k] >= 'A' && d->value[k] <= 'Z' &&
 				    k + 1 < sizeof(dflt); k++)
 				dflt[k] = d->value[k];
 			dflt[k] = '\0';
-			n += fmt_snprintf(text + n, n < sizeof(text) ? sizeof(text) - n : 0,
-					  "; %s:", dflt);
-			for (i = 0; (name = d->names(program, i)); i++)
-				n += fmt_snprintf(text + n, n < sizeof(text) ? sizeof(text) - n : 0,
-						  " %s", name);
+			opt_append(text, sizeof(text), &n, "; %s:", dflt);
+			opt_append_names(text, sizeof(text), &n, d->names, program, " ", " ");
 		}
 		if (d->dflt_fn)
 			d->dflt_fn(dflt, sizeof(dflt));
 		else
 			fmt_snprintf(dflt, sizeof(dflt), "%s",
 				     d->dflt ? d->dflt : d->names(program, 0));
-		fmt_snprintf(text + n, n < sizeof(text) ? sizeof(text) - n : 0,
-			     ". Default: %s.", dflt);
+		opt_append(text, sizeof(text), &n, ". Default: %s.", dflt);
 		help_wrap(text, put);
 	}
 }

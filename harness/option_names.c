@@ -83,26 +83,43 @@ const char *feature_names(enum program p, unsigned int i)
 	return FEAT_NONE + 1 + i < FEAT_COUNT ? feat_name(FEAT_NONE + 1 + i) : NULL;
 }
 
-void parse_exit(struct options *o, char *val)
+/*
+ * Which of the names val is, for o's program; else -1 and the error
+ * "key=: unknown [what ]'val'; valid: a b c" (what: "", "feature ", ...).
+ */
+static int name_index(struct options *o, option_names_fn *names,
+		      const char *key, const char *what, const char *val)
 {
-	char valid[64];
+	char valid[OPT_ERROR_LEN - 64];
+	const char *name;
+	size_t n = 0;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(exit_modes); i++) {
-		if (opt_streq(val, exit_modes[i].name)) {
-			o->exit = exit_modes[i].mode;
-			return;
-		}
-	}
-	opt_list_names(exit_names, o->program, valid, sizeof(valid));
-	opt_error(o, "exit=: unknown '%s'; valid:%s", val, valid);
+	for (i = 0; (name = names(o->program, i)); i++)
+		if (opt_streq(val, name))
+			return (int)i;
+	valid[0] = '\0';
+	opt_append_names(valid, sizeof(valid), &n, names, o->program, " ", " ");
+	opt_error(o, "%s=: unknown %s'%s'; valid:%s", key, what, val, valid);
+	return -1;
+}
+
+void parse_exit(struct options *o, char *val)
+{
+	int i = name_index(o, exit_names, "exit", "", val);
+
+	if (i >= 0)
+		o->exit = exit_modes[i].mode;
 }
 
 /*
  * Reading cycle counters costs time beside each call (under a hypervisor
  * an RDMSR may exit to it); off, the run has ticks only.
  */
-static const char *const cycles_modes[] = { "on", "off" };
+enum { CYCLES_ON, CYCLES_OFF };
+static const char *const cycles_modes[] = {
+	[CYCLES_ON] = "on", [CYCLES_OFF] = "off",
+};
 
 const char *cycles_names(enum program p, unsigned int i)
 {
@@ -112,16 +129,10 @@ const char *cycles_names(enum program p, unsigned int i)
 
 void parse_cycles(struct options *o, char *val)
 {
-	char valid[16];
+	int i = name_index(o, cycles_names, "cycles", "", val);
 
-	if (opt_streq(val, "on")) {
-		o->cycles_off = false;
-	} else if (opt_streq(val, "off")) {
-		o->cycles_off = true;
-	} else {
-		opt_list_names(cycles_names, o->program, valid, sizeof(valid));
-		opt_error(o, "cycles=: unknown '%s'; valid:%s", val, valid);
-	}
+	if (i >= 0)
+		o->cycles_off = i == CYCLES_OFF;
 }
 
 void parse_selftest(struct options *o, char *val)
@@ -139,9 +150,9 @@ void parse_selftest(struct options *o, char *val)
 			return;
 		}
 		if (ours)
-			opt_list_add(valid, sizeof(valid), &n, selftests[i].name);
+			opt_append(valid, sizeof(valid), &n, " %s", selftests[i].name);
 		else
-			opt_list_add(others, sizeof(others), &m, selftests[i].name);
+			opt_append(others, sizeof(others), &m, " %s", selftests[i].name);
 	}
 	/* The other program's selftests are named, so a user knows where they are. */
 	if (m)
@@ -155,19 +166,14 @@ void parse_selftest(struct options *o, char *val)
 static bool add_feature(struct options *o, const char *key, uint64_t *bits,
 			const char *name)
 {
-	char valid[OPT_ERROR_LEN - 64];
-	unsigned int f;
+	int i = name_index(o, feature_names, key, "feature ", name);
 
-	for (f = FEAT_NONE + 1; f < FEAT_COUNT; f++) {
-		if (opt_streq(name, feat_name(f))) {
-			*bits |= 1ull << f;
-			return true;
-		}
+	if (i < 0) {
+		*bits = 0;
+		return false;
 	}
-	opt_list_names(feature_names, o->program, valid, sizeof(valid));
-	opt_error(o, "%s=: unknown feature '%s'; valid:%s", key, name, valid);
-	*bits = 0;
-	return false;
+	*bits |= 1ull << (FEAT_NONE + 1 + i);
+	return true;
 }
 
 /*
@@ -202,44 +208,28 @@ void parse_force(struct options *o, char *val)
 
 void parse_suite(struct options *o, char *val)
 {
-	char valid[128];
-	unsigned int s;
+	int s = name_index(o, suite_names, "suite", "", val);
 
-	for (s = 0; s < SUITE_COUNT; s++) {
-		if (opt_streq(val, suites[s].name) && o->program == PROGRAM_MODULE &&
-		    suites[s].how == HOW_SCRUB) {
-			opt_error(o, "suite=%s: not in the module: every CPU clearing memory at once is no run for a machine someone else uses; boot the kernel for it, or run pagebench-linux",
-				  val);
-			return;
-		}
-		if (opt_streq(val, suites[s].name)) {
-			o->suite = s;
-			return;
-		}
-	}
-	opt_list_names(suite_names, o->program, valid, sizeof(valid));
-	opt_error(o, "suite=: unknown '%s'; valid:%s", val, valid);
+	if (s < 0)
+		return;
+	if (o->program == PROGRAM_MODULE && suites[s].how == HOW_SCRUB)
+		opt_error(o, "suite=%s: not in the module: every CPU clearing memory at once is no run for a machine someone else uses; boot the kernel for it, or run pagebench-linux",
+			  val);
+	else
+		o->suite = s;
 }
 
 static bool add_pass(struct options *o, const char *name)
 {
-	char valid[160];
-	unsigned int p;
+	int p = name_index(o, pass_names, "passes", "pass ", name);
 
-	if (opt_streq(name, "all")) {
-		o->passes = (1u << PASS_COUNT) - 1;
-		return true;
+	if (p < 0) {
+		o->passes = 0;
+		return false;
 	}
-	for (p = 0; p < PASS_COUNT; p++) {
-		if (opt_streq(name, passes[p].id)) {
-			o->passes |= 1u << p;
-			return true;
-		}
-	}
-	opt_list_names(pass_names, o->program, valid, sizeof(valid));
-	opt_error(o, "passes=: unknown pass '%s'; valid:%s", name, valid);
-	o->passes = 0;
-	return false;
+	/* pass_names() ends with "all". */
+	o->passes |= p == PASS_COUNT ? (1u << PASS_COUNT) - 1 : 1u << p;
+	return true;
 }
 
 void parse_passes(struct options *o, char *val)
@@ -250,15 +240,8 @@ void parse_passes(struct options *o, char *val)
 
 void parse_tsc(struct options *o, char *val)
 {
-	char valid[80];
-	unsigned int t;
+	int t = name_index(o, tsc_names, "tsc", "", val);
 
-	for (t = 0; t < TSC_PICK_COUNT; t++) {
-		if (opt_streq(val, tsc_pick_names[t])) {
-			o->tsc = t;
-			return;
-		}
-	}
-	opt_list_names(tsc_names, o->program, valid, sizeof(valid));
-	opt_error(o, "tsc=: unknown '%s'; valid:%s", val, valid);
+	if (t >= 0)
+		o->tsc = t;
 }

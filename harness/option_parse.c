@@ -5,7 +5,6 @@
  * need the whole command line (the suite decides which variants, passes and
  * sizes exist), and the errors printed once the log can take them.
  */
-#include "lib/fmt.h"
 #include "harness/option_parse.h"
 #include "lib/out.h"
 #include "lib/run.h"
@@ -26,8 +25,7 @@ static void valid_keys(const struct options *o, char *buf, size_t size)
 	buf[0] = '\0';
 	for (i = 0; i < option_def_count; i++)
 		if (option_defs[i].programs & o->program)
-			n += fmt_snprintf(buf + n, n < size ? size - n : 0, " %s=",
-					  option_defs[i].key);
+			opt_append(buf, size, &n, " %s=", option_defs[i].key);
 }
 
 void options_init(struct options *o, enum program program)
@@ -136,7 +134,7 @@ static void list_variant_names(enum suite s, char *buf, size_t size)
 			    opt_streq(variants[j].name, variants[i].name))
 				break;
 		if (j == i)
-			opt_list_add(buf, size, &n, variants[i].name);
+			opt_append(buf, size, &n, " %s", variants[i].name);
 	}
 	/* suite=strings: memset and memcpy share orig, avx_t and avx512_t too. */
 	for (i = 0; (suites[s].ops & OPS_STRINGS) && i < string_variant_count; i++) {
@@ -144,7 +142,7 @@ static void list_variant_names(enum suite s, char *buf, size_t size)
 			if (opt_streq(string_variants[j].name, string_variants[i].name))
 				break;
 		if (j == i)
-			opt_list_add(buf, size, &n, string_variants[i].name);
+			opt_append(buf, size, &n, " %s", string_variants[i].name);
 	}
 }
 
@@ -235,7 +233,7 @@ void options_finish(struct options *o)
 		valid[0] = '\0';
 		for (i = 0; i < PASS_COUNT; i++)
 			if (allowed & (1u << i))
-				opt_list_add(valid, sizeof(valid), &n, passes[i].id);
+				opt_append(valid, sizeof(valid), &n, " %s", passes[i].id);
 		opt_error(o, "passes=: suite %s has only%s", suite_name(o->suite),
 			  valid);
 		o->passes = 0;

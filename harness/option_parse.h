@@ -26,10 +26,15 @@ typedef const char *option_names_fn(enum program p, unsigned int i);
 void opt_error(struct options *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 bool opt_streq(const char *a, const char *b);
-/* Appends " word" to a list being built in buf, *n long so far. */
-void opt_list_add(char *buf, size_t size, size_t *n, const char *word);
-/* " a b c": every name of a list, for an error message. */
-void opt_list_names(option_names_fn *names, enum program p, char *buf, size_t size);
+/*
+ * Appends to the text in buf, *n long so far (it may be longer than buf:
+ * the text is cut to fit, and *n still counts all of it).
+ */
+void opt_append(char *buf, size_t size, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Appends every name of a list, the first after first, the others after sep. */
+void opt_append_names(char *buf, size_t size, size_t *n, option_names_fn *names,
+		      enum program p, const char *first, const char *sep);
 /* Calls one(o, name) for each comma-separated name; "" names are errors. */
 void opt_each_name(struct options *o, const char *key, char *list,
 		   bool (*one)(struct options *, const char *));

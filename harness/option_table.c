@@ -5,7 +5,6 @@
  * --help list the valid keys and values from this table and the names'
  * tables, so they cannot drift from what the parser accepts.
  */
-#include "lib/fmt.h"
 #include "harness/host.h"
 #include "harness/option_parse.h"
 
@@ -16,19 +15,20 @@
 /* --help's default of reps=: the first suite's, then those that differ. */
 static void reps_default(char *buf, size_t size)
 {
-	size_t n;
+	size_t n = 0;
 	unsigned int i, others = 0;
 
 	/* 0: epochs until precise (precision=, budget=). */
-	n = suites[0].reps ? fmt_snprintf(buf, size, "%u", suites[0].reps) :
-			     fmt_snprintf(buf, size, "epochs until precise");
+	if (suites[0].reps)
+		opt_append(buf, size, &n, "%u", suites[0].reps);
+	else
+		opt_append(buf, size, &n, "epochs until precise");
 	for (i = 1; i < SUITE_COUNT; i++)
 		if (suites[i].reps != suites[0].reps)
-			n += fmt_snprintf(buf + n, n < size ? size - n : 0, "%s%s %u",
-					  others++ ? ", " : " (", suites[i].name,
-					  suites[i].reps);
+			opt_append(buf, size, &n, "%s%s %u", others++ ? ", " : " (",
+				   suites[i].name, suites[i].reps);
 	if (others)
-		fmt_snprintf(buf + n, n < size ? size - n : 0, ")");
+		opt_append(buf, size, &n, ")");
 }
 
 const struct option_def option_defs[] = {

@@ -26,20 +26,23 @@ bool opt_streq(const char *a, const char *b)
 	return *a == *b;
 }
 
-void opt_list_add(char *buf, size_t size, size_t *n, const char *word)
+void opt_append(char *buf, size_t size, size_t *n, const char *fmt, ...)
 {
-	*n += fmt_snprintf(buf + *n, *n < size ? size - *n : 0, " %s", word);
+	va_list ap;
+
+	va_start(ap, fmt);
+	*n += fmt_vsnprintf(buf + *n, *n < size ? size - *n : 0, fmt, ap);
+	va_end(ap);
 }
 
-void opt_list_names(option_names_fn *names, enum program p, char *buf, size_t size)
+void opt_append_names(char *buf, size_t size, size_t *n, option_names_fn *names,
+		      enum program p, const char *first, const char *sep)
 {
-	const char *one;
-	size_t n = 0;
+	const char *name;
 	unsigned int i;
 
-	buf[0] = '\0';
-	for (i = 0; (one = names(p, i)); i++)
-		opt_list_add(buf, size, &n, one);
+	for (i = 0; (name = names(p, i)); i++)
+		opt_append(buf, size, n, "%s%s", i ? sep : first, name);
 }
 
 void opt_each_name(struct options *o, const char *key, char *list,
