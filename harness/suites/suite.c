@@ -24,113 +24,9 @@
 #include "harness/suites/scrub.h"
 #include "harness/suites/strings.h"
 #include "harness/suites/suite.h"
+#include "harness/suites/suite_internal.h"
 #include "harness/summary.h"
 #include "harness/timer.h"
-
-#define PAGE PAGE_SIZE
-/* Work units for progress: a page touched by an iteration. */
-#define COLD_PAGES (COPY_COLD_BYTES / PAGE)
-
-struct suite_run {
-	const struct plan *p;
-	const struct buffers *b;
-	struct summary *sum;		/* may be NULL */
-	struct bench_env env;
-	variant_set runs;		/* the plan's, less what faulted */
-	struct progress_clock clock;	/* in pages touched */
-	struct timer_res timer;		/* with the plan's stats */
-	struct buffer_sizes sizes;	/* of b, as the plan asked for them */
-	uint64_t ticks_per_ms;
-	struct epoch_rule rule;
-};
-
-/*
- * Where a pass's data lives in the work area, from base: a guard page,
- * then per slot src, guard, dst, guard for a copy, dst, guard for a clear
- * (src is NULL). A batch of calls uses one slot per call.
- */
-struct layout {
-	uint8_t *src, *dst;	/* slot 0's */
-	size_t bytes;
-	size_t stride;		/* from one slot to the next */
-	unsigned int slots;
-};
-
-static struct layout layout(const struct plan *p, uint8_t *base, enum op op,
-			    size_t bytes)
-{
-	struct layout l = { NULL, base + PAGE, bytes, bytes + PAGE, 1 };
-
-	if (op == OP_COPY) {
-		l.src = l.dst;
-		l.dst = l.src + bytes + PAGE;
-		l.stride *= 2;
-	}
-	if (p->stats && p->batch_room / l.stride > 1)
-		l.slots = p->batch_room / l.stride;
-	if (l.slots > BATCH_MAX)
-		l.slots = BATCH_MAX;
-	return l;
-}
-
-/* Slot j alone, as a layout of one slot. */
-static struct layout slot(const struct layout *l, unsigned int j)
-{
-	struct layout s = *l;
-
-	s.dst += j * l->stride;
-	if (s.src)
-		s.src += j * l->stride;
-	s.slots = 1;
-	return s;
-}
-
-/* The bytes from base to the last slot's last guard page. */
-static size_t layout_span(const struct layout *l, const uint8_t *base)
-{
-	return (size_t)(l->dst - base) + (l->slots - 1) * l->stride + l->bytes + PAGE;
-}
-
-struct call {
-	const struct variant *v;
-	const struct layout *l;
-	unsigned int calls;	/* a batch: over slots 0 .. calls - 1 */
-	bool same_slot;		/* copy-hot: every call on slot 0 */
-};
-
-/* The timed region, or one window of it. */
-static void call_variant(void *arg, size_t off, size_t len)
-{
-	const struct call *c = arg;
-
-	variant_call_hosted(c->v, c->l->dst + off,
-			    c->l->src ? c->l->src + off : NULL, len);
-}
-
-/* The whole call untimed, in one guarded call: copy-hot's warm-up, one page. */
-static void call_whole(void *arg)
-{
-	const struct call *c = arg;
-
-	call_variant(arg, 0, c->l->bytes);
-}
-
-/* The timed region of a batch: one call per slot, or all on slot 0. */
-static void call_batch(void *arg)
-{
-	const struct call *c = arg;
-	size_t step = c->same_slot ? 0 : c->l->stride;
-	uint8_t *dst = c->l->dst, *src = c->l->src;
-	unsigned int k;
-
-	for (k = 0; k < c->calls; k++, dst += step, src = src ? src + step : NULL)
-		variant_call_hosted(c->v, dst, src, c->l->bytes);
-}
-
-static bool variant_runs(const struct suite_run *s, unsigned int i, enum op op)
-{
-	return variants[i].op == op && ((s->runs >> i) & 1);
-}
 
 static unsigned int count_runs(const struct suite_run *s, enum op op)
 {
@@ -139,20 +35,6 @@ static unsigned int count_runs(const struct suite_run *s, enum op op)
 	for (i = 0; i < variant_count; i++)
 		n += variant_runs(s, i, op);
 	return n;
-}
-
-/* Pages one iteration of pass id touches: its fill, or one page each way. */
-static uint64_t iteration_pages(const struct plan *p, enum pass_id id)
-{
-	switch (passes[id].kind) {
-	case KIND_TIMED:
-		return p->nr[id];
-	case KIND_HOT:
-		return 2;
-	case KIND_COLD:
-		return 2 + 2 * COLD_PAGES;
-	}
-	return 1;
 }
 
 /* Reps a pass takes, for progress: the least an interval needs when not fixed. */
@@ -176,69 +58,6 @@ static bool pass_runs(const struct suite_run *s, enum pass_id id, enum op op)
 {
 	return (s->p->passes & (1u << id)) && ((passes[id].ops >> op) & 1) &&
 	       count_runs(s, op);
-}
-
-static void fault(struct suite_run *s, enum op op, const char *pass,
-		  unsigned int i, const struct fault *f)
-{
-	out_line("fault: suite=%s pass=%s variant=%s %s rip=0x%lx",
-		 op_name(op), pass, variants[i].name, f->what,
-		 (unsigned long)f->rip);
-	run_fail();
-	s->runs &= ~(1ull << i);
-}
-
-static void verify(const char *pass, const struct variant *v,
-		   const struct layout *l)
-{
-	size_t off = l->src ? find_mismatch(l->dst, l->src, l->bytes) :
-			      find_nonzero(l->dst, l->bytes);
-
-	if (off != NOT_FOUND && l->src) {
-		out_line("verify FAILED: suite=copy pass=%s variant=%s offset=0x%lx dst 0x%x != src 0x%x",
-			 pass, v->name, (unsigned long)off, l->dst[off], l->src[off]);
-		run_fail();
-	} else if (off != NOT_FOUND) {
-		out_line("verify FAILED: suite=clear pass=%s variant=%s offset=0x%lx byte 0x%x is not zero",
-			 pass, v->name, (unsigned long)off, l->dst[off]);
-		run_fail();
-	}
-	verify_guards(op_name(v->op), pass, v->name, l->dst, l->bytes);
-}
-
-/* verify() counts a failure for every line it prints. */
-static bool verified(const char *pass, const struct variant *v,
-		     const struct layout *l)
-{
-	unsigned int before = run_failures();
-
-	verify(pass, v, l);
-	return run_failures() == before;
-}
-
-static bool verified_slots(const char *pass, const struct variant *v,
-			   const struct layout *l, unsigned int n)
-{
-	bool ok = true;
-	unsigned int j;
-
-	for (j = 0; j < n; j++) {
-		struct layout one = slot(l, j);
-
-		ok = verified(pass, v, &one) && ok;
-	}
-	return ok;
-}
-
-/*
- * What dst (and src) hold before a call: a dst that already held the
- * result would hide a routine that did nothing.
- */
-static void prepare(const struct layout *l, unsigned int rep, unsigned int i)
-{
-	if (l->src)
-		fill_words(l->src, l->bytes, rep * 64 + i);
-	fill_bytes(l->dst, (uint8_t)(0x11 * (rep % 15 + 1)), l->bytes);
 }
 
 /*
@@ -299,7 +118,7 @@ static variant_set op_runs(const struct suite_run *s, enum op op)
  */
 static void place(struct suite_run *s, struct pass_state *ps, unsigned int e)
 {
-	struct layout at0 = layout(s->p, s->b->work, ps->op,
+	struct layout at0 = layout_of(s->p, s->b->work, ps->op,
 				   pass_bytes(s->p, ps->id, ps->op));
 	size_t fill_pages = 0, work_pages = 0, fill_room = 0, work_room = 0;
 	unsigned int j;
@@ -314,7 +133,7 @@ static void place(struct suite_run *s, struct pass_state *ps, unsigned int e)
 			    &fill_pages, &work_pages);
 	ps->fill = s->b->fill + fill_pages * PAGE;
 	ps->base = s->b->work + work_pages * PAGE;
-	ps->l = layout(s->p, ps->base, ps->op, pass_bytes(s->p, ps->id, ps->op));
+	ps->l = layout_of(s->p, ps->base, ps->op, pass_bytes(s->p, ps->id, ps->op));
 	if (s->p->stats)
 		out_line("epoch suite=%s pass=%s n=%u fill=+%lu work=+%lu",
 			 op_name(ps->op), passes[ps->id].id, e,
@@ -338,9 +157,9 @@ static void prepare_slots(struct suite_run *s, const struct pass_state *ps,
 	unsigned int j;
 
 	for (j = 0; j < calls; j++) {
-		struct layout one = slot(&ps->l, j);
+		struct layout one = layout_slot(&ps->l, j);
 
-		prepare(&one, rep, i);
+		prepare_slot(&one, rep, i);
 		if (one.src)
 			evict_or_fence(&s->env, passes[ps->id].flush, one.src, one.bytes);
 		evict_or_fence(&s->env, passes[ps->id].flush, one.dst, one.bytes);
@@ -368,7 +187,7 @@ static bool batch_sample(struct suite_run *s, struct pass_state *ps,
 				      ticks, &h, &f);
 	} while (ok && sample_again(&tries, *ticks, &h, variants[i].name));
 	if (!ok) {
-		fault(s, ps->op, ps->header, i, &f);
+		variant_fault(s, ps->op, ps->header, i, &f);
 		ps->failed |= 1ull << i;
 		return false;
 	}
@@ -383,7 +202,7 @@ static bool timed_rep(struct suite_run *s, struct pass_state *ps,
 		      unsigned int *nlegacy, uint64_t *ticks)
 {
 	const struct variant *v = &variants[i];
-	struct layout one = slot(&ps->l, 0);
+	struct layout one = layout_slot(&ps->l, 0);
 	struct call c = { v, &one, 1, false };
 	struct sample_tries tries = { 0 };
 	struct timing t;
@@ -400,7 +219,7 @@ static bool timed_rep(struct suite_run *s, struct pass_state *ps,
 					 call_variant, &c, one.bytes, &t, &f);
 	} while (ok && sample_again(&tries, t.ticks, &t.host, v->name));
 	if (!ok) {
-		fault(s, ps->op, ps->header, i, &f);
+		variant_fault(s, ps->op, ps->header, i, &f);
 		ps->failed |= 1ull << i;
 		return false;
 	}
@@ -418,7 +237,7 @@ static bool timed_rep(struct suite_run *s, struct pass_state *ps,
 static void use_rep(struct suite_run *s, struct pass_state *ps, unsigned int i)
 {
 	const struct variant *v = &variants[i];
-	struct layout one = slot(&ps->l, 0);
+	struct layout one = layout_slot(&ps->l, 0);
 	struct call c = { v, &one, 1, false };
 	struct sample_tries tries = { 0 };
 	struct host_sample h;
@@ -435,7 +254,7 @@ static void use_rep(struct suite_run *s, struct pass_state *ps, unsigned int i)
 				   &use, &h, &f);
 	} while (ok && sample_again(&tries, ticks, &h, v->name));
 	if (!ok) {
-		fault(s, ps->op, ps->header, i, &f);
+		variant_fault(s, ps->op, ps->header, i, &f);
 		ps->failed |= 1ull << i;
 		return;
 	}
@@ -598,9 +417,9 @@ static void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
 			      ps->rep, reps, iteration_pages(s->p, ps->id));
 		do {
 			for (j = 0; j < (cold ? calls : 1); j++) {
-				struct layout one = slot(&ps->l, j);
+				struct layout one = layout_slot(&ps->l, j);
 
-				prepare(&one, ps->rep, i);
+				prepare_slot(&one, ps->rep, i);
 			}
 			if (cold)
 				__builtin_memcpy(s->b->cold + COPY_COLD_BYTES, s->b->cold,
@@ -609,7 +428,7 @@ static void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
 			ok = time_guarded(call_batch, &c, &ticks, &h, &f);
 		} while (ok && sample_again(&tries, ticks, &h, v->name));
 		if (!ok) {
-			fault(s, ps->op, ps->header, i, &f);
+			variant_fault(s, ps->op, ps->header, i, &f);
 			ps->failed |= 1ull << i;
 			continue;
 		}
@@ -638,7 +457,7 @@ static void ma_ling(struct suite_run *s, struct pass_state *ps)
 	unsigned int i, k;
 
 	/* Ma Ling's copies where the work area starts; the epochs move on. */
-	l = layout(s->p, s->b->work, op, pass_bytes(s->p, ps->id, op));
+	l = layout_of(s->p, s->b->work, op, pass_bytes(s->p, ps->id, op));
 	guards_set(l.dst, l.bytes);
 	for (i = 0; i < variant_count; i++) {
 		const struct variant *v = &variants[i];
@@ -649,9 +468,9 @@ static void ma_ling(struct suite_run *s, struct pass_state *ps)
 		if (!variant_runs(s, i, op))
 			continue;
 		run_step("%s variant %s", pass, v->name);
-		prepare(&l, 0, i);
+		prepare_slot(&l, 0, i);
 		if (!host_call_guarded(call_whole, &c, &f)) {	/* warm: both pages in cache */
-			fault(s, op, pass, i, &f);
+			variant_fault(s, op, pass, i, &f);
 			ps->failed |= 1ull << i;
 			continue;
 		}
@@ -663,7 +482,7 @@ static void ma_ling(struct suite_run *s, struct pass_state *ps)
 			progress_next(&s->clock, op_name(op), pass, v->name, k, n,
 				      iteration_pages(s->p, ps->id));
 			do {
-				prepare(&l, k, i);
+				prepare_slot(&l, k, i);
 				if (cold)
 					__builtin_memcpy(s->b->cold + COPY_COLD_BYTES,
 							 s->b->cold, COPY_COLD_BYTES);
@@ -677,7 +496,7 @@ static void ma_ling(struct suite_run *s, struct pass_state *ps)
 				ps->failed |= 1ull << i;
 		}
 		if (k < n) {
-			fault(s, op, pass, i, &f);
+			variant_fault(s, op, pass, i, &f);
 			ps->failed |= 1ull << i;
 			continue;
 		}
