@@ -20,6 +20,7 @@
 #include "harness/plan.h"
 #include "harness/progress.h"
 #include "harness/timer.h"
+#include "harness/suites/figures.h"
 #include "variants/variants.h"
 
 #define PAGE PAGE_SIZE
@@ -43,6 +44,17 @@ static inline bool variant_runs(const struct suite_run *s, unsigned int i,
 				enum op op)
 {
 	return variants[i].op == op && ((s->runs >> i) & 1);
+}
+
+static inline variant_set op_runs(const struct suite_run *s, enum op op)
+{
+	variant_set set = 0;
+	unsigned int i;
+
+	for (i = 0; i < variant_count; i++)
+		if (variant_runs(s, i, op))
+			set |= 1ull << i;
+	return set;
 }
 
 /* layout.c */
@@ -87,5 +99,41 @@ bool verified(const char *pass, const struct variant *v,
 bool verified_slots(const char *pass, const struct variant *v,
 		    const struct layout *l, unsigned int n);
 void prepare_slot(const struct layout *l, unsigned int rep, unsigned int i);
+
+/* pass.c */
+
+/* One pass of a table: where its buffers are this epoch, and its figures. */
+struct pass_state {
+	enum op op;
+	enum pass_id id;
+	const char *header;
+	size_t nr;		/* fill's pages */
+	uint8_t *fill;
+	uint8_t *base;		/* of the work area's layout */
+	struct layout l;
+	struct pass_figures figs;
+	unsigned int rep;	/* reps so far, over the epochs */
+	unsigned int batch;	/* calls per sample, for every variant (stats) */
+	unsigned int slot;	/* its place among the passes of the run */
+	unsigned int epoch;	/* epochs run */
+	unsigned int reps;	/* in each epoch; 0 until the first rep's time says */
+	unsigned int expect;	/* epochs it is expected to take */
+	uint64_t own, last;	/* ticks of its epochs, and of the last */
+	bool use;		/* a use probe each epoch */
+	variant_set failed;	/* printed a verify FAILED or fault line */
+	variant_set printed;	/* have stat lines: the variants at its stop */
+	unsigned int aggregate_n; /* copy-hot, copy-cold: Ma Ling's copies */
+	void (*rep_fn)(struct suite_run *s, struct pass_state *ps, unsigned int reps);
+};
+
+void pass_begin(struct suite_run *s, struct pass_state *ps, enum op op,
+		enum pass_id id, unsigned int slot);
+enum epoch_stop pass_epoch(struct suite_run *s, struct pass_state *ps);
+
+/* copy_hot_cold.c */
+
+void ma_ling(struct suite_run *s, struct pass_state *ps);
+void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
+		   unsigned int reps);
 
 #endif
