@@ -11,6 +11,19 @@
 #include "harness/summary.h"
 
 /*
+ * What comes before each timed copy: copy-cold's other data (ma_ling()
+ * says why), then a fence, so that the stores that prepared the copy are
+ * done before its clock starts.
+ */
+static void before_copy(const struct suite_run *s, bool cold)
+{
+	if (cold)
+		__builtin_memcpy(s->b->cold + COPY_COLD_BYTES, s->b->cold,
+				 COPY_COLD_BYTES);
+	mfence();
+}
+
+/*
  * A batched sample of copy-hot (the same page copied calls times, as
  * Ma Ling's copies each follow the one before) or copy-cold (calls pages,
  * all pushed out by the other data first, each copied once).
@@ -19,11 +32,13 @@ void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
 		   unsigned int reps)
 {
 	bool cold = passes[ps->id].kind == KIND_COLD;
+	unsigned int calls = ps->batch;
+	/* The slots a batch writes: copy-hot's calls all write slot 0. */
+	unsigned int used = cold ? calls : 1;
 	unsigned int i, j;
 
 	for (i = 0; i < variant_count; i++) {
 		const struct variant *v = &variants[i];
-		unsigned int calls = ps->batch;
 		struct call c = { v, &ps->l, calls, !cold };
 		struct sample_tries tries = { 0 };
 		struct host_sample h;
@@ -37,24 +52,19 @@ void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
 		progress_next(&s->clock, op_name(ps->op), ps->header, v->name,
 			      ps->rep, reps, iteration_pages(s->p, ps->id));
 		do {
-			for (j = 0; j < (cold ? calls : 1); j++) {
+			for (j = 0; j < used; j++) {
 				struct layout one = layout_slot(&ps->l, j);
 
 				prepare_slot(&one, ps->rep, i);
 			}
-			if (cold)
-				__builtin_memcpy(s->b->cold + COPY_COLD_BYTES, s->b->cold,
-						 COPY_COLD_BYTES);
-			mfence();
+			before_copy(s, cold);
 			ok = time_guarded(call_batch, &c, &ticks, &h, &f);
 		} while (ok && sample_again(&tries, ticks, &h, v->name));
 		if (!ok) {
-			variant_fault(s, ps->op, ps->header, i, &f);
-			ps->failed |= 1ull << i;
+			variant_fault(s, ps, i, &f);
 			continue;
 		}
-		if (!verified_slots(ps->header, v, &ps->l, cold ? calls : 1))
-			ps->failed |= 1ull << i;
+		verify_slots(ps, i, &ps->l, used);
 		figures_add(&ps->figs, i, ticks);
 	}
 }
@@ -91,8 +101,7 @@ void ma_ling(struct suite_run *s, struct pass_state *ps)
 		run_step("%s variant %s", pass, v->name);
 		prepare_slot(&l, 0, i);
 		if (!host_call_guarded(call_whole, &c, &f)) {	/* warm: both pages in cache */
-			variant_fault(s, op, pass, i, &f);
-			ps->failed |= 1ull << i;
+			variant_fault(s, ps, i, &f);
 			continue;
 		}
 		for (k = 0; k < n; k++) {
@@ -104,21 +113,16 @@ void ma_ling(struct suite_run *s, struct pass_state *ps)
 				      iteration_pages(s->p, ps->id));
 			do {
 				prepare_slot(&l, k, i);
-				if (cold)
-					__builtin_memcpy(s->b->cold + COPY_COLD_BYTES,
-							 s->b->cold, COPY_COLD_BYTES);
-				mfence();
+				before_copy(s, cold);
 				ok = time_windows(&s->env, call_variant, &c, l.bytes, &t[k],
 						  &h, &f);
 			} while (ok && sample_again(&tries, t[k], &h, v->name));
 			if (!ok)
 				break;
-			if (!verified(pass, v, &l))
-				ps->failed |= 1ull << i;
+			verify_slots(ps, i, &l, 1);
 		}
 		if (k < n) {
-			variant_fault(s, op, pass, i, &f);
-			ps->failed |= 1ull << i;
+			variant_fault(s, ps, i, &f);
 			continue;
 		}
 		median = summary_median2(t, n) / 2;

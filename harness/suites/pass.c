@@ -106,12 +106,10 @@ static bool batch_sample(struct suite_run *s, struct pass_state *ps,
 				      ticks, &h, &f);
 	} while (ok && sample_again(&tries, *ticks, &h, variants[i].name));
 	if (!ok) {
-		variant_fault(s, ps->op, ps->header, i, &f);
-		ps->failed |= 1ull << i;
+		variant_fault(s, ps, i, &f);
 		return false;
 	}
-	if (!verified_slots(ps->header, &variants[i], &ps->l, calls))
-		ps->failed |= 1ull << i;
+	verify_slots(ps, i, &ps->l, calls);
 	return true;
 }
 
@@ -138,16 +136,14 @@ static bool timed_rep(struct suite_run *s, struct pass_state *ps,
 					 call_variant, &c, one.bytes, &t, &f);
 	} while (ok && sample_again(&tries, t.ticks, &t.host, v->name));
 	if (!ok) {
-		variant_fault(s, ps->op, ps->header, i, &f);
-		ps->failed |= 1ull << i;
+		variant_fault(s, ps, i, &f);
 		return false;
 	}
 	out_line(" pre=%lx %s=%lx post=%lx", (unsigned long)t.pre, v->name,
 		 (unsigned long)t.ticks, (unsigned long)t.post);
 	if (!s->p->stats)
 		legacy[i][nlegacy[i]++] = t.ticks;
-	if (!verified(ps->header, v, &one))
-		ps->failed |= 1ull << i;
+	verify_slots(ps, i, &one, 1);
 	*ticks = t.ticks;
 	return true;
 }
@@ -173,14 +169,12 @@ static void use_rep(struct suite_run *s, struct pass_state *ps, unsigned int i)
 				   &use, &h, &f);
 	} while (ok && sample_again(&tries, ticks, &h, v->name));
 	if (!ok) {
-		variant_fault(s, ps->op, ps->header, i, &f);
-		ps->failed |= 1ull << i;
+		variant_fault(s, ps, i, &f);
 		return;
 	}
 	out_line(" use %s=%lx", v->name, (unsigned long)use);
 	figures_add_use(&ps->figs, i, use);
-	if (!verified(ps->header, v, &one))
-		ps->failed |= 1ull << i;
+	verify_slots(ps, i, &one, 1);
 }
 
 /* The reps progress shows as the pass's: so far, at least what an interval needs. */

@@ -25,6 +25,7 @@
 
 #define PAGE PAGE_SIZE
 
+struct pass_state;
 struct summary;
 
 struct suite_run {
@@ -92,13 +93,11 @@ void call_batch(void *arg);
 
 /* verify.c */
 
-void variant_fault(struct suite_run *s, enum op op, const char *pass,
-		   unsigned int i, const struct fault *f);
-bool verified(const char *pass, const struct variant *v,
-	      const struct layout *l);
-bool verified_slots(const char *pass, const struct variant *v,
-		    const struct layout *l, unsigned int n);
 void prepare_slot(const struct layout *l, unsigned int rep, unsigned int i);
+void verify_slots(struct pass_state *ps, unsigned int i, const struct layout *l,
+		  unsigned int n);
+void variant_fault(struct suite_run *s, struct pass_state *ps, unsigned int i,
+		   const struct fault *f);
 
 /* pass.c */
 

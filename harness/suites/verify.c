@@ -9,14 +9,16 @@
 #include "lib/run.h"
 #include "harness/suites/suite_internal.h"
 
-void variant_fault(struct suite_run *s, enum op op, const char *pass,
-		   unsigned int i, const struct fault *f)
+/* A fault also counts as a failure of the pass, for its summary. */
+void variant_fault(struct suite_run *s, struct pass_state *ps, unsigned int i,
+		   const struct fault *f)
 {
 	out_line("fault: suite=%s pass=%s variant=%s %s rip=0x%lx",
-		 op_name(op), pass, variants[i].name, f->what,
+		 op_name(ps->op), ps->header, variants[i].name, f->what,
 		 (unsigned long)f->rip);
 	run_fail();
 	s->runs &= ~(1ull << i);
+	ps->failed |= 1ull << i;
 }
 
 static void verify(const char *pass, const struct variant *v,
@@ -38,8 +40,8 @@ static void verify(const char *pass, const struct variant *v,
 }
 
 /* verify() counts a failure for every line it prints. */
-bool verified(const char *pass, const struct variant *v,
-	      const struct layout *l)
+static bool verified(const char *pass, const struct variant *v,
+		     const struct layout *l)
 {
 	unsigned int before = run_failures();
 
@@ -47,18 +49,18 @@ bool verified(const char *pass, const struct variant *v,
 	return run_failures() == before;
 }
 
-bool verified_slots(const char *pass, const struct variant *v,
-		    const struct layout *l, unsigned int n)
+/* Slots 0 .. n - 1 of l after variant i; a failure marks i failed in ps. */
+void verify_slots(struct pass_state *ps, unsigned int i, const struct layout *l,
+		  unsigned int n)
 {
-	bool ok = true;
 	unsigned int j;
 
 	for (j = 0; j < n; j++) {
 		struct layout one = layout_slot(l, j);
 
-		ok = verified(pass, v, &one) && ok;
+		if (!verified(ps->header, &variants[i], &one))
+			ps->failed |= 1ull << i;
 	}
-	return ok;
 }
 
 /*
