@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The calls a page pass times (struct call): one variant on a layout's
- * slots, through the host, so that a fault is caught and reported.
+ * slots, in the shapes the timing functions of harness/bench.h take, so
+ * that one call, its windows and a batch all run the same way.
  */
 #include "harness/suites/suite_internal.h"
 

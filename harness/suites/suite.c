@@ -70,7 +70,6 @@ static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
 		summary_end(s->sum);
 }
 
-
 /* The epochs a pass is expected to take: what its budget affords, or reps= says. */
 static unsigned int expected_epochs(const struct suite_run *s,
 				    const struct pass_state *ps)
