@@ -479,6 +479,8 @@ class NextUserTest(unittest.TestCase):
         self.assertEqual(u["relations"]["sse2"]["state"], "slower")
         self.assertEqual(u["relations"]["avx512_t"]["state"], "slower")
         self.assertEqual(u["without_use"], [])
+        self.assertEqual(u["why"], "every other candidate significantly "
+                         "slower (95% intervals apart)")
         self.assertTrue(u["change"].startswith(
             "the winner changes: sse2 wins the call alone but loses"))
         # Xen 4.15-4.20 clears with MOVNTI: the call's winner, keep; with
