@@ -222,7 +222,7 @@ void host_progress(const struct progress *p)
 	preempt_off();
 }
 
-/* One CPU: options.c refuses suite=scrub, the only user of more. */
+/* One CPU: option_names.c refuses suite=scrub, the only user of more. */
 void host_cpus(struct host_cpus *c)
 {
 	c->n = 1;

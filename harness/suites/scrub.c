@@ -150,6 +150,7 @@ static uint64_t step(struct scrub *s, unsigned int vi, unsigned int count,
 	unsigned int i, spread;
 	struct fault f;
 	char why[128];
+	char gbs[24] = "?";	/* GB/s; "?" where the TSC's rate is unknown */
 	bool disturbed;
 
 	st.v = &variants[vi];
@@ -196,23 +197,17 @@ static uint64_t step(struct scrub *s, unsigned int vi, unsigned int count,
 	if (!wall)
 		wall = 1;
 	/* bytes * kHz fits 64 bits up to 1 TiB at 8 GHz: scrub= is at most 1 TiB. */
-	if (s->tsc_khz)
+	if (s->tsc_khz) {
 		gbs100 = s->p->scrub_bytes * s->tsc_khz / wall / 10000;
+		fmt_snprintf(gbs, sizeof(gbs), "%lu.%02lu", (unsigned long)(gbs100 / 100),
+			     (unsigned long)(gbs100 % 100));
+	}
 	spread = (unsigned int)((slowest - fastest) * 1000 / (slowest ? slowest : 1));
-	if (s->tsc_khz)
-		out_line("scrub variant=%s cpus=%u node=%s rep=%u bytes=%lu wall=%lu slowest=%lu fastest=%lu late=%lu gbs=%lu.%02lu spread=%u.%u%%",
-			 st.v->name, count, w == LOCAL ? "local" : "remote", rep,
-			 (unsigned long)s->p->scrub_bytes, (unsigned long)wall,
-			 (unsigned long)slowest, (unsigned long)fastest,
-			 (unsigned long)late,
-			 (unsigned long)(gbs100 / 100), (unsigned long)(gbs100 % 100),
-			 spread / 10, spread % 10);
-	else
-		out_line("scrub variant=%s cpus=%u node=%s rep=%u bytes=%lu wall=%lu slowest=%lu fastest=%lu late=%lu gbs=? spread=%u.%u%%",
-			 st.v->name, count, w == LOCAL ? "local" : "remote", rep,
-			 (unsigned long)s->p->scrub_bytes, (unsigned long)wall,
-			 (unsigned long)slowest, (unsigned long)fastest,
-			 (unsigned long)late, spread / 10, spread % 10);
+	out_line("scrub variant=%s cpus=%u node=%s rep=%u bytes=%lu wall=%lu slowest=%lu fastest=%lu late=%lu gbs=%s spread=%u.%u%%",
+		 st.v->name, count, w == LOCAL ? "local" : "remote", rep,
+		 (unsigned long)s->p->scrub_bytes, (unsigned long)wall,
+		 (unsigned long)slowest, (unsigned long)fastest,
+		 (unsigned long)late, gbs, spread / 10, spread % 10);
 	verify(s, &st, count);
 	return wall;
 }

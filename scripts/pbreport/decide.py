@@ -217,7 +217,7 @@ class Decision:
             slower = [v for v in self.ranked if v not in self.best]
             if slower:
                 parts.append("every other candidate significantly slower "
-                             "(%s)" % ("95%% intervals apart" if w.has_interval
+                             "(%s)" % ("95% intervals apart" if w.has_interval
                                        else "mann-whitney, alpha=%g" % self.alpha))
             if not parts:
                 parts.append("the only candidate")

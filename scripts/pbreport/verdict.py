@@ -9,6 +9,7 @@ import re
 from . import aliases
 from . import analysis as A
 from . import decide as D
+from . import nextuse
 from . import rules as R
 from . import stats
 from . import strings as S
@@ -98,12 +99,14 @@ def pass_candidates(m, function):
                 continue
             cells[v], orig[v] = c, aliases.log_name(m, suite, v)
         if cells:
-            out.append(Candidates(function, pass_label(p.suite, p.name),
-                                  cells, orig, 0.0,
-                                  "%s; ticks per pass" % (
-                                      "per-page variants" if function in
-                                      ("clear_page", "copy_page") else
-                                      "every variant")))
+            c = Candidates(function, pass_label(p.suite, p.name),
+                           cells, orig, 0.0,
+                           "%s; ticks per pass" % (
+                               "per-page variants" if function in
+                               ("clear_page", "copy_page") else
+                               "every variant"))
+            c.pass_obj = p          # its use probes, for nextuse
+            out.append(c)
     return out
 
 
@@ -343,6 +346,8 @@ def machine_verdict(m, alpha, versions, tabs=None, functions=FUNCTIONS):
                  "log_names": {v: o for v, o in cand.names.items() if v != o},
                  "picks": decision_picks(tabs, dec, cand, facts, versions,
                                          own)}
+            d["with_use"] = nextuse.view_json(m, cand, dec.winner, d["picks"],
+                                              alpha, judge, rel_json)
             decisions.append(d)
     return {"machine": m.name, "source": m.source, "format": m.format,
             "caveat": caveat(m),
@@ -459,6 +464,8 @@ def text(verdicts):
                 "; run with reps>=%d" % d["reps_needed"]))
             for p in d["picks"]:
                 out.append("    " + pick_text(p))
+            if d.get("with_use"):
+                out += nextuse.text_lines(d["with_use"], fmt_num, cost_text)
         out.append("")
     out.append("cost: the pick's median against the winner's; none when "
                "it is as good as the winner (within noise, or not "

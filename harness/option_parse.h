@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the pieces of the option parser share; harness/options.h is its
+ * interface to everyone else. Lowest first: option_words.c (errors, words,
+ * lists), option_names.c and option_values.c (the value parsers),
+ * option_table.c (the options), then option_parse.c (the driver) and
+ * option_help.c (--help), which both read the table.
+ */
+#ifndef PB_OPTION_PARSE_H
+#define PB_OPTION_PARSE_H
+
+#include <stddef.h>
+#include "harness/options.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The names an option's value may be, for its parser, its error and --help:
+ * the i-th for program p, NULL past the last.
+ */
+typedef const char *option_names_fn(enum program p, unsigned int i);
+
+/* --- option_words.c --- */
+
+/* One error message into o; past the last slot only the count grows. */
+void opt_error(struct options *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+bool opt_streq(const char *a, const char *b);
+/*
+ * Appends to the text in buf, *n long so far (it may be longer than buf:
+ * the text is cut to fit, and *n still counts all of it).
+ */
+void opt_append(char *buf, size_t size, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Appends every name of a list, the first after first, the others after sep. */
+void opt_append_names(char *buf, size_t size, size_t *n, option_names_fn *names,
+		      enum program p, const char *first, const char *sep);
+/* Calls one(o, name) for each comma-separated name; "" names are errors. */
+void opt_each_name(struct options *o, const char *key, char *list,
+		   bool (*one)(struct options *, const char *));
+
+/* --- option_names.c: values that are one of a table's names --- */
+
+option_names_fn suite_names, tsc_names, exit_names, selftest_names,
+	pass_names, feature_names, cycles_names;
+void parse_exit(struct options *o, char *val);
+void parse_cycles(struct options *o, char *val);
+void parse_selftest(struct options *o, char *val);
+void parse_disable(struct options *o, char *val);
+void parse_force(struct options *o, char *val);
+void parse_suite(struct options *o, char *val);
+void parse_passes(struct options *o, char *val);
+void parse_tsc(struct options *o, char *val);
+
+/* --- option_values.c: numbers, sizes, times and text --- */
+
+/* console=: the first of each is the default (--help says "ttyS0,115200"). */
+extern const uint16_t com_ports[];
+extern const uint32_t bauds[];
+void parse_console(struct options *o, char *val);
+void parse_tag(struct options *o, char *val);
+void parse_reps(struct options *o, char *val);
+void parse_precision(struct options *o, char *val);
+void parse_budget(struct options *o, char *val);
+void parse_variants(struct options *o, char *val);
+void parse_cpu(struct options *o, char *val);
+void parse_cpus(struct options *o, char *val);
+void parse_watchdog(struct options *o, char *val);
+void parse_scrub(struct options *o, char *val);
+void parse_sizes(struct options *o, char *val);
+
+/* --- option_table.c --- */
+
+struct option_def {
+	const char *key;
+	void (*parse)(struct options *o, char *val);
+	unsigned int programs;		/* enum program bits */
+	/* The valid names of the value, or NULL where it is not a name. */
+	option_names_fn *names;
+	/*
+	 * What --help says. value: the value's form (NULL: one of names, as
+	 * a|b|c; else its first word in capitals, as FEAT, stands for one of
+	 * names); what: what it does; dflt: its default (NULL: the first of
+	 * names, or what dflt_fn writes).
+	 */
+	const char *value, *what, *dflt;
+	void (*dflt_fn)(char *buf, size_t size);
+};
+
+extern const struct option_def option_defs[];
+extern const unsigned int option_def_count;
+
+#endif

@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One pass of a page suite. With the plan's stats (every page suite but
+ * suite=xen) a pass runs in epochs (harness/epochs.h): each moves the
+ * buffers, flushes them and pauses; a call shorter than BATCH_TIMER_STEPS
+ * timer steps is also timed in batches of calls on buffers of their own;
+ * each epoch ends with a use probe per variant; the pass ends with its
+ * stat lines (harness/suites/figures.h).
+ */
+#include "cpu/insn.h"
+#include "lib/out.h"
+#include "lib/run.h"
+#include "harness/sample.h"
+#include "harness/suites/suite_internal.h"
+#include "harness/summary.h"
+
+/*
+ * Each variant's samples, for the summary and the verdict (suite=xen);
+ * failed: the variants that printed a verify FAILED or fault line in this
+ * pass.
+ */
+static void summarise(struct suite_run *s, enum op op, uint64_t (*t)[REPS_MAX],
+		      const unsigned int *n, variant_set failed)
+{
+	unsigned int i;
+
+	for (i = 0; i < variant_count; i++)
+		if (variants[i].op == op && n[i])
+			summary_add_samples(s->sum, &variants[i], t[i], n[i],
+					    (failed >> i) & 1);
+}
+
+/*
+ * The start of epoch e: fill and the work area at this epoch's offsets,
+ * both flushed as at a pass's start, the guard pages set, and a pause.
+ * Without stats there is one epoch, where the buffers start.
+ */
+static void place(struct suite_run *s, struct pass_state *ps, unsigned int e)
+{
+	struct layout at0 = layout_of(s->p, s->b->work, ps->op,
+				      pass_bytes(s->p, ps->id, ps->op));
+	size_t fill_pages = 0, work_pages = 0, fill_room = 0, work_room = 0;
+	unsigned int j;
+
+	/* Pages to spare beyond this pass's, anywhere in the buffers. */
+	if (passes[ps->id].kind == KIND_TIMED && s->sizes.fill / PAGE > ps->nr)
+		fill_room = s->sizes.fill / PAGE - ps->nr;
+	if (s->sizes.work > layout_span(&at0, s->b->work))
+		work_room = (s->sizes.work - layout_span(&at0, s->b->work)) / PAGE;
+	if (s->p->stats)
+		epoch_place((uint64_t)ps->op << 8 | ps->id, e, fill_room, work_room,
+			    &fill_pages, &work_pages);
+	ps->fill = s->b->fill + fill_pages * PAGE;
+	ps->base = s->b->work + work_pages * PAGE;
+	ps->l = layout_of(s->p, ps->base, ps->op, pass_bytes(s->p, ps->id, ps->op));
+	if (s->p->stats)
+		out_line("epoch suite=%s pass=%s n=%u fill=+%lu work=+%lu",
+			 op_name(ps->op), passes[ps->id].id, e,
+			 (unsigned long)(fill_pages * PAGE),
+			 (unsigned long)(work_pages * PAGE));
+	if (passes[ps->id].kind == KIND_TIMED) {
+		run_step("%s %s epoch %u: first flush", op_name(ps->op), ps->header, e);
+		flush_range(&s->env, ps->fill, ps->nr * PAGE);
+	}
+	flush_range(&s->env, ps->base, layout_span(&ps->l, ps->base));
+	for (j = 0; j < ps->l.slots; j++)
+		guards_set(ps->l.dst + j * ps->l.stride, ps->l.bytes);
+	if (s->p->stats && e)
+		host_pause(rdtsc_ordered() + EPOCH_PAUSE_US * s->ticks_per_ms / 1000);
+}
+
+/* The state before a timed call, for the first calls slots of the layout. */
+static void prepare_slots(struct suite_run *s, const struct pass_state *ps,
+			  unsigned int calls, unsigned int rep, unsigned int i)
+{
+	unsigned int j;
+
+	for (j = 0; j < calls; j++) {
+		struct layout one = layout_slot(&ps->l, j);
+
+		prepare_slot(&one, rep, i);
+		if (one.src)
+			evict_or_fence(&s->env, passes[ps->id].flush, one.src, one.bytes);
+		evict_or_fence(&s->env, passes[ps->id].flush, one.dst, one.bytes);
+	}
+}
+
+/*
+ * A batched sample of a timed pass: calls slots prepared as for one call,
+ * fill written and probed, the batch timed; no post probe, which would be
+ * the damage of the whole batch.
+ */
+static bool batch_sample(struct suite_run *s, struct pass_state *ps,
+			 unsigned int i, unsigned int calls, unsigned int rep,
+			 uint64_t *ticks)
+{
+	struct call c = { &variants[i], &ps->l, calls, false };
+	struct sample_tries tries = { 0 };
+	struct host_sample h;
+	struct fault f;
+	bool ok;
+
+	do {
+		prepare_slots(s, ps, calls, rep, i);
+		ok = time_after_probe(&s->env, ps->fill, ps->nr, rep, call_batch, &c,
+				      ticks, &h, &f);
+	} while (ok && sample_again(&tries, *ticks, &h, variants[i].name));
+	if (!ok) {
+		variant_fault(s, ps, i, &f);
+		return false;
+	}
+	verify_slots(ps, i, &ps->l, calls);
+	return true;
+}
+
+/* Rep rep of variant i: the 2021 iteration, its value line and its check. */
+static bool timed_rep(struct suite_run *s, struct pass_state *ps,
+		      unsigned int i, unsigned int reps, uint64_t (*legacy)[REPS_MAX],
+		      unsigned int *nlegacy, uint64_t *ticks)
+{
+	const struct variant *v = &variants[i];
+	struct layout one = layout_slot(&ps->l, 0);
+	struct call c = { v, &one, 1, false };
+	struct sample_tries tries = { 0 };
+	struct timing t;
+	struct fault f;
+	bool ok;
+
+	run_step("%s %s rep %u variant %s", op_name(ps->op), ps->header,
+		 ps->rep, v->name);
+	progress_next(&s->clock, op_name(ps->op), ps->header, v->name, ps->rep,
+		      reps, ps->nr);
+	do {
+		prepare_slots(s, ps, 1, ps->rep, i);
+		ok = time_between_probes(&s->env, ps->fill, ps->nr, ps->rep,
+					 call_variant, &c, one.bytes, &t, &f);
+	} while (ok && sample_again(&tries, t.ticks, &t.host, v->name));
+	if (!ok) {
+		variant_fault(s, ps, i, &f);
+		return false;
+	}
+	out_line(" pre=%lx %s=%lx post=%lx", (unsigned long)t.pre, v->name,
+		 (unsigned long)t.ticks, (unsigned long)t.post);
+	if (!s->p->stats)
+		legacy[i][nlegacy[i]++] = t.ticks;
+	verify_slots(ps, i, &one, 1);
+	*ticks = t.ticks;
+	return true;
+}
+
+/* The use probe of variant i, once an epoch: a line, and a figure. */
+static void use_rep(struct suite_run *s, struct pass_state *ps, unsigned int i)
+{
+	const struct variant *v = &variants[i];
+	struct layout one = layout_slot(&ps->l, 0);
+	struct call c = { v, &one, 1, false };
+	struct sample_tries tries = { 0 };
+	struct host_sample h;
+	uint64_t ticks, use;
+	struct fault f;
+	bool ok;
+
+	run_step("%s %s use variant %s", op_name(ps->op), ps->header, v->name);
+	/* A call the host saw disturbed is done again, its use probe with it. */
+	do {
+		prepare_slots(s, ps, 1, ps->rep, i);
+		ok = time_then_use(&s->env, ps->fill, ps->nr, ps->rep, call_variant,
+				   &c, one.bytes, one.dst, one.bytes / PAGE, &ticks,
+				   &use, &h, &f);
+	} while (ok && sample_again(&tries, ticks, &h, v->name));
+	if (!ok) {
+		variant_fault(s, ps, i, &f);
+		return;
+	}
+	out_line(" use %s=%lx", v->name, (unsigned long)use);
+	figures_add_use(&ps->figs, i, use);
+	verify_slots(ps, i, &one, 1);
+}
+
+/* The reps progress shows as the pass's: so far, at least what an interval needs. */
+static unsigned int shown_reps(const struct plan *p, unsigned int e,
+			       unsigned int per_epoch)
+{
+	unsigned int epochs = e + 1 < INTERVAL_EPOCHS_MIN ? INTERVAL_EPOCHS_MIN : e + 1;
+
+	return p->reps ? p->reps : epochs * (per_epoch ? per_epoch : 1);
+}
+
+/*
+ * The next epoch of a pass: its header (timed passes), its place, its
+ * reps (the first rep's time sets how many when the plan fixes none),
+ * its use probes; then whether the pass stops, and if so its stat lines.
+ * Without stats the one epoch is all its reps.
+ */
+enum epoch_stop pass_epoch(struct suite_run *s, struct pass_state *ps)
+{
+	uint64_t t0 = rdtsc_ordered();
+	enum epoch_stop stop;
+	unsigned int e = ps->epoch, r, i;
+	bool precise;
+
+	/* The copy table's headers say "copy ", so one log has both tables. */
+	if (passes[ps->id].kind == KIND_TIMED)
+		out_line("%s%s:", pass_prefix(ps->op, ps->id), ps->header);
+	place(s, ps, e);
+	if (!e && window_count(&s->env, ps->l.bytes) > 1)
+		out_line("note: %s %s: each call's %zu bytes run in %u windows of at most %zu bytes, interrupts on between them (one call per window for a whole-region variant); its figure is their sum",
+			 op_name(ps->op), ps->header, ps->l.bytes,
+			 window_count(&s->env, ps->l.bytes), s->env.window_bytes);
+	if (s->p->reps)
+		ps->reps = s->p->stats ? epoch_reps_fixed(s->p->reps, e) : s->p->reps;
+	for (r = 0; r < (ps->reps ? ps->reps : 1); r++, ps->rep++) {
+		uint64_t r0 = rdtsc_ordered();
+
+		ps->rep_fn(s, ps, shown_reps(s->p, e, ps->reps));
+		if (!ps->reps)
+			ps->reps = epoch_reps_adaptive(&s->rule, rdtsc_ordered() - r0);
+	}
+	ps->epoch++;
+	if (!s->p->stats)
+		return EPOCH_STOP_REPS;
+	for (i = 0; ps->use && i < variant_count; i++)
+		if (variant_runs(s, i, ps->op))
+			use_rep(s, ps, i);
+	precise = figures_end_epoch(&ps->figs, op_runs(s, ps->op),
+				    s->rule.precision_bp);
+	ps->last = rdtsc_ordered() - t0;
+	ps->own += ps->last;
+	/* A pass whose variants all faulted has nothing left to measure. */
+	stop = op_runs(s, ps->op) ? epoch_next(&s->rule, ps->epoch, precise,
+					       ps->own, ps->last) : EPOCH_STOP_REPS;
+	if (stop != EPOCH_GO_ON) {
+		ps->printed = op_runs(s, ps->op);
+		figures_print(&ps->figs, ps->printed, stop);
+	}
+	return stop;
+}
+
+static void timed_reps(struct suite_run *s, struct pass_state *ps,
+		       unsigned int reps)
+{
+	/* suite=xen's samples for the summary, too large for a stack. */
+	static uint64_t legacy[VARIANTS_MAX][REPS_MAX];
+	static unsigned int nlegacy[VARIANTS_MAX];
+	uint64_t ticks[VARIANTS_MAX], shortest = UINT64_MAX;
+	variant_set timed = 0;
+	unsigned int i;
+
+	if (!ps->rep)
+		for (i = 0; i < VARIANTS_MAX; i++)
+			nlegacy[i] = 0;
+	for (i = 0; i < variant_count; i++)
+		if (variant_runs(s, i, ps->op) &&
+		    timed_rep(s, ps, i, reps, legacy, nlegacy, &ticks[i])) {
+			timed |= 1ull << i;
+			if (ticks[i] < shortest)
+				shortest = ticks[i];
+		}
+	if (!s->p->stats) {
+		if (ps->rep + 1 == s->p->reps && s->sum)
+			summarise(s, ps->op, legacy, nlegacy, ps->failed);
+		return;
+	}
+	/* The first rep's calls say whether the pass batches, rep 0 included. */
+	if (!ps->rep && shortest != UINT64_MAX) {
+		ps->batch = pass_batch(shortest * CENTI, s->timer.step, ps->l.slots);
+		for (i = 0; i < variant_count; i++)
+			figures_set_batch(&ps->figs, i, ps->batch);
+	}
+	for (i = 0; i < variant_count; i++) {
+		if (!((timed >> i) & 1) || !variant_runs(s, i, ps->op))
+			continue;
+		if (ps->batch == 1)
+			figures_add(&ps->figs, i, ticks[i]);
+		else if (batch_sample(s, ps, i, ps->batch, ps->rep, &ticks[i]))
+			figures_add(&ps->figs, i, ticks[i]);
+	}
+}
+
+void pass_begin(struct suite_run *s, struct pass_state *ps, enum op op,
+		enum pass_id id, unsigned int slot)
+{
+	*ps = (struct pass_state){ .op = op, .id = id, .header = passes[id].header,
+				   .nr = s->p->nr[id], .batch = 1, .slot = slot,
+				   .use = passes[id].use, .rep_fn = timed_reps };
+	figures_begin(&ps->figs, slot, op_name(op), passes[id].id, s->timer.step,
+		      passes[id].use);
+}

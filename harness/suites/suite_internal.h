@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the files of the page suites (clear, copy, xen) share, and the calls
+ * between them, which flow one way: the driver (suite.c) lets the passes
+ * take turns; a pass's epochs (pass.c) and Ma Ling's copy-hot/copy-cold
+ * (copy_hot_cold.c) call the timed call (call.c), the checks
+ * (verify.c) and the buffers' layout (layout.c). Only these files include
+ * this; the suites' interface is harness/suites/suite.h.
+ */
+#ifndef PB_SUITE_INTERNAL_H
+#define PB_SUITE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "harness/bench.h"
+#include "harness/buffers.h"
+#include "harness/epochs.h"
+#include "harness/host.h"
+#include "harness/plan.h"
+#include "harness/progress.h"
+#include "harness/timer.h"
+#include "harness/suites/figures.h"
+#include "variants/variants.h"
+
+#define PAGE PAGE_SIZE
+
+struct pass_state;
+struct summary;
+
+struct suite_run {
+	const struct plan *p;
+	const struct buffers *b;
+	struct summary *sum;		/* may be NULL */
+	struct bench_env env;
+	variant_set runs;		/* the plan's, less what faulted */
+	struct progress_clock clock;	/* in pages touched */
+	struct timer_res timer;		/* with the plan's stats */
+	struct buffer_sizes sizes;	/* of b, as the plan asked for them */
+	uint64_t ticks_per_ms;
+	struct epoch_rule rule;
+};
+
+static inline bool variant_runs(const struct suite_run *s, unsigned int i,
+				enum op op)
+{
+	return variants[i].op == op && ((s->runs >> i) & 1);
+}
+
+static inline variant_set op_runs(const struct suite_run *s, enum op op)
+{
+	variant_set set = 0;
+	unsigned int i;
+
+	for (i = 0; i < variant_count; i++)
+		if (variant_runs(s, i, op))
+			set |= 1ull << i;
+	return set;
+}
+
+/* layout.c */
+
+/*
+ * Where a pass's data lives in the work area, from base: a guard page,
+ * then per slot src, guard, dst, guard for a copy, dst, guard for a clear
+ * (src is NULL). A batch of calls uses one slot per call.
+ */
+struct layout {
+	uint8_t *src, *dst;	/* slot 0's */
+	size_t bytes;
+	size_t stride;		/* from one slot to the next */
+	unsigned int slots;
+};
+
+struct layout layout_of(const struct plan *p, uint8_t *base, enum op op,
+			size_t bytes);
+struct layout layout_slot(const struct layout *l, unsigned int j);
+size_t layout_span(const struct layout *l, const uint8_t *base);
+uint64_t iteration_pages(const struct plan *p, enum pass_id id);
+
+/* call.c */
+
+struct call {
+	const struct variant *v;
+	const struct layout *l;
+	unsigned int calls;	/* a batch: over slots 0 .. calls - 1 */
+	bool same_slot;		/* copy-hot: every call on slot 0 */
+};
+
+void call_variant(void *arg, size_t off, size_t len);
+void call_whole(void *arg);
+void call_batch(void *arg);
+
+/* verify.c */
+
+void prepare_slot(const struct layout *l, unsigned int rep, unsigned int i);
+void verify_slots(struct pass_state *ps, unsigned int i, const struct layout *l,
+		  unsigned int n);
+void variant_fault(struct suite_run *s, struct pass_state *ps, unsigned int i,
+		   const struct fault *f);
+
+/* pass.c */
+
+/* One pass of a table: where its buffers are this epoch, and its figures. */
+struct pass_state {
+	enum op op;
+	enum pass_id id;
+	const char *header;
+	size_t nr;		/* fill's pages */
+	uint8_t *fill;
+	uint8_t *base;		/* of the work area's layout */
+	struct layout l;
+	struct pass_figures figs;
+	unsigned int rep;	/* reps so far, over the epochs */
+	unsigned int batch;	/* calls per sample, for every variant (stats) */
+	unsigned int slot;	/* its place among the passes of the run */
+	unsigned int epoch;	/* epochs run */
+	unsigned int reps;	/* in each epoch; 0 until the first rep's time says */
+	unsigned int expect;	/* epochs it is expected to take */
+	uint64_t own, last;	/* ticks of its epochs, and of the last */
+	bool use;		/* a use probe each epoch */
+	variant_set failed;	/* printed a verify FAILED or fault line */
+	variant_set printed;	/* have stat lines: the variants at its stop */
+	unsigned int aggregate_n; /* copy-hot, copy-cold: Ma Ling's copies */
+	void (*rep_fn)(struct suite_run *s, struct pass_state *ps, unsigned int reps);
+};
+
+void pass_begin(struct suite_run *s, struct pass_state *ps, enum op op,
+		enum pass_id id, unsigned int slot);
+enum epoch_stop pass_epoch(struct suite_run *s, struct pass_state *ps);
+
+/* copy_hot_cold.c */
+
+void ma_ling(struct suite_run *s, struct pass_state *ps);
+void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
+		   unsigned int reps);
+
+#endif
