@@ -524,10 +524,10 @@ class NextUserTest(unittest.TestCase):
                          ("sse2", 100.0))
         self.assertTrue(xen[0]["recommendation"].startswith("switch to stosb"))
         # Linux's REP STOSB (ERMS) costs 20% in the call, nothing with use.
-        self.assertEqual(pick(d, "linux", "clear_page", ">=6.1 <7.0")[
+        self.assertEqual(pick(d, "linux", "clear_page", ">=5.4 <7.0")[
             "cost_pct"], 20.0)
         lin = [p for p in u["picks"] if p["kernel"] == "linux" and
-               p["version"] == ">=6.1 <7.0"]
+               p["version"] == ">=5.4 <7.0"]
         self.assertEqual([(p["variant"], p["cost_pct"], p["recommendation"])
                           for p in lin], [("stosb", None, "keep")])
 
