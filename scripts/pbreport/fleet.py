@@ -246,9 +246,10 @@ def text(rows):
         if r["choice"] is None:
             s = "no variant measured on every machine"
         elif r["best_everywhere"]:
-            s = "%s is as good as the winner on all %d machine%s" % (
-                r["choice"], len(r["machines"]),
-                "" if len(r["machines"]) == 1 else "s")
+            n = len(r["machines"])
+            s = "%s is as good as the winner %s" % (
+                r["choice"], "on its one machine" if n == 1 else
+                "on all %d machines" % n)
             if len(r["best_everywhere"]) > 1:
                 s += " (also: %s)" % ", ".join(r["best_everywhere"][1:])
             if not r["decided_everywhere"]:
