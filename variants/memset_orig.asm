@@ -8,6 +8,7 @@ bits 64
 default rel
 %use smartalign
 alignmode p6
+%include "variants/line_stores.inc"
 
 BYTES_ONES_64	equ 0x0101010101010101
 QWORD_SHIFT	equ 3
@@ -43,19 +44,7 @@ memset_orig:
 	mov	rcx, rdx
 	shr	rcx, LINE_SHIFT		; whole lines
 	jz	.quads
-align 16
-.lines:
-	dec	rcx
-	mov	[rdi], rax
-	mov	[rdi + 8], rax
-	mov	[rdi + 16], rax
-	mov	[rdi + 24], rax
-	mov	[rdi + 32], rax
-	mov	[rdi + 40], rax
-	mov	[rdi + 48], rax
-	mov	[rdi + 56], rax
-	lea	rdi, [rdi + LINE]
-	jnz	.lines
+	STORE_LINES rcx, .lines
 
 .quads:
 	mov	ecx, edx
