@@ -25,9 +25,10 @@ from html.parser import HTMLParser
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-TOOL = os.path.join(ROOT, "scripts", "pagebench-report")
 FIX = os.path.join(HERE, "fixtures", "report")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, HERE)
+from report_tool import run_tool  # noqa: E402
 
 from pbreport import analysis, grammar, stats  # noqa: E402
 from pbreport import parse as P  # noqa: E402
@@ -37,15 +38,6 @@ from pbreport import strings as S  # noqa: E402
 
 def fx(name):
     return os.path.join(FIX, name)
-
-
-def run_tool(*args, stdin=None):
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    r = subprocess.run([sys.executable, TOOL] + list(args), input=stdin,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=env, timeout=300)
-    return r.returncode, r.stdout.decode("utf-8", "replace"), \
-        r.stderr.decode("utf-8", "replace")
 
 
 def load(*names):

@@ -19,8 +19,10 @@ import unittest
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-TOOL = os.path.join(ROOT, "scripts", "pagebench-report")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, HERE)
+import report_tool  # noqa: E402
+from report_tool import TOOL  # noqa: E402
 
 from pbreport import parse as P  # noqa: E402
 from pbreport import cli  # noqa: E402
@@ -33,16 +35,11 @@ HEADER = (b"(PB) erms=1 fsrm=0 fzrm=0 fsrs=0 fsrcs=0 l1d=32k l2=256k\n"
 
 
 def run_tool(*args, stdin=None, limit_as=None):
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-
     def limit():
         if limit_as:
             resource.setrlimit(resource.RLIMIT_AS, (limit_as, limit_as))
-    r = subprocess.run([sys.executable, TOOL] + list(args), input=stdin,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=env, timeout=600, preexec_fn=limit)
-    return r.returncode, r.stdout.decode("utf-8", "replace"), \
-        r.stderr.decode("utf-8", "replace")
+    return report_tool.run_tool(*args, stdin=stdin, timeout=600,
+                                preexec_fn=limit)
 
 
 class CountingRegex:

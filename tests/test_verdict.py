@@ -21,7 +21,6 @@ from html.parser import HTMLParser
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-TOOL = os.path.join(ROOT, "scripts", "pagebench-report")
 FIX = os.path.join(HERE, "fixtures", "verdict")
 # shared/ lies beside the checkout; SHARED_DIR points elsewhere (a
 # worktree deeper down).
@@ -30,6 +29,8 @@ DUMPS = os.path.join(os.environ.get("SHARED_DIR") or
 CPUID_TOOLS = [os.path.join(ROOT, "build", d, "pagebench-cpuid")
                for d in ("bin", "host")]
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, HERE)
+from report_tool import run_tool  # noqa: E402
 
 from pbreport import decide as D  # noqa: E402
 from pbreport import fleet as F  # noqa: E402
@@ -41,14 +42,6 @@ from pbreport import verdict as V  # noqa: E402
 
 def fx(name):
     return os.path.join(FIX, name)
-
-
-def run_tool(*args, stdin=None):
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    r = subprocess.run([sys.executable, TOOL] + list(args), input=stdin,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=env, timeout=300)
-    return r.returncode, r.stdout.decode(), r.stderr.decode()
 
 
 def verdict_json(*paths, extra=()):
