@@ -49,29 +49,6 @@ static struct {
 	struct sample_tally tally[PASSES_MAX];
 } fake;
 
-void host_caps(struct host_caps *c)
-{
-	c->wbinvd = c->ibpb = false;
-}
-
-void host_wbinvd(void)
-{
-	abort();
-}
-
-bool host_ibpb(void)
-{
-	return false;
-}
-
-void host_vector_begin(void)
-{
-}
-
-void host_vector_end(void)
-{
-}
-
 bool host_call_guarded(void (*fn)(void *ctx), void *ctx, struct fault *f)
 {
 	(void)f;

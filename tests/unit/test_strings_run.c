@@ -106,29 +106,6 @@ bool host_call_guarded(void (*fn)(void *ctx), void *ctx, struct fault *f)
 	return true;
 }
 
-void host_caps(struct host_caps *c)
-{
-	c->wbinvd = c->ibpb = false;
-}
-
-void host_wbinvd(void)
-{
-	abort();
-}
-
-bool host_ibpb(void)
-{
-	return false;
-}
-
-void host_vector_begin(void)
-{
-}
-
-void host_vector_end(void)
-{
-}
-
 bool host_samples_start(const struct sample_plan *sp, char *what, size_t len)
 {
 	(void)sp;
