@@ -205,6 +205,49 @@ class LinuxRunner(unittest.TestCase):
         names = run("suite=xen", "reps=1", "passes=l1").first("variants").split(":")[1].split()
         self.assertEqual(names, [n for n in jan if n in names])
 
+    def test_ratio_lines(self):
+        """Ratio lines (docs/log-format.md, "Ratio lines"): one per variant
+        but the table's reference, over the pass's epochs; its median is
+        the median of the epochs' ratios, which the value lines give here
+        (L1 w/ flush: calls long enough to go unbatched, one value line a
+        sample). Without the reference, none."""
+        r = run("suite=clear", "passes=l1f", "budget=100ms",
+                "variants=stosb,stosq,sse2,avx_t")
+        self.assert_clean(r)
+        ran = sorted(v for op, v in r.ran())
+        self.assertIn("stosb", ran)
+        m = self.assert_report_reads(r)
+        p = m.passes[("clear", P.PASS_IDS["l1f"])]
+        ratios = {}
+        for l in r.all("ratio"):
+            g = grammar.compiled("ratio").match(l).groups()
+            ratios[g[2]] = g
+        self.assertEqual(sorted(ratios), [v for v in ran if v != "stosb"])
+        self.assertEqual(set(p.ratios), {(v, "stosb") for v in ratios})
+
+        def epoch_medians(v):
+            by = {}
+            for s in p.samples_of(v):
+                by.setdefault(s.epoch, []).append(s.ticks)
+            return [statistics.median(by[e]) for e in sorted(by)]
+        ref = epoch_medians("stosb")
+        for v, g in ratios.items():
+            with self.subTest(variant=v):
+                st = p.stat(v)
+                self.assertEqual(st.batch, 1)
+                self.assertEqual((g[0], g[1], g[3], int(g[4])),
+                                 ("clear", "l1f", "stosb", st.epochs))
+                mine = epoch_medians(v)
+                self.assertEqual(len(mine), st.epochs)
+                want = statistics.median(a / b for a, b in zip(mine, ref))
+                self.assertAlmostEqual(float(g[5]), want, delta=0.00011)
+                self.assertTrue(float(g[6]) <= float(g[5]) <= float(g[7]), g)
+        bare = run("suite=clear", "passes=l1f", "budget=100ms",
+                   "variants=stosq,sse2")
+        self.assert_clean(bare)
+        self.assertTrue(bare.all("stat"))
+        self.assertEqual(bare.all("ratio"), [])
+
     def test_stat_lines(self):
         """Epochs and stat lines (docs/log-format.md): every variant of
         every pass gets one, over the epochs its epoch lines mark, with an

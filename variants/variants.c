@@ -28,6 +28,19 @@ const char *op_name(enum op op)
 	return op < OP_COUNT ? names[op] : "?";
 }
 
+int op_ratio_ref(enum op op)
+{
+	static variant_fn *const refs[OP_COUNT] = {
+		[OP_CLEAR] = clear_stosb, [OP_COPY] = copy_movsq,
+	};
+	unsigned int i;
+
+	for (i = 0; op < OP_COUNT && i < variant_count; i++)
+		if (variants[i].fn == refs[op])
+			return (int)i;
+	return -1;
+}
+
 const char *shape_name(enum variant_shape shape)
 {
 	return shape == SHAPE_RANGE ? "range" : "page";

@@ -68,6 +68,14 @@ extern const unsigned int variant_count;
 typedef unsigned long long variant_set;
 
 const char *op_name(enum op op);	/* "clear", "copy" */
+
+/*
+ * The variant an op's ratio lines divide by (docs/method.md, "Ratios"):
+ * stosb and movsq, what Linux's clear_page() and copy_page() run on a CPU
+ * with ERMS and REP_GOOD, and routines every x86-64 CPU runs, so that no
+ * missing feature skips the reference. Its index in the table, or -1.
+ */
+int op_ratio_ref(enum op op);
 const char *shape_name(enum variant_shape shape);	/* "page", "range" */
 
 /* Calls v over [dst, dst + bytes), once per page or once in all. */

@@ -24,12 +24,12 @@ struct variant_figures {
  */
 static struct variant_figures pool[FIGURES_PASSES_MAX][VARIANTS_MAX];
 
-void figures_begin(struct pass_figures *pf, unsigned int slot, const char *suite,
+void figures_begin(struct pass_figures *pf, unsigned int slot, enum op op,
 		   const char *pass, uint64_t step, bool use)
 {
 	unsigned int i;
 
-	*pf = (struct pass_figures){ suite, pass, step, 0, use,
+	*pf = (struct pass_figures){ op, op_name(op), pass, step, 0, use,
 				     pool[slot < FIGURES_PASSES_MAX ? slot : 0] };
 	for (i = 0; i < VARIANTS_MAX; i++)
 		pf->v[i] = (struct variant_figures){ .batch = 1 };
@@ -96,6 +96,40 @@ const struct interval *figures_interval(const struct pass_figures *pf,
 	return use ? &pf->v[i].use_iv : &pf->v[i].iv;
 }
 
+/* num / den in millionths; figures too large to scale lose their fraction instead. */
+static uint64_t ratio_of(uint64_t num, uint64_t den)
+{
+	if (num > (UINT64_MAX - den) / RATIO_ONE)
+		return num / den * RATIO_ONE;
+	return (num * RATIO_ONE + den / 2) / den;
+}
+
+bool figures_ratio(const struct pass_figures *pf, unsigned int i,
+		   unsigned int ref, struct interval *iv)
+{
+	const struct variant_figures *v = &pf->v[i], *r = &pf->v[ref];
+	uint64_t ratio[INTERVAL_EPOCHS_MAX], share, step;
+	unsigned int e;
+
+	if (!v->n || !r->n || !pf->epochs || !v->iv.median || !r->iv.median)
+		return false;
+	for (e = 0; e < pf->epochs; e++) {
+		if (!r->med[e])
+			return false;
+		ratio[e] = ratio_of(v->med[e], r->med[e]);
+	}
+	/*
+	 * The ratio's own step: each figure's quantum (the timer's step
+	 * over its batch) moves the ratio by its share of that figure.
+	 */
+	share = ratio_of(quantum(pf, v->batch), v->iv.median) +
+		ratio_of(quantum(pf, r->batch), r->iv.median);
+	step = ratio_of(v->iv.median, r->iv.median) / RATIO_ONE * share +
+	       ratio_of(v->iv.median, r->iv.median) % RATIO_ONE * share / RATIO_ONE;
+	interval_of_epochs(ratio, pf->epochs, step ? step : 1, iv);
+	return true;
+}
+
 /* Hundredths of a tick as the stat line prints them: whole ticks, or two decimals. */
 static uint64_t printed(uint64_t centi, bool decimals)
 {
@@ -128,6 +162,40 @@ static void stat_line(const struct pass_figures *pf, const char *variant,
 		 med, lo, hi, epoch_stop_name(stop));
 }
 
+/* Millionths as a ratio line prints them: four decimals. */
+static void ratio_figure(char *buf, uint64_t ppm)
+{
+	uint64_t r = (ppm + 50) / 100;
+
+	fmt_snprintf(buf, FIGURE_MAX, "%lu.%04lu", (unsigned long)(r / 10000),
+		     (unsigned long)(r % 10000));
+}
+
+static void ratio_lines(const struct pass_figures *pf, variant_set runs)
+{
+	int ref = op_ratio_ref(pf->op);
+	unsigned int i;
+
+	if (ref < 0 || !((runs >> ref) & 1))
+		return;
+	for (i = 0; i < variant_count; i++) {
+		char med[FIGURE_MAX], lo[FIGURE_MAX] = "?", hi[FIGURE_MAX] = "?";
+		struct interval iv;
+
+		if (i == (unsigned int)ref || !((runs >> i) & 1) ||
+		    !figures_ratio(pf, i, (unsigned int)ref, &iv))
+			continue;
+		ratio_figure(med, iv.median);
+		if (iv.has_interval) {
+			ratio_figure(lo, iv.lo);
+			ratio_figure(hi, iv.hi);
+		}
+		out_line("ratio suite=%s pass=%s variant=%s ref=%s epochs=%u median=%s lo=%s hi=%s",
+			 pf->suite, pf->pass, variants[i].name, variants[ref].name,
+			 pf->epochs, med, lo, hi);
+	}
+}
+
 void figures_print(const struct pass_figures *pf, variant_set runs,
 		   enum epoch_stop stop)
 {
@@ -143,6 +211,7 @@ void figures_print(const struct pass_figures *pf, variant_set runs,
 			stat_line(pf, variants[i].name, " metric=use", v->nuse, 1,
 				  &v->use_iv, stop);
 	}
+	ratio_lines(pf, runs);
 }
 
 void figures_summarise(const struct pass_figures *pf, variant_set runs,

@@ -4,7 +4,9 @@
  * timed samples, gathered into epochs (harness/epochs.h), the median of
  * each epoch, the interval over them (harness/interval.h), and the `stat`
  * lines that print them (docs/log-format.md). The use probe's figures
- * (one per epoch) go the same way, on stat lines of their own.
+ * (one per epoch) go the same way, on stat lines of their own; each
+ * variant's time over the op's reference variant's, epoch by epoch, on
+ * ratio lines.
  */
 #ifndef PB_FIGURES_H
 #define PB_FIGURES_H
@@ -27,7 +29,8 @@
 struct variant_figures;
 
 struct pass_figures {
-	const char *suite;		/* "clear", "copy" */
+	enum op op;
+	const char *suite;		/* its name: "clear", "copy" */
 	const char *pass;		/* the pass id, "l1" */
 	uint64_t step;			/* the timer's, in ticks */
 	unsigned int epochs;		/* ended so far */
@@ -36,7 +39,7 @@ struct pass_figures {
 };
 
 /* A pass's figures, in slot (below FIGURES_PASSES_MAX) of the storage. */
-void figures_begin(struct pass_figures *pf, unsigned int slot, const char *suite,
+void figures_begin(struct pass_figures *pf, unsigned int slot, enum op op,
 		   const char *pass, uint64_t step, bool use);
 
 /* Calls in each of variant i's samples; 1 unless set. */
@@ -60,7 +63,19 @@ bool figures_end_epoch(struct pass_figures *pf, variant_set runs,
 const struct interval *figures_interval(const struct pass_figures *pf,
 					unsigned int i, bool use);
 
-/* The stat lines of the variants in runs, in table order. */
+/*
+ * Variant i's time over variant ref's, in millionths: the median of the
+ * epochs' ratios and its interval (harness/interval.h), each epoch's
+ * ratio that of the two epoch medians. False where either lacks epochs.
+ */
+#define RATIO_ONE	1000000u
+bool figures_ratio(const struct pass_figures *pf, unsigned int i,
+		   unsigned int ref, struct interval *iv);
+
+/*
+ * The stat lines of the variants in runs, in table order, then their
+ * ratio lines where the op's reference variant (op_ratio_ref()) is in runs.
+ */
 void figures_print(const struct pass_figures *pf, variant_set runs,
 		   enum epoch_stop stop);
 

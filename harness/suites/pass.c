@@ -283,6 +283,6 @@ void pass_begin(struct suite_run *s, struct pass_state *ps, enum op op,
 	*ps = (struct pass_state){ .op = op, .id = id, .header = passes[id].header,
 				   .nr = s->p->nr[id], .batch = 1, .slot = slot,
 				   .use = passes[id].use, .rep_fn = timed_reps };
-	figures_begin(&ps->figs, slot, op_name(op), passes[id].id, s->timer.step,
+	figures_begin(&ps->figs, slot, op, passes[id].id, s->timer.step,
 		      passes[id].use);
 }

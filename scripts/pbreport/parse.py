@@ -142,6 +142,20 @@ class Stat:
         return self.lo is not None and self.hi is not None
 
 
+class Ratio:
+    """A ratio line: a variant's time over the reference variant's, epoch
+    by epoch; lo and hi are None where the line has no interval ("?")."""
+    __slots__ = ("variant", "ref", "epochs", "median", "lo", "hi", "line")
+
+    def __init__(self, variant, ref, epochs, median, lo, hi, line):
+        self.variant, self.ref, self.epochs = variant, ref, epochs
+        self.median, self.lo, self.hi, self.line = median, lo, hi, line
+
+    @property
+    def has_interval(self):
+        return self.lo is not None and self.hi is not None
+
+
 class Aggregate:
     """A copy-hot/copy-cold line: n, min, median, max as the kernel gave them."""
     __slots__ = ("variant", "n", "min", "median", "max", "line")
@@ -237,6 +251,7 @@ class Pass:
         self.epoch = None           # the epoch the next lines belong to
         self.uses = []              # Use, in log order
         self.stats = {}             # (variant, "time" or "use") -> Stat
+        self.ratios = {}            # (variant, ref) -> Ratio
 
     @property
     def key(self):
@@ -731,6 +746,8 @@ class Reader:
                 p.uses.append(Use(g[0], p.epoch, int(g[1], 16), lineno))
         elif kind == "stat":
             self.stat_line(g, lineno)
+        elif kind == "ratio":
+            self.ratio_line(g, lineno)
         elif kind == "pass":
             suite = "copy" if g[0] else "clear"
             cur.cur_pass = cur.get_pass(suite, g[1], lineno)
@@ -916,6 +933,20 @@ class Reader:
             variant, metric, int(g[4]), int(g[5]), int(g[6]), float(g[7]),
             fig(g[8]), fig(g[9]), g[10], g[11], lineno)
         p.add_variant(variant)
+
+    def ratio_line(self, g, lineno):
+        """A ratio line: it names its pass as a stat line does, after it
+        (docs/log-format.md, "Ratio lines")."""
+        name = PASS_IDS.get(g[1])
+        if name is None or g[0] not in ("clear", "copy"):
+            self.skip(lineno, "ratio line of an unknown pass")
+            return
+
+        def fig(x):
+            return None if x == "?" else float(x)
+        p = self.cur.get_pass(g[0], name, lineno)
+        p.ratios[(g[2], g[3])] = Ratio(g[2], g[3], int(g[4]), float(g[5]),
+                                       fig(g[6]), fig(g[7]), lineno)
 
     def strings_line(self, kind, m, g, lineno):
         """A line of suite=strings (docs/log-format.md, "The strings suite")."""

@@ -12,7 +12,11 @@
  *   the epoch medians' variance, on average;
  * - a figure that does not move has the interval of its quantum;
  * - the stopping rule on a synthetic clock: precision, budget, the most
- *   epochs, fixed reps; and the batch a short call gets.
+ *   epochs, fixed reps; and the batch a short call gets;
+ * - ratios (figures_ratio()): where every run of the machine is slower or
+ *   faster as a whole, which a time's interval cannot foresee, a
+ *   variant's ratio to the reference still falls inside the first run's
+ *   interval about 95% of the time, and its interval is not padded.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -214,7 +218,7 @@ static enum epoch_stop pass_on_clock(const struct epoch_rule *rule,
 	uint64_t clock = 0;
 	unsigned int e;
 
-	figures_begin(&pf, 0, "clear", "l1", 1, false);
+	figures_begin(&pf, 0, OP_CLEAR, "l1", 1, false);
 	for (e = 0; stop == EPOCH_GO_ON; e++) {
 		unsigned int r, reps = rule->reps ? epoch_reps_fixed(rule->reps, e) : nz->reps;
 		double shift = nz->between * normal();
@@ -259,6 +263,124 @@ static void test_coverage_under_the_rule(void)
 		printf("# %s: %u of %u\n", check, inside, TRIALS);
 		result(inside >= TRIALS * 92 / 100 && inside <= TRIALS * 98 / 100,
 		       check, "a rerun's median inside %u of %u times", inside, TRIALS);
+	}
+}
+
+/*
+ * One run of a pass with two variants on a machine whose speed moves all
+ * of them at once: by run (sd run_sd) and by epoch (sd epoch_sd), as a
+ * host's busy SMT sibling does, each sample with noise of its own (sd
+ * own_sd); all relative. Variant 0 takes 1.25 times the reference's time.
+ */
+struct shared_noise {
+	double run_sd, epoch_sd, own_sd;
+};
+
+#define RATIO_EPOCHS	21
+#define RATIO_TRUE	1.25
+#define REF_TICKS	8000.0
+/* c(21), the variance of the median of 21 normal values over sigma^2 / 21 (scripts/interval-constants). */
+#define RATIO_C		1.5385
+
+static void shared_run(const struct shared_noise *nz, unsigned int ref,
+		       struct pass_figures *pf)
+{
+	double run = 1 + nz->run_sd * normal();
+	unsigned int e, r;
+
+	figures_begin(pf, 0, OP_CLEAR, "l2", 1, false);
+	for (e = 0; e < RATIO_EPOCHS; e++) {
+		double epoch = run * (1 + nz->epoch_sd * normal());
+
+		for (r = 0; r < EPOCH_REPS_MAX; r++) {
+			figures_add(pf, 0, (uint64_t)(REF_TICKS * RATIO_TRUE * epoch *
+						      (1 + nz->own_sd * normal())));
+			figures_add(pf, ref, (uint64_t)(REF_TICKS * epoch *
+							(1 + nz->own_sd * normal())));
+		}
+		figures_end_epoch(pf, 1ull | 1ull << ref, 100);
+	}
+}
+
+static void test_ratio_coverage(void)
+{
+	enum { TRIALS = 2000 };
+	static const struct shared_noise nz = { 0.05, 0.03, 0.02 };
+	static struct pass_figures a, b;	/* figures_begin's storage is slot 0's */
+	int ref = op_ratio_ref(OP_CLEAR);
+	unsigned int t, time_in = 0, ratio_in = 0, e;
+	double f = interval_factor_ppm[RATIO_EPOCHS] / 1e6, h2 = 0, sum = 0, sq = 0;
+	double ratios[TRIALS];
+
+	result(ref > 0 && variants[ref].op == OP_CLEAR, "ratio.reference",
+	       "clear's reference is variant %d", ref);
+	if (ref <= 0)
+		return;
+	for (t = 0; t < TRIALS; t++) {
+		struct interval ta, tb, ra, rb;
+
+		shared_run(&nz, (unsigned int)ref, &a);
+		ta = *figures_interval(&a, 0, false);
+		figures_ratio(&a, 0, (unsigned int)ref, &ra);
+		shared_run(&nz, (unsigned int)ref, &b);
+		tb = *figures_interval(&b, 0, false);
+		figures_ratio(&b, 0, (unsigned int)ref, &rb);
+		time_in += tb.median >= ta.lo && tb.median <= ta.hi;
+		ratio_in += rb.median >= ra.lo && rb.median <= ra.hi;
+		h2 += ((double)ra.hi - ra.median) * ((double)ra.hi - ra.median);
+		ratios[t] = (double)ra.median;
+	}
+	printf("# ratio.coverage: times %u, ratios %u of %u\n", time_in, ratio_in, TRIALS);
+	/* The premise: shifts of whole runs defeat the times' intervals. */
+	result(time_in < TRIALS * 80 / 100, "ratio.times_miss_run_shifts",
+	       "a rerun's time inside %u of %u times", time_in, TRIALS);
+	result(ratio_in >= TRIALS * 92 / 100 && ratio_in <= TRIALS * 98 / 100,
+	       "ratio.coverage", "a rerun's ratio inside %u of %u times (want 92%% to 98%%)",
+	       ratio_in, TRIALS);
+	/*
+	 * Not padded: the interval's mean squared half-width is f(E)^2 times
+	 * the variance of one epoch's ratio, which is the variance of the
+	 * runs' medians times E / c(E), the runs' shifts having cancelled.
+	 */
+	for (t = 0; t < TRIALS; t++)
+		sum += ratios[t];
+	for (t = 0; t < TRIALS; t++)
+		sq += (ratios[t] - sum / TRIALS) * (ratios[t] - sum / TRIALS);
+	sq /= TRIALS - 1;
+	h2 /= TRIALS;
+	printf("# ratio.not_padded: %.3f\n", h2 / (f * f * sq * RATIO_EPOCHS / RATIO_C));
+	result(h2 / (f * f * sq * RATIO_EPOCHS / RATIO_C) > 0.9 &&
+	       h2 / (f * f * sq * RATIO_EPOCHS / RATIO_C) < 1.1, "ratio.not_padded",
+	       "mean squared half-width %.0f, f(E)^2 E var(median) / c(E) %.0f",
+	       h2, f * f * sq * RATIO_EPOCHS / RATIO_C);
+	result(sum / TRIALS > RATIO_TRUE * RATIO_ONE * 0.99 &&
+	       sum / TRIALS < RATIO_TRUE * RATIO_ONE * 1.01, "ratio.unbiased",
+	       "mean ratio %.0f millionths, true %.0f", sum / TRIALS,
+	       RATIO_TRUE * RATIO_ONE);
+	/* By hand: twice the reference in every epoch, whatever the machine did. */
+	figures_begin(&a, 0, OP_CLEAR, "l2", 1, false);
+	for (e = 0; e < 3; e++) {
+		figures_add(&a, 0, 2000 + 200 * e);
+		figures_add(&a, (unsigned int)ref, 1000 + 100 * e);
+		figures_end_epoch(&a, 1ull | 1ull << ref, 100);
+	}
+	{
+		struct interval iv;
+		bool ok = figures_ratio(&a, 0, (unsigned int)ref, &iv);
+
+		/*
+		 * The epochs agree, so the half-width is the floor: one timer
+		 * step (100 hundredths) over each median, 220000 and 110000,
+		 * 455 + 909 millionths, of the ratio 2.
+		 */
+		result(ok && iv.has_interval && iv.median == 2 * RATIO_ONE &&
+		       iv.hi - iv.median == 2 * (455 + 909) &&
+		       iv.median - iv.lo == iv.hi - iv.median, "ratio.by_hand",
+		       "%llu [%llu, %llu]", (unsigned long long)iv.median,
+		       (unsigned long long)iv.lo, (unsigned long long)iv.hi);
+		/* A variant without samples has no ratio. */
+		result(!figures_ratio(&a, (unsigned int)ref + 1, (unsigned int)ref, &iv),
+		       "ratio.none_without_samples", "variant %d has a ratio", ref + 1);
 	}
 }
 
@@ -380,6 +502,7 @@ int main(void)
 	test_batch();
 	test_stopping();
 	test_coverage_under_the_rule();
+	test_ratio_coverage();
 	test_place();
 	test_summary_marks();
 	return check_exit();
