@@ -579,6 +579,98 @@ class NextUserTest(unittest.TestCase):
         self.assertNotIn("next user", out)
 
 
+def paired_log(figures, ratios):
+    """use_log() with ratio lines over stosb: {variant: (median, lo, hi)},
+    the figures as text ("0.9500", or "?")."""
+    out = use_log(figures).replace("(PB) done: 0 failures\n", "")
+    for v, (med, lo, hi) in ratios.items():
+        out += ("(PB) ratio suite=clear pass=l1 variant=%s ref=stosb epochs=3 "
+                "median=%s lo=%s hi=%s\n" % (v, med, lo, hi))
+    return out + "(PB) done: 0 failures\n"
+
+
+class PairedTest(unittest.TestCase):
+    """paired: the decision again on the ratio lines, each variant over the
+    reference epoch by epoch (docs/report.md, "verdict", "Paired against
+    the reference")."""
+
+    # The times overlap: avx512_t's lead over stosb is within their
+    # intervals, which carry what moved the whole machine.
+    TIMES = {"avx512_t": ((1000, 900, 1100), None),
+             "stosb": ((1050, 950, 1150), None),
+             "sse2": ((5000, 4800, 5200), None)}
+
+    def verdict(self, ratios, text=False):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "paired.log")
+            with open(path, "w") as f:
+                f.write(paired_log(self.TIMES, ratios))
+            if text:
+                rc, out, err = run_tool("verdict", "-q", path)
+                self.assertEqual(rc, 0, err)
+                return out
+            return decision(verdict_json(path)["machines"][0], "clear_page",
+                            "L1 w/o flush")
+
+    APART = {"avx512_t": ("0.9500", "0.9300", "0.9700"),
+             "sse2": ("4.7600", "4.6000", "4.9000")}
+
+    def test_ratio_decides_where_the_times_cannot(self):
+        d = self.verdict(self.APART)
+        self.assertEqual((d["winner"], d["decidable"]), ("avx512_t", False))
+        self.assertEqual(d["relations"]["stosb"]["state"], "undecided")
+        u = d["paired"]
+        self.assertEqual((u["reference"], u["winner"], u["best"], u["decidable"]),
+                         ("stosb", "avx512_t", ["avx512_t"], True))
+        self.assertEqual(u["figures"]["stosb"], {"ratio": 1.0, "lo": 1.0, "hi": 1.0})
+        self.assertEqual(u["figures"]["avx512_t"],
+                         {"ratio": 0.95, "lo": 0.93, "hi": 0.97})
+        self.assertEqual(u["relations"]["stosb"]["state"], "slower")
+        self.assertEqual(u["relations"]["sse2"]["state"], "slower")
+        self.assertFalse(u["winner_changes"])
+        self.assertEqual(u["without_ratio"], [])
+        # Linux's REP STOSB: undecided on the times, 1/0.95 - 1 paired.
+        self.assertTrue(pick(d, "linux", "clear_page", ">=5.4 <7.0")[
+            "recommendation"].startswith("undecided"))
+        lin = [p for p in u["picks"] if p["kernel"] == "linux" and
+               p["version"] == ">=5.4 <7.0"]
+        self.assertEqual([(p["variant"], p["significant"]) for p in lin],
+                         [("stosb", True)])
+        self.assertAlmostEqual(lin[0]["cost_pct"], 100 * (1 / 0.95 - 1), places=1)
+        self.assertEqual(lin[0]["recommendation"],
+                         "switch to avx512_t (saves 5.0%)")
+
+    def test_an_interval_over_one_stays_undecided(self):
+        d = self.verdict({"avx512_t": ("0.9800", "0.9500", "1.0100"),
+                          "sse2": ("4.7600", "4.6000", "4.9000")})
+        u = d["paired"]
+        self.assertEqual((u["winner"], u["best"], u["decidable"]),
+                         ("avx512_t", ["avx512_t", "stosb"], False))
+        self.assertIn("95% intervals overlap", u["why"])
+        lin = [p for p in u["picks"] if p["kernel"] == "linux" and
+               p["version"] == ">=5.4 <7.0"][0]
+        self.assertEqual((lin["significant"], lin["among_best"]), (False, True))
+
+    def test_text_and_a_ratio_without_interval(self):
+        out = self.verdict({"avx512_t": ("0.9500", "0.9300", "0.9700"),
+                            "sse2": ("4.7600", "?", "?")}, text=True)
+        block = out[out.index("paired against stosb"):]
+        self.assertIn("winner avx512_t (0.9500 of stosb, 95% 0.9300-0.9700)", block)
+        self.assertIn("decided: every other candidate significantly slower", block)
+        self.assertIn("no ratio interval: sse2", block)
+        self.assertIn("linux >=5.4 <7.0 clear_page: stosb: cost +5.3% -> "
+                      "switch to avx512_t (saves 5.0%)", block)
+
+    def test_logs_without_ratios_have_none(self):
+        for d in verdict_json(fx("hold.log"))["machines"][0]["decisions"]:
+            self.assertIsNone(d["paired"], (d["function"], d["pass"]))
+        d = self.verdict({})
+        self.assertIsNone(d["paired"])
+        rc, out, err = run_tool("verdict", "-q", fx("hold.log"))
+        self.assertEqual((rc, err), (0, ""))
+        self.assertNotIn("paired against", out)
+
+
 class ModuleLogTest(unittest.TestCase):
     """A log of pagebench.ko names the Linux it ran in and that kernel's own
     view of the CPU (linux-module lines): the verdict asks about that

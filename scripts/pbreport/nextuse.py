@@ -139,7 +139,13 @@ def text_lines(u, fmt_num, cost_text):
            "      " + u["change"]]
     if u["without_use"]:
         out.append("      no use figures: " + ", ".join(u["without_use"]))
-    for p in u["picks"]:
+    return out + pick_lines(u["picks"], cost_text)
+
+
+def pick_lines(picks, cost_text):
+    """A view's pick rows (pick_rows()), a line each."""
+    out = []
+    for p in picks:
         head = "%s %s %s%s%s" % (
             p["kernel"], p["version"], p["entry"],
             " assuming %s" % p["assuming"] if p.get("assuming") else "",

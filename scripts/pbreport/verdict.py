@@ -10,6 +10,7 @@ from . import aliases
 from . import analysis as A
 from . import decide as D
 from . import nextuse
+from . import paired
 from . import rules as R
 from . import stats
 from . import strings as S
@@ -348,6 +349,8 @@ def machine_verdict(m, alpha, versions, tabs=None, functions=FUNCTIONS):
                                          own)}
             d["with_use"] = nextuse.view_json(m, cand, dec.winner, d["picks"],
                                               alpha, judge, rel_json)
+            d["paired"] = paired.view_json(cand, dec.winner, d["picks"],
+                                           alpha, judge, rel_json)
             decisions.append(d)
     return {"machine": m.name, "source": m.source, "format": m.format,
             "caveat": caveat(m),
@@ -466,6 +469,8 @@ def text(verdicts):
                 out.append("    " + pick_text(p))
             if d.get("with_use"):
                 out += nextuse.text_lines(d["with_use"], fmt_num, cost_text)
+            if d.get("paired"):
+                out += paired.text_lines(d["paired"], cost_text)
         out.append("")
     out.append("cost: the pick's median against the winner's; none when "
                "it is as good as the winner (within noise, or not "
