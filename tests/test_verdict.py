@@ -856,6 +856,7 @@ class HtmlVerdictTest(unittest.TestCase):
         def __init__(self, text):
             super().__init__()
             self.sections, self.winners, self.claims = [], {}, {}
+            self.paired = {}
             self._row = self._cell = self._claim = None
             self._machine = None
             self.feed(text)
@@ -873,6 +874,11 @@ class HtmlVerdictTest(unittest.TestCase):
                 self._claim = a["data-id"]
             if tag == "td" and a.get("class") == "winner" and self._row:
                 self._cell = ("winner", self._row)
+            if tag == "tr" and a.get("class") == "paired":
+                self._row = (self._machine, a["data-function"],
+                             a["data-pass"])
+            if tag == "td" and a.get("class") == "paired-winner" and self._row:
+                self._cell = ("paired", self._row)
             if tag == "summary" and self._claim and self._machine_td:
                 self._cell = ("claim", (self._claim, self._machine_td))
             if tag == "td":
@@ -887,8 +893,8 @@ class HtmlVerdictTest(unittest.TestCase):
         def handle_data(self, data):
             if self._cell:
                 kind, key = self._cell
-                (self.winners if kind == "winner" else self.claims)[key] = \
-                    data.strip()
+                {"winner": self.winners, "claim": self.claims,
+                 "paired": self.paired}[kind][key] = data.strip()
 
     def test_opens_with_verdict_and_claims(self):
         logs = [fx("hold.log"), fx("refute.log"), fx("undecided.log")]
@@ -913,6 +919,21 @@ class HtmlVerdictTest(unittest.TestCase):
         # undecided: the page shows each of those answers.
         self.assertTrue({"holds", "refuted", "undecided"} <=
                         set(want.values()))
+        self.assertEqual(got.paired, {})
+
+    def test_paired_view_of_a_log_with_ratios(self):
+        """A real log with ratio lines: every page pass's paired winner on
+        the page is the one verdict --json names."""
+        log = os.path.join(ROOT, "results", "emr-linux-cpu-ratios-2026-12-01.log")
+        rc, page, err = run_tool("html", "-q", log)
+        self.assertEqual(rc, 0, err)
+        got = self.Page(page)
+        v = verdict_json(log)
+        want = {(m["machine"], d["function"], d["pass"]): d["paired"]["winner"]
+                for m in v["machines"] for d in m["decisions"] if d["paired"]}
+        self.assertTrue(len(want) >= 20, len(want))
+        self.assertEqual(got.paired, want)
+        self.assertIn(" of stosb, 95% ", page)
 
 
 if __name__ == "__main__":

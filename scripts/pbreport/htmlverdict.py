@@ -6,6 +6,7 @@ import html
 
 from . import claims as C
 from . import fleet as F
+from . import paired as PV
 from . import verdict as V
 
 CSS = """
@@ -65,7 +66,31 @@ def machine_table(v):
                 row.append('<td class="pick">%s</td><td class="%s">%s</td>'
                            % (e(head), pick_class(p), lines(rest)))
             out.append("".join(row) + "</tr>")
-    out.append("</table></section>")
+    out.append("</table>")
+    out.append(paired_table(v))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def paired_table(v):
+    """The decisions again on the ratio lines (docs/report.md, "Paired
+    against the reference"), as the verdict's text says them; empty for
+    logs without ratio lines."""
+    rows = [d for d in v["decisions"] if d.get("paired")]
+    if not rows:
+        return ""
+    out = ['<table class="verdict paired"><tr><th>function</th><th>pass</th>'
+           '<th>paired winner</th><th>against the reference, and the '
+           'picks</th></tr>']
+    for d in rows:
+        u = d["paired"]
+        text = PV.text_lines(u, V.cost_text)
+        out.append('<tr class="paired" data-function="%s" data-pass="%s">'
+                   '<td>%s</td><td>%s</td><td class="paired-winner">%s</td>'
+                   '<td>%s</td></tr>' % (
+                       e(d["function"]), e(d["pass"]), e(d["function"]),
+                       e(d["pass"]), e(u["winner"]), lines("\n".join(text[1:]))))
+    out.append("</table>")
     return "\n".join(out)
 
 
@@ -74,7 +99,9 @@ def verdict_section(verdicts, fleet_rows):
            '<p class="note">Per machine, function and pass: the winner, the '
            'variants as good as it, whether the reps decide, and what each '
            'Linux and Xen version picks on this CPU (rules/) and what that '
-           'costs: the pick\'s median against the winner\'s. The same as '
+           'costs: the pick\'s median against the winner\'s; then, for logs '
+           'with ratio lines, the same decided on each variant\'s time over '
+           'the reference\'s, epoch by epoch. The same as '
            '<code>pagebench-report verdict</code>.</p>']
     out.extend(machine_table(v) for v in verdicts)
     if fleet_rows:
