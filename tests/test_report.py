@@ -774,6 +774,34 @@ class CliTest(unittest.TestCase):
         self.assertEqual(doc.winner_rows, 15 + 16)
         self.assertIn("Content-Security-Policy", page)
 
+    def test_html_whiskers_of_stat_lines(self):
+        """A log in epochs: each bar's whisker is its stat line's 95%
+        interval, not the single calls' min and max (a batched median may
+        lie outside those), and it has no quartile box; a log before epochs
+        keeps min to max and the box."""
+        log = os.path.join(ROOT, "results", "emr-linux-cpu-ratios-2026-12-01.log")
+        code, page, err = run_tool("html", "-q", log)
+        self.assertEqual(code, 0, err)
+        tips = re.findall(r'data-variant="stosb"><title>([^<]*)</title>', page)
+        l1 = [t for t in tips if "over 51 epochs" in t]
+        self.assertTrue(l1, tips[:3])
+        with open(log) as f:
+            stat = [float(x) for x in re.search(
+                r"stat suite=clear pass=l1 variant=stosb reps=\d+ epochs=51 "
+                r"batch=\d+ median=(\S+) lo=(\S+) hi=(\S+)", f.read()).groups()]
+        # The chart is in ns: the same interval, scaled as its median.
+        med, lo, hi = (float(x) for x in re.search(
+            r"median (\S+) ns over 51 epochs, 95% interval (\S+)-(\S+)$",
+            l1[0]).groups())
+        self.assertAlmostEqual(lo / med, stat[1] / stat[0], places=3)
+        self.assertAlmostEqual(hi / med, stat[2] / stat[0], places=3)
+        bar = page[page.index(l1[0]):].split("</g>")[0]
+        self.assertNotIn('fill="none"', bar)         # no quartile box
+        code, page, err = run_tool("html", "-q", fx("pb-skylake-all.log"))
+        self.assertEqual(code, 0, err)
+        self.assertRegex(page, r"median [^<]*, n=\d+, min [^<]*, max ")
+        self.assertIn('fill="none" stroke="#222"', page)
+
 
 class Dom(HTMLParser):
     """What the tests look at in a report page."""

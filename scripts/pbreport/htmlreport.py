@@ -48,10 +48,23 @@ def nice_ticks(top, count=5):
     return [i * step for i in range(n + 1)]
 
 
+def whiskers(c):
+    """(low end, high end, whether to draw the quartile box) of a bar: the
+    stat line's 95% interval where the cell has one, since its median is
+    over the epochs (of batches, where it says batch=) and the value lines'
+    min, max and quartiles are of single calls, another measure that need
+    not even hold that median; else min to max, with the box."""
+    if c.has_interval:
+        return c.lo, c.hi, False
+    return c.min, c.max, True
+
+
 def chart(key, machines, unit_for, colors, relative):
     """One grouped bar chart (SVG) for a pass: a group per variant, a bar
     per machine, its height the median, a whisker for min-max and a box
-    for the quartiles. Returns (svg text, unit label, note)."""
+    for the quartiles; where the median is a stat line's, the whisker is
+    its 95% interval and there is no box (whiskers()). Returns (svg text,
+    unit label, note)."""
     variants = A.variants_of(machines, key)
     present = [m for m in machines if key in m.passes and
                m.passes[key].has_data]
@@ -67,7 +80,7 @@ def chart(key, machines, unit_for, colors, relative):
         series.append((m, {v: A.cell(m, p, v, "time", unit)
                            for v in variants}))
     medians = [c.median for _, cs in series for c in cs.values() if c]
-    maxes = [c.max for _, cs in series for c in cs.values() if c]
+    maxes = [whiskers(c)[1] for _, cs in series for c in cs.values() if c]
     if not medians:
         return None, unit, ""
     # Keep the bars readable when an outlier whisker is huge: clip whiskers
@@ -104,10 +117,16 @@ def chart(key, machines, unit_for, colors, relative):
                 continue
             x = gx + si * bw
             col = colors[m.name]
-            tip = "%s, %s: median %s %s, n=%d, min %s, max %s" % (
-                m.name, v, T.num(c.median, unit), unit.label, c.n,
-                T.num(c.min, unit), T.num(c.max, unit))
-            if c.iqr is not None:
+            lo, hi, box = whiskers(c)
+            if c.has_interval:
+                tip = "%s, %s: median %s %s over %s epochs, 95%% interval %s-%s" % (
+                    m.name, v, T.num(c.median, unit), unit.label, c.epochs,
+                    T.num(lo, unit), T.num(hi, unit))
+            else:
+                tip = "%s, %s: median %s %s, n=%d, min %s, max %s" % (
+                    m.name, v, T.num(c.median, unit), unit.label, c.n,
+                    T.num(c.min, unit), T.num(c.max, unit))
+            if box and c.iqr is not None:
                 tip += ", IQR %s" % T.num(c.iqr, unit)
             if c.failed:
                 tip += ", FAILED verification"
@@ -121,20 +140,20 @@ def chart(key, machines, unit_for, colors, relative):
                            else ""))
             cx = x + (bw - 2) / 2
             out.append('<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" '
-                       'stroke="#222"/>' % (cx, cx, y(c.min), y(c.max)))
-            for end in (c.min, c.max):
+                       'stroke="#222"/>' % (cx, cx, y(lo), y(hi)))
+            for end in (lo, hi):
                 out.append('<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" '
                            'stroke="#222"/>' % (cx - 3, cx + 3, y(end),
                                                 y(end)))
-            if c.q1 is not None:
+            if box and c.q1 is not None:
                 out.append('<rect x="%.1f" y="%.1f" width="4" height="%.1f" '
                            'fill="none" stroke="#222"/>' % (
                                cx - 2, y(c.q3), max(0.5, y(c.q1) - y(c.q3))))
             if winners.get(m.name) == v:
                 out.append('<text class="best" x="%.1f" y="%.1f" '
                            'text-anchor="middle" fill="%s">&#9733;</text>' % (
-                               cx, min(y(c.max), y(c.median)) - 4, col))
-            if c.max > top:
+                               cx, min(y(hi), y(c.median)) - 4, col))
+            if hi > top:
                 out.append('<path d="M%.1f %.1f l4 6 h-8 z" fill="#d00"/>' % (
                     cx, ptop - 2))
             out.append('</g>')
@@ -237,7 +256,8 @@ def report(machines, alpha, relative=False, diags=(), title=None,
                e(title), CSS, htmlverdict.CSS),
            '<h1>%s</h1>' % e(title),
            '<p class="note">%d machine%s: %s. Bars: median time of one call '
-           'of the variant; whisker: min to max; box: quartiles; a red '
+           'of the variant; whisker: min to max, box: quartiles, or for a '
+           'log in epochs the stat line\'s 95%% interval and no box; a red '
            'triangle marks a whisker cut at the top of the chart; a star marks each '
            'machine\'s fastest variant (lowest median).</p>' % (
                len(machines), "" if len(machines) == 1 else "s",
