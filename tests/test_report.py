@@ -774,6 +774,29 @@ class CliTest(unittest.TestCase):
         self.assertEqual(doc.winner_rows, 15 + 16)
         self.assertIn("Content-Security-Policy", page)
 
+    def test_summary_ratio_column(self):
+        """A log with ratio lines: each pass table has the reference's
+        column, each variant's ratio line in it, 1 on the reference's own
+        row; a log without ratio lines has no such column."""
+        log = os.path.join(ROOT, "results", "emr-linux-cpu-ratios-2026-12-01.log")
+        code, out, err = run_tool("summary", "-q", log)
+        self.assertEqual(code, 0, err)
+        table = out[out.index("-- L1 w/o flush"):].split("\n\n")[0]
+        self.assertIn(" x stosb ", table.splitlines()[1])
+        with open(log) as f:
+            text = f.read()
+        for v in ("stosq_all", "avx512_t", "sse2"):
+            g = re.search(r"ratio suite=clear pass=l1 variant=%s ref=stosb "
+                          r"epochs=\d+ median=(\S+) lo=(\S+) hi=(\S+)" % v, text)
+            row = [l for l in table.splitlines() if l.split()[1:2] == [v]][0]
+            self.assertIn("%s [%s, %s]" % g.groups(), row)
+        row = [l for l in table.splitlines() if l.split()[1:2] == ["stosb"]][0]
+        self.assertRegex(row, r"\]\s+1\s")
+        self.assertIn(" x movsq ", out[out.index("-- copy-hot"):])
+        code, out, err = run_tool("summary", "-q", fx("pb-skylake-all.log"))
+        self.assertEqual(code, 0, err)
+        self.assertNotIn(" x stosb", out)
+
     def test_html_whiskers_of_stat_lines(self):
         """A log in epochs: each bar's whisker is its stat line's 95%
         interval, not the single calls' min and max (a batched median may

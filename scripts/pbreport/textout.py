@@ -136,11 +136,14 @@ def pass_table(m, p, alpha):
     f = A.ns_per_tick(m)
     rank = A.ranking(m, p)
     stat = any(c.epochs is not None for _, _, c in rank)
+    ref = ratio_reference(p)
     out = [pass_head(m, p)]
     if p.aggregates and not p.samples:
         head = ["rank", "variant", "n", "min", "median", "max"]
         if stat:
             head += ["epochs", "batch", "time", "95% interval"]
+        if ref:
+            head += ["x " + ref]
         head += ["B/tick"]
         if f:
             head += ["time ns" if stat else "median ns", "GB/s"]
@@ -153,6 +156,8 @@ def pass_table(m, p, alpha):
                 else ["-"] * 4
             if stat:
                 row += stat_cells(c)
+            if ref:
+                row += [ratio_text(p, v, ref)]
             row += ["%.3f" % tp[0] if tp else "unknown"]
             if f:
                 row += [num(c.median * f, A.NS),
@@ -167,6 +172,8 @@ def pass_table(m, p, alpha):
         head += ["pre", "time"]
         if stat:
             head += ["95% interval"]
+        if ref:
+            head += ["x " + ref]
         head += ["post"] + (["use"] if use else []) + ["min-max", "IQR", "B/tick"]
         if f:
             head += ["pre ns", "time ns", "post ns"] + \
@@ -183,6 +190,8 @@ def pass_table(m, p, alpha):
             row += [num(pre.median if pre else None), num(c.median)]
             if stat:
                 row += [stat_cells(c)[3]]
+            if ref:
+                row += [ratio_text(p, v, ref)]
             row += [num(post.median if post else None)]
             if use:
                 row += [num(u.median if u else None)]
@@ -205,9 +214,31 @@ def pass_table(m, p, alpha):
     out.append(winner_line(A.Winner(m, p, alpha), alpha))
     if stat:
         out.append(stat_legend(m, p))
+    if ref:
+        out.append("x %s: the variant's time over %s's, epoch by epoch (ratio "
+                   "lines), and where a rerun's ratio falls 95%% of the time; "
+                   "what the whole machine did to both cancels in it" % (ref, ref))
     if any(c.failed for _, _, c in rank):
         out.append("! this variant failed verification in this pass")
     return "\n".join(out)
+
+
+def ratio_reference(p):
+    """The reference variant of a pass's ratio lines, or None."""
+    refs = {ref for _, ref in p.ratios}
+    return refs.pop() if len(refs) == 1 else None
+
+
+def ratio_text(p, v, ref):
+    """A variant's ratio to the reference, with its interval."""
+    if v == ref:
+        return "1"
+    r = p.ratios.get((v, ref))
+    if r is None:
+        return "-"
+    if not r.has_interval:
+        return "%.4f" % r.median
+    return "%.4f [%.4f, %.4f]" % (r.median, r.lo, r.hi)
 
 
 def stat_cells(c):
