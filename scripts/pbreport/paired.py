@@ -27,19 +27,13 @@ def ratio_cell(r, epochs):
     return c
 
 
-def reference(p):
-    """The pass's reference variant, from its ratio lines; None without."""
-    refs = {ref for _, ref in p.ratios}
-    return refs.pop() if len(refs) == 1 else None
-
-
 def view_json(cand, call_winner, picks, alpha, judge, rel_json):
     """decisions[].paired (docs/report.md, "verdict"), or None when the
     pass has no ratio lines, or its reference is not a candidate."""
     p = getattr(cand, "pass_obj", None)     # None: no page pass
     if p is None or not p.ratios:
         return None
-    ref = reference(p)
+    ref = p.ratio_ref
     st = p.stat(ref) if ref else None
     if ref not in cand.cells or st is None:
         return None

@@ -282,6 +282,12 @@ class Pass:
     def stat(self, variant, metric="time"):
         return self.stats.get((variant, metric))
 
+    @property
+    def ratio_ref(self):
+        """The variant its ratio lines divide by, or None without them."""
+        refs = {ref for _, ref in self.ratios}
+        return refs.pop() if len(refs) == 1 else None
+
 
 def pass_label(suite, name):
     """The pass as the log names it: "L1 w/o flush", "copy MEM", "copy-hot";

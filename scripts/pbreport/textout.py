@@ -136,7 +136,7 @@ def pass_table(m, p, alpha):
     f = A.ns_per_tick(m)
     rank = A.ranking(m, p)
     stat = any(c.epochs is not None for _, _, c in rank)
-    ref = ratio_reference(p)
+    ref = p.ratio_ref
     out = [pass_head(m, p)]
     if p.aggregates and not p.samples:
         head = ["rank", "variant", "n", "min", "median", "max"]
@@ -221,12 +221,6 @@ def pass_table(m, p, alpha):
     if any(c.failed for _, _, c in rank):
         out.append("! this variant failed verification in this pass")
     return "\n".join(out)
-
-
-def ratio_reference(p):
-    """The reference variant of a pass's ratio lines, or None."""
-    refs = {ref for _, ref in p.ratios}
-    return refs.pop() if len(refs) == 1 else None
 
 
 def ratio_text(p, v, ref):
