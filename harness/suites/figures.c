@@ -108,7 +108,7 @@ bool figures_ratio(const struct pass_figures *pf, unsigned int i,
 		   unsigned int ref, struct interval *iv)
 {
 	const struct variant_figures *v = &pf->v[i], *r = &pf->v[ref];
-	uint64_t ratio[INTERVAL_EPOCHS_MAX], share, step;
+	uint64_t ratio[INTERVAL_EPOCHS_MAX], whole, share, step;
 	unsigned int e;
 
 	if (!v->n || !r->n || !pf->epochs || !v->iv.median || !r->iv.median)
@@ -122,10 +122,10 @@ bool figures_ratio(const struct pass_figures *pf, unsigned int i,
 	 * The ratio's own step: each figure's quantum (the timer's step
 	 * over its batch) moves the ratio by its share of that figure.
 	 */
+	whole = ratio_of(v->iv.median, r->iv.median);
 	share = ratio_of(quantum(pf, v->batch), v->iv.median) +
 		ratio_of(quantum(pf, r->batch), r->iv.median);
-	step = ratio_of(v->iv.median, r->iv.median) / RATIO_ONE * share +
-	       ratio_of(v->iv.median, r->iv.median) % RATIO_ONE * share / RATIO_ONE;
+	step = whole / RATIO_ONE * share + whole % RATIO_ONE * share / RATIO_ONE;
 	interval_of_epochs(ratio, pf->epochs, step ? step : 1, iv);
 	return true;
 }
