@@ -464,22 +464,28 @@ def use_log(figures, step=28):
     return "\n".join(out) + "\n"
 
 
+def l1_verdict(test, log, text=False):
+    """verdict of a log's text: its clear_page L1 w/o flush decision from
+    --json, or (text) what the text output prints."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "l1.log")
+        with open(path, "w") as f:
+            f.write(log)
+        if text:
+            rc, out, err = run_tool("verdict", "-q", path)
+            test.assertEqual(rc, 0, err)
+            return out
+        return decision(verdict_json(path)["machines"][0], "clear_page",
+                        "L1 w/o flush")
+
+
 class NextUserTest(unittest.TestCase):
     """with_use: the decision again with each candidate's call and use
     probe summed (docs/report.md, "verdict", "Counting the next user's
     read")."""
 
     def verdict(self, figures, text=False, step=28):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "use.log")
-            with open(path, "w") as f:
-                f.write(use_log(figures, step))
-            if text:
-                rc, out, err = run_tool("verdict", "-q", path)
-                self.assertEqual(rc, 0, err)
-                return out
-            return decision(verdict_json(path)["machines"][0], "clear_page",
-                            "L1 w/o flush")
+        return l1_verdict(self, use_log(figures, step), text)
 
     # sse2 (MOVNTI) wins the call by intervals apart, but its page is in
     # memory: the read back costs it 3000 ticks against stosb's 800.
@@ -601,16 +607,7 @@ class PairedTest(unittest.TestCase):
              "sse2": ((5000, 4800, 5200), None)}
 
     def verdict(self, ratios, text=False):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "paired.log")
-            with open(path, "w") as f:
-                f.write(paired_log(self.TIMES, ratios))
-            if text:
-                rc, out, err = run_tool("verdict", "-q", path)
-                self.assertEqual(rc, 0, err)
-                return out
-            return decision(verdict_json(path)["machines"][0], "clear_page",
-                            "L1 w/o flush")
+        return l1_verdict(self, paired_log(self.TIMES, ratios), text)
 
     APART = {"avx512_t": ("0.9500", "0.9300", "0.9700"),
              "sse2": ("4.7600", "4.6000", "4.9000")}
