@@ -153,8 +153,8 @@ $(B)/bin/test_%: $(B)/h/tests/unit/test_%.o $(B)/h/tests/unit/abi.o $(TOOLS_COMM
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(filter-out $(HARNESS_LIB),$^) $(HARNESS_LIB)
 
-# Tests that run a suite: a host without ring 0's means (tests/unit/host_user.c).
-$(B)/bin/test_sample $(B)/bin/test_strings_run: $(B)/h/tests/unit/host_user.o
+# Tests that run a suite: user space's host of ring 0's means (linux/host_ring0.c).
+$(B)/bin/test_sample $(B)/bin/test_strings_run: $(B)/h/linux/host_ring0.o
 
 # Kernel code that is pure (no ring 0), tested in user space.
 $(B)/bin/test_acpi: $(B)/h/kernel/acpi/tables.o

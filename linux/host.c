@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The harness's host interface in Linux user space: no WBINVD, no IBPB
- * (both need ring 0), faults become signals, and what disturbed a pass is
+ * The harness's host interface in Linux user space: what ring 0 would
+ * give is in linux/host_ring0.c (none of it), faults become signals, and what disturbed a pass is
  * counted from getrusage() and /proc/interrupts, beside the samples the
  * harness timed again (the counters of each sample: linux/sample.c).
  */
@@ -9,7 +9,6 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -20,32 +19,6 @@
 #include "lib/out.h"
 #include "lib/run.h"
 #include "linux/linux.h"
-
-void host_caps(struct host_caps *c)
-{
-	c->wbinvd = false;
-	c->ibpb = false;
-}
-
-/* host_caps() says neither exists here, so the harness never calls them. */
-void host_wbinvd(void)
-{
-	abort();
-}
-
-bool host_ibpb(void)
-{
-	return false;
-}
-
-/* A process's vector registers are its own: the kernel saves them on a switch. */
-void host_vector_begin(void)
-{
-}
-
-void host_vector_end(void)
-{
-}
 
 /* --- faults --- */
 
