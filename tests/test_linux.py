@@ -857,8 +857,9 @@ class StringsSuite(unittest.TestCase):
             # memset: 6 blocks x 2 sizes x 2 variants (stosb, avx_t) + zero 2 x 3
             # memcpy: 18 x 2 x 2 + 2 x 3
             self.assertEqual(len(rows), 6 * 2 * 2 + 6 + 18 * 2 * 2 + 6)
+            # A call net of its overhead can have median 0 ("from 0").
             for row in rows:
-                self.assertRegex(row, r"\(p=[0-9.e-]+ n=5\+5\)$")
+                self.assertRegex(row, r"(%|from 0) [ ~] \(p=[0-9.e-]+ n=5\+5\)$")
             page = os.path.join(d, "r.html")
             out = subprocess.run([REPORT, "html", "-o", page] + logs,
                                  capture_output=True, text=True, timeout=120)

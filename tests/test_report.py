@@ -1318,6 +1318,22 @@ class StringsReportTest(unittest.TestCase):
             self.assertIn("BenchmarkMemset/zero/pattern=random/variant=rep_br "
                           "1024 15.00 ticks/op", out)
 
+    def test_diff_from_a_zero_median(self):
+        """A call within the timer's step of its overhead has median 0:
+        diff has no relative change to print but still tests the samples."""
+        with tempfile.TemporaryDirectory() as d:
+            a, b = os.path.join(d, "a.log"), os.path.join(d, "b.log")
+            with open(a, "w") as f:
+                f.write(strings_log(vec_4096=(0.0, 0.0, 0.0, 0.5, 1.0)))
+            with open(b, "w") as f:
+                f.write(strings_log())
+            code, out, err = run_tool("diff", a, b)
+        self.assertEqual(code, 0, err)
+        vec = [l for l in out.splitlines()
+               if re.match(r"memset\s+tput dst=0\s+4096\s+vec ", l)]
+        self.assertEqual(len(vec), 1, out)
+        self.assertRegex(vec[0], r"\s0\.000\s.*\sfrom 0   \(p=0\.008 n=5\+5\)$")
+
     def test_html(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "s.log")

@@ -304,16 +304,17 @@ def cell_text(c, unit, how):
 def delta_text(cmp):
     if cmp is None:
         return "-"
-    if cmp.delta is None:
-        return "?"
+    # A base median of 0 (a call within the timer's step of the overhead
+    # it is net of) has no relative change, but its test still stands.
+    change = "from 0" if cmp.delta is None else pct(cmp.delta)
     if cmp.by_epochs:
-        return "%8s %s (epochs %d+%d)" % (pct(cmp.delta),
+        return "%8s %s (epochs %d+%d)" % (change,
                                           " " if cmp.significant else "~",
                                           cmp.base.epochs, cmp.other.epochs)
     if cmp.test is None:
-        return "%8s ? (aggregated: no test)" % pct(cmp.delta)
+        return "%8s ? (aggregated: no test)" % change
     n = "n=%d+%d" % (cmp.base.n, cmp.other.n)
-    return "%8s %s (p=%s %s)" % (pct(cmp.delta),
+    return "%8s %s (p=%s %s)" % (change,
                                  " " if cmp.significant else "~",
                                  pval(cmp.p), n)
 
