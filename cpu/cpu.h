@@ -124,6 +124,19 @@ static inline bool cpu_has(const struct cpu_desc *d, enum feat f)
 	return f == FEAT_NONE || ((d->feats >> f) & 1);
 }
 
+/* The vendor strings of leaf 0x40000000 that QEMU's two accelerators give. */
+#define HV_VENDOR_KVM	"KVMKVMKVM"
+#define HV_VENDOR_TCG	"TCGTCGTCGTCG"
+
+static inline bool cpu_hv_is(const struct cpu_desc *d, const char *vendor)
+{
+	const char *a = d->hv_vendor;
+
+	while (*a && *a == *vendor)
+		a++, vendor++;
+	return *a == *vendor;
+}
+
 const char *feat_name(enum feat f);
 const char *cache_source_name(enum cache_source s);
 const char *tsc_source_name(enum tsc_source s);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "cpu/cpu.h"
 #include "cpu/describe.h"
+#include "cpu/hot_load.h"
 #include "lib/fmt.h"
 #include "lib/out.h"
 
@@ -89,6 +90,38 @@ static void tsc_line(const struct cpu_desc *d, const struct live_facts *live)
 			 tsc_source_name(src));
 }
 
+static void hot_load_line(const struct cpu_desc *d, const struct live_facts *live)
+{
+	static const char *const runner[] = {
+		[HOT_LOAD_CPU] = "cpu",
+		[HOT_LOAD_EMULATOR] = "emulator",
+		[HOT_LOAD_TCG] = "tcg",
+		[HOT_LOAD_UNKNOWN] = "?",
+	};
+	enum hot_load_runner r;
+	uint64_t cns;
+	char ns[24];
+
+	if (!live) {
+		out_line("hot load: not in dump");
+		return;
+	}
+	r = hot_load_runner(live->hot_load_ticks, live->tsc_khz,
+			    cpu_hv_is(d, HV_VENDOR_TCG));
+	cns = hot_load_cns(live->hot_load_ticks, live->tsc_khz);
+	if (live->tsc_khz)
+		fmt_snprintf(ns, sizeof(ns), "%llu.%02llu", (unsigned long long)(cns / 100),
+			     (unsigned long long)(cns % 100));
+	else
+		fmt_snprintf(ns, sizeof(ns), "?");
+	out_line("hot load loads=%u ticks=%llu ns=%s runs_on=%s", HOT_LOADS,
+		 (unsigned long long)live->hot_load_ticks, ns, runner[r]);
+	if (r == HOT_LOAD_EMULATOR)
+		out_line("note: hot load: %s ns, where a CPU takes under %u: an "
+			 "instruction emulator runs this program, and every figure "
+			 "measures it, not the CPU", ns, HOT_LOAD_CPU_MAX_CNS / 100);
+}
+
 void describe_cpu(const struct cpu_desc *d, const char *version,
 		  const struct live_facts *live)
 {
@@ -110,6 +143,7 @@ void describe_cpu(const struct cpu_desc *d, const char *version,
 	features_line(d, live);
 	hypervisor_line(d);
 	tsc_line(d, live);
+	hot_load_line(d, live);
 
 	if (live)
 		out_line("memory usable=%lluM",

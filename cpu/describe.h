@@ -29,6 +29,7 @@ struct live_facts {
 	int fast_string;
 	uint64_t tsc_khz;		/* final: from a leaf, or calibrated */
 	enum tsc_source tsc_src;
+	uint64_t hot_load_ticks;	/* cpu/hot_load.h; 0: not measured */
 	uint64_t mem_usable;		/* bytes */
 	const char *cmdline;
 };

@@ -14,6 +14,7 @@
 #include "kernel/exit.h"
 #include "kernel/host_fault.h"
 #include "cpu/describe.h"
+#include "cpu/hot_load.h"
 #include "lib/out.h"
 #include "harness/plan.h"
 #include "lib/run.h"
@@ -45,8 +46,7 @@ static bool same_string(const char *a, const char *b)
 
 static bool under_qemu(const struct cpu_desc *d)
 {
-	return same_string(d->hv_vendor, "KVMKVMKVM") ||
-	       same_string(d->hv_vendor, "TCGTCGTCGTCG");
+	return cpu_hv_is(d, HV_VENDOR_KVM) || cpu_hv_is(d, HV_VENDOR_TCG);
 }
 
 static void live_facts(struct live_facts *live, const struct cpu_desc *d,
@@ -71,6 +71,7 @@ static void live_facts(struct live_facts *live, const struct cpu_desc *d,
 		live->fast_string = (misc & MISC_ENABLE_FAST_STRING) != 0;
 	acpi_live_init(bi->rsdp);	/* multiboot2/UEFI give it; v1 does not */
 	live->tsc_khz = tsc_select(d, tsc, &live->tsc_src);
+	live->hot_load_ticks = hot_load_ticks();
 	live->mem_usable = bi->ram_total;
 	live->cmdline = bi->cmdline;
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include "cpu/hot_load.h"
 #include "cpu/insn.h"
 #include "lib/out.h"
 #include "linux/linux.h"
@@ -150,6 +151,7 @@ void linux_live_facts(struct live_facts *live, const struct cpu_desc *d,
 		live->tsc_khz = calibrate_khz();
 		live->tsc_src = TSC_SRC_LINUX_CLOCK;
 	}
+	live->hot_load_ticks = hot_load_ticks();
 	live->mem_usable = meminfo("MemTotal");
 	live->cmdline = cmdline;
 }

@@ -7,6 +7,7 @@
  * harness's headers and none of the kernel's (module/kernel.h says why).
  */
 #include "cpu/describe.h"
+#include "cpu/hot_load.h"
 #include "cpu/insn.h"
 #include "cpu/live.h"
 #include "harness/bench.h"
@@ -35,6 +36,7 @@ static void describe(struct cpu_desc *d)
 		.ucode = pbk_microcode(pbk_this_cpu()),
 		.tsc_khz = pbk_tsc_khz(),
 		.tsc_src = TSC_SRC_LINUX_KERNEL,
+		.hot_load_ticks = hot_load_ticks(),
 		.mem_usable = pbk_ram_bytes(),
 		.cmdline = given_args ? given_args : "",
 	};

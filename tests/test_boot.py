@@ -29,6 +29,15 @@ def kvm_usable():
     return os.access("/dev/kvm", os.R_OK | os.W_OK)
 
 
+def hardware_virtualization():
+    """Whether this CPU offers KVM vmx or svm (/proc/cpuinfo flags)."""
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("flags"):
+                return bool({"vmx", "svm"} & set(line.split()))
+    return False
+
+
 class Boot:
     def __init__(self, status, text, stderr):
         self.status, self.text, self.stderr = status, text, stderr
@@ -209,6 +218,10 @@ class KernelBoots(LogChecks):
         self.assertTrue(b.first("flush: wbinvd+clflush"))
         self.assertEqual(b.first("boot: "), "boot: multiboot loader=qemu")
         self.assertEqual(b.after_done, [NOT_UEFI])
+        # TCG's loads are as fast as a CPU's: its hypervisor leaf names it.
+        self.assertRegex(b.first("hot load "), r"^hot load loads=1000 ticks=\d+ "
+                         r"ns=\d+\.\d\d runs_on=tcg$")
+        self.assertIsNone(b.first("note: hot load"))
 
     @unittest.skipUnless(kvm_usable(), "KVM is not usable here (/dev/kvm missing or closed): -kernel under KVM not tested")
     def test_kernel_kvm_xen_suite(self):
@@ -218,6 +231,14 @@ class KernelBoots(LogChecks):
         self.assert_matrix(b, CLEAR_HEADERS[:4], 3)
         self.assert_skips_honest(b)
         self.assertEqual(b.first("hypervisor: "), "hypervisor: KVMKVMKVM")
+        # Without vmx or svm this KVM emulates every instruction
+        # (docs/method.md): the hot load line must say so, and with them
+        # the guest runs on the CPU.
+        hot = grammar.compiled("hot_load").match(b.first("hot load "))
+        self.assertIsNotNone(hot)
+        want = "cpu" if hardware_virtualization() else "emulator"
+        self.assertEqual(hot.group(4), want, hot.group(0))
+        self.assertEqual(b.first("note: hot load") is not None, want == "emulator")
 
     def test_cycles_gating_tcg(self):
         """Cycles beside ticks under TCG: QEMU reports no APERF/MPERF

@@ -121,8 +121,8 @@ HEADER_FLAGS = ("erms", "fsrm", "fzrm", "fsrs", "fsrcs")
 # What a dump's description must be, kind by kind (docs/log-format.md);
 # the facts only a live machine has must say "not in dump".
 DESCRIPTION = ["xen", "version", "cpu", "brand", "ucode", "cache", "features",
-               "hypervisor", "tsc", "memory", "cmdline"]
-NOT_IN_DUMP = {"ucode", "memory", "cmdline"}
+               "hypervisor", "tsc", "hot_load", "memory", "cmdline"]
+NOT_IN_DUMP = {"ucode", "hot_load", "memory", "cmdline"}
 
 
 def header_fields(line):

@@ -118,6 +118,22 @@ class LinuxRunner(unittest.TestCase):
             self.assertEqual(out.stderr, "")
         return m
 
+    def test_hot_load_line(self):
+        """The hot load line (cpu/hot_load.h): its ns is its ticks at the
+        tsc line's rate, and what ran it follows from that ns."""
+        r = run("suite=clear", "passes=l1", "variants=stosb", "reps=1")
+        self.assert_clean(r)
+        hot = grammar.compiled("hot_load").match(r.first("hot_load"))
+        khz = int(grammar.compiled("tsc").match(r.first("tsc")).group(1))
+        loads, ticks, ns, runs_on = hot.group(1, 2, 3, 4)
+        self.assertEqual(int(loads), 1000)
+        self.assertGreater(int(ticks), 0)
+        want = (int(ticks) * 100000 + khz // 2) // khz
+        self.assertEqual(ns, "%d.%02d" % (want // 100, want % 100))
+        self.assertEqual(runs_on, "cpu" if want <= 2000 else "emulator")
+        notes = [l for l in r.all("note") if l.startswith("note: hot load:")]
+        self.assertEqual(len(notes), 0 if runs_on == "cpu" else 1)
+
     def test_xen_suite(self):
         """suite=xen reps=3: Jan's passes and line shapes, plus the Linux lines."""
         r = run("suite=xen", "reps=3")

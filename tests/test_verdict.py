@@ -22,6 +22,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 FIX = os.path.join(HERE, "fixtures", "verdict")
+REPO = os.path.dirname(HERE)
 # shared/ lies beside the checkout; SHARED_DIR points elsewhere (a
 # worktree deeper down).
 DUMPS = os.path.join(os.environ.get("SHARED_DIR") or
@@ -814,6 +815,72 @@ class FleetTest(unittest.TestCase):
                  r["pass"] == "MEM")
         self.assertEqual(r["choice"], "clzero")
         self.assertEqual(r["loses_on"], [])
+
+
+class EmulatedRunTest(unittest.TestCase):
+    """What ran a log (its hot load line, cpu/hot_load.h) gives the
+    verdict a caveat and the fleet a group of its own."""
+
+    HOT = {"cpu": "hot load loads=1000 ticks=4083 ns=1.70 runs_on=cpu",
+           "emulator": "hot load loads=1000 ticks=2220648 ns=925.27 "
+                       "runs_on=emulator"}
+
+    def logs(self, d, **kinds):
+        """hold.log once per name, with the hot load line (or the
+        hypervisor line) kinds gives it."""
+        with open(fx("hold.log")) as f:
+            text = f.read()
+        paths = []
+        for name, kind in kinds.items():
+            t = text
+            if kind == "tcg":
+                t = t.replace("(PB) hypervisor: none",
+                              "(PB) hypervisor: TCGTCGTCGTCG")
+            elif kind:
+                t = t.replace("(PB) memory usable",
+                              "(PB) %s\n(PB) memory usable" % self.HOT[kind])
+            self.assertNotEqual(t, text)
+            paths.append(os.path.join(d, name + ".log"))
+            with open(paths[-1], "w") as f:
+                f.write(t)
+        return paths
+
+    def test_caveat_and_runs_on(self):
+        with tempfile.TemporaryDirectory() as d:
+            v = verdict_json(*self.logs(d, a="cpu", b="emulator", c="tcg"))
+            plain = verdict_json(fx("hold.log"))["machines"][0]
+        got = {m["machine"][:-len(".log")]: (m["runs_on"], m["caveat"])
+               for m in v["machines"]}
+        self.assertEqual(got["a"], ("cpu", None))
+        self.assertEqual(got["b"][0], "emulator")
+        self.assertIn("hot load 925.27 ns", got["b"][1])
+        self.assertIn("instruction emulator, not a CPU", got["b"][1])
+        self.assertEqual(got["c"][0], "tcg")
+        self.assertIn("TCG translator", got["c"][1])
+        self.assertEqual((plain["runs_on"], plain["caveat"]), (None, None))
+
+    def test_fleet_groups_the_emulator_apart(self):
+        with tempfile.TemporaryDirectory() as d:
+            v = verdict_json(*self.logs(d, a="cpu", b="emulator",
+                                        c="cpu", e="emulator"))
+        groups = {}
+        for r in v["fleet"]:
+            groups.setdefault(tuple(sorted(r["group"].items())),
+                              set()).update(r["group_machines"])
+        self.assertEqual(sorted(map(sorted, groups.values())),
+                         [["a.log", "c.log"], ["b.log", "e.log"]])
+        emu = next(g for g, ms in groups.items() if "b.log" in ms)
+        self.assertIn(("runs_on", "emulator"), emu)
+        cpu = next(g for g, ms in groups.items() if "a.log" in ms)
+        self.assertNotIn("runs_on", dict(cpu))
+
+    def test_a_real_emulator_log(self):
+        """The kernel under this project's PVM KVM."""
+        v = verdict_json(os.path.join(REPO, "results",
+                                      "emr-kvm-emulator-hot-load-2026-12-01.log"))
+        m = v["machines"][0]
+        self.assertEqual(m["runs_on"], "emulator")
+        self.assertIn("instruction emulator", m["caveat"])
 
 
 class PerByteDiffTest(unittest.TestCase):

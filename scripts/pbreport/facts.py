@@ -22,7 +22,7 @@ def describe_bytes(b):
 
 
 ORDER = ("format", "source", "tag", "version", "cpu", "brand", "microcode",
-         "string ops", "cache", "features", "hypervisor", "tsc", "tsc checks", "memory",
+         "string ops", "cache", "features", "hypervisor", "tsc", "hot load", "tsc checks", "memory",
          "cmdline", "plan", "flush", "timer", "variants clear", "variants copy",
          "variant names", "skipped variants", "skipped passes", "runtime", "result")
 
@@ -75,6 +75,14 @@ def facts(m):
         out.append(("tsc", "unknown (%s): times in ticks only" % t["source"]))
     else:
         out.append(("tsc", "unknown: times in ticks only"))
+    h = f.get("hot_load")
+    if h and "loads" in h:
+        out.append(("hot load", "%s a load (%d in %d ticks): run by %s" % (
+            "?" if h["ns"] is None else "%.2f ns" % h["ns"], h["loads"],
+            h["ticks"], {"cpu": "a CPU", "emulator": "an instruction emulator",
+                         "tcg": "QEMU's TCG"}.get(h["runs_on"], "?"))))
+    elif h:
+        out.append(("hot load", h["source"]))
     checks = f.get("tsc_checks")
     if checks:
         out.append(("tsc checks", ", ".join(

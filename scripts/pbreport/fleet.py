@@ -5,7 +5,7 @@ pdsh and clush (without -b) put "HOST: " in front of every line a host
 prints; a stream whose tagged lines mostly carry such a prefix is split
 into one input per host, named by the host. Machines are grouped by what
 the kernels' rules look at (vendor, family and the feature bits the
-rules read); per group, function and pass the fleet row names the variant
+rules read), and an emulator's logs apart from a CPU's; per group, function and pass the fleet row names the variant
 as good as the winner on every machine, or else the one whose worst loss
 against the machines' winners is smallest, and where it loses.
 """
@@ -164,7 +164,11 @@ def fleet(verdicts, tabs=None):
              if any(n in v["features"] for v in verdicts)]
     groups = {}
     for v in verdicts:
-        groups.setdefault(group_key(v["features"], names), []).append(v)
+        key = group_key(v["features"], names)
+        # An emulator's figures are no CPU's: they get a group of their own.
+        if v.get("runs_on") not in (None, "cpu"):
+            key += (("runs_on", v["runs_on"]),)
+        groups.setdefault(key, []).append(v)
     rows = []
     for key, vs in groups.items():
         seen = []

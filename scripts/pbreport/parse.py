@@ -791,6 +791,11 @@ class Reader:
         elif kind == "tsc":
             f["tsc"] = ({"khz": int(g[0]), "source": g[1]} if g[0]
                         else {"khz": None, "source": g[2]})
+        elif kind == "hot_load":
+            f["hot_load"] = ({"source": g[4]} if g[4] else
+                             {"loads": int(g[0]), "ticks": int(g[1]),
+                              "ns": None if g[2] == "?" else float(g[2]),
+                              "runs_on": None if g[3] == "?" else g[3]})
         elif kind == "tsc_check":
             f.setdefault("tsc_checks", []).append(
                 {"source": g[0], "khz": int(g[1]), "diff_ppm": int(g[2])})

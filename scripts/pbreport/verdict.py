@@ -353,7 +353,7 @@ def machine_verdict(m, alpha, versions, tabs=None, functions=FUNCTIONS):
                                            alpha, judge, rel_json)
             decisions.append(d)
     return {"machine": m.name, "source": m.source, "format": m.format,
-            "caveat": caveat(m),
+            "caveat": caveat(m), "runs_on": runs_on(m),
             "features": facts, "fact_sources": src,
             "running_kernel": rk,
             "kernel_view": {k: [{"version": e, "flags": v} for e, v in rows]
@@ -362,12 +362,27 @@ def machine_verdict(m, alpha, versions, tabs=None, functions=FUNCTIONS):
             "decisions": decisions}
 
 
+def runs_on(m):
+    """What ran the log: its hot load line's "cpu", "emulator" or "tcg";
+    "tcg" from the hypervisor line of a log without one; else None."""
+    h = m.facts.get("hot_load") or {}
+    if h.get("runs_on"):
+        return h["runs_on"]
+    if (m.facts.get("hypervisor") or "").strip().startswith("TCG"):
+        return "tcg"
+    return None
+
+
 def caveat(m):
     """Why the figures may not be a CPU's, where the log itself shows it."""
     hv = (m.facts.get("hypervisor") or "").strip()
     if hv.startswith("TCG"):
         return ("hypervisor %s: the figures measure QEMU's TCG translator, "
                 "not a CPU" % hv)
+    h = m.facts.get("hot_load") or {}
+    if h.get("runs_on") == "emulator":
+        return ("hot load %.2f ns, where a CPU's takes a few: the figures "
+                "measure an instruction emulator, not a CPU" % h["ns"])
     return None
 
 
