@@ -69,10 +69,13 @@ struct verdict_pick {
 
 /* Today's tables give at most 11 (clear_page, on Intel with fast_string unknown). */
 #define VERDICT_PICKS_MAX	24
-struct verdict_decision {
-	enum verdict_fn fn;
-	enum op op;
-	enum pass_id pass;
+
+/*
+ * One way of weighing a decision's candidates: each one's figure, the
+ * decision over them (harness/decide.h) and the picks judged against its
+ * winner.
+ */
+struct verdict_view {
 	unsigned int ncand;
 	struct verdict_cand {
 		const struct variant *v;
@@ -82,6 +85,14 @@ struct verdict_decision {
 	struct decision d;
 	unsigned int npicks;
 	struct verdict_pick pick[VERDICT_PICKS_MAX];
+};
+
+/* One function's decision in one pass, weighed by the times. */
+struct verdict_decision {
+	enum verdict_fn fn;
+	enum op op;
+	enum pass_id pass;
+	struct verdict_view times;
 };
 
 #define VERDICT_DECISIONS_MAX	(2 * OP_COUNT * PASS_COUNT)
