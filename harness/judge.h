@@ -45,6 +45,17 @@ struct verdict_figure {
 	uint64_t step;		/* the timer's, in ticks; 0: unknown */
 };
 
+/*
+ * A ratio line's figures, as it prints them (docs/log-format.md, "Ratio
+ * lines"): the variant's time over the reference's, in VERDICT_RATIO_ONE
+ * parts of 1; lo and hi only with has_interval.
+ */
+#define VERDICT_RATIO_ONE	10000u	/* its four decimals */
+struct verdict_ratio {
+	uint64_t median, lo, hi;
+	bool has_interval;
+};
+
 enum pick_status {
 	PICK_MEASURED, PICK_NOT_MEASURED, PICK_NEEDS_VARIANT, PICK_UNKNOWN,
 };
@@ -110,7 +121,10 @@ struct verdict {
 		bool failed;		/* a verify FAILED or fault line in this pass */
 		bool has_figure;	/* from epochs: fig, not t or median */
 		struct verdict_figure fig;
+		bool has_ratio;		/* its ratio line's figures: ratio */
+		struct verdict_ratio ratio;
 	} pending[VARIANTS_MAX];
+	const struct variant *ratio_ref;	/* its ratio lines' reference, or NULL */
 	unsigned int ndecisions;
 	struct verdict_decision decision[VERDICT_DECISIONS_MAX];
 	bool reported;

@@ -15,6 +15,7 @@
 #define PB_VERDICT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "harness/judge.h"
 #include "harness/rules.h"
@@ -44,7 +45,17 @@ void verdict_add_aggregate(struct verdict *vd, const struct variant *v,
  */
 void verdict_add_figure(struct verdict *vd, const struct variant *v,
 			const struct verdict_figure *fig, bool failed);
+/*
+ * Variant v's ratio line over ref, the op's reference, as it prints it:
+ * after v's verdict_add_figure(). A pass with ratio lines is decided
+ * paired against the reference as well (scripts/pbreport/paired.py).
+ */
+void verdict_add_ratio(struct verdict *vd, const struct variant *v,
+		       const struct variant *ref, const struct verdict_ratio *r);
 void verdict_end_pass(struct verdict *vd);
+
+/* A ratio line's figure as it prints it, four decimals: "0.3744". */
+void verdict_ratio_text(char *buf, size_t len, uint64_t parts);
 
 /* Judges the picks on these facts and prints the verdict lines. */
 void verdict_report(struct verdict *vd, const struct rule_facts *f);
