@@ -4,6 +4,7 @@
 #include "harness/judge.h"
 #include "harness/rules.h"
 #include "harness/stats.h"
+#include "harness/verdict.h"
 #include "lib/fmt.h"
 #include "lib/out.h"
 
@@ -151,10 +152,75 @@ static struct cell figure_cell(const struct verdict_figure *f)
 	};
 }
 
+/* The reference's own figure paired against itself: 1 exactly, no spread. */
+static const struct verdict_ratio ratio_one = {
+	.median = VERDICT_RATIO_ONE, .lo = VERDICT_RATIO_ONE, .hi = VERDICT_RATIO_ONE,
+	.has_interval = true,
+};
+
+/*
+ * paired.py ratio_cell(): a ratio line's figure over the reference's
+ * epochs. A ratio's interval already has the timer's step as its floor,
+ * so no quantum rule applies (quantum 0).
+ */
+static struct cell ratio_cell(const struct verdict_ratio *r, unsigned int epochs)
+{
+	return (struct cell){
+		.n = epochs, .median = (double)r->median / VERDICT_RATIO_ONE,
+		.by_epochs = true, .has_interval = r->has_interval,
+		.lo = (double)r->lo / VERDICT_RATIO_ONE,
+		.hi = (double)r->hi / VERDICT_RATIO_ONE, .epochs = epochs,
+	};
+}
+
+/*
+ * paired.py view_json(): where the pass has ratio lines and its reference
+ * is one of the times' candidates (pending[at[0..n)]), the reference and
+ * each candidate with a ratio interval; the others are left out, as
+ * paired.py's without_ratio.
+ */
+static void decide_paired(const struct verdict *vd, struct verdict_decision *dec,
+			  const unsigned int *at, unsigned int n)
+{
+	static struct cell cells[VARIANTS_MAX];
+	const struct verdict_ratio *ratio[VARIANTS_MAX];
+	struct verdict_view *view = &dec->paired;
+	const struct verdict_pending *ref = NULL;
+	unsigned int i, k = 0;
+
+	dec->ref = NULL;
+	if (!vd->ratio_ref)
+		return;
+	for (i = 0; i < n; i++)
+		if (vd->pending[at[i]].v == vd->ratio_ref)
+			ref = &vd->pending[at[i]];
+	if (!ref || !ref->has_figure)
+		return;
+	for (i = 0; i < n; i++) {
+		const struct verdict_pending *p = &vd->pending[at[i]];
+
+		if (p == ref)
+			ratio[k] = &ratio_one;
+		else if (p->has_ratio && p->ratio.has_interval)
+			ratio[k] = &p->ratio;
+		else
+			continue;
+		cells[k] = ratio_cell(ratio[k], ref->fig.epochs);
+		view->cand[k] = (struct verdict_cand){ p->v, cells[k].n, cells[k].median };
+		k++;
+	}
+	view->ncand = k;
+	view->npicks = 0;
+	decide(&view->d, cells, k, DECIDE_ALPHA, PAGE_TIE);
+	dec->ref = ref->v;
+	dec->paired_winner = *ratio[view->d.rank[0]];
+}
+
 /* verdict.py pass_candidates(): what did not fail; ranges for clear_pages only. */
 void judge_decide(struct verdict *vd, enum verdict_fn fn)
 {
 	static struct cell cells[VARIANTS_MAX];
+	unsigned int at[VARIANTS_MAX];
 	struct verdict_decision *dec;
 	struct verdict_view *view;
 	unsigned int i, n = 0;
@@ -180,6 +246,7 @@ void judge_decide(struct verdict *vd, enum verdict_fn fn)
 		} else {
 			*c = (struct cell){ .n = p->n, .median = (double)p->median };
 		}
+		at[n] = i;
 		view->cand[n++] = (struct verdict_cand){ p->v, p->n, c->median };
 	}
 	if (!n)
@@ -190,6 +257,7 @@ void judge_decide(struct verdict *vd, enum verdict_fn fn)
 	view->ncand = n;
 	view->npicks = 0;
 	decide(&view->d, cells, n, DECIDE_ALPHA, PAGE_TIE);
+	decide_paired(vd, dec, at, n);
 	vd->ndecisions++;
 }
 
@@ -320,28 +388,43 @@ static struct verdict_pick *next_pick(const struct verdict_decision *dec,
 	return pk;
 }
 
-/* verdict.py decision_picks(): every era's pick; an unknown one, and its alternatives. */
+/*
+ * Which rows an unknown pick gets: in the times' view its own and one per
+ * alternative (verdict.py decision_picks(), the alternatives nested in
+ * it); in the paired view, as nextuse.py pick_rows(), its own only where
+ * it has no alternative.
+ */
+enum unknown_rows { UNKNOWN_AND_ALTERNATIVES, ALTERNATIVES_ONLY };
+
+/* Every era's pick judged in one view; an unknown one, and its alternatives. */
 static void judge_picks(const struct verdict_decision *dec, struct verdict_view *view,
-			const struct rule_pick *picks, unsigned int npicks)
+			const struct rule_pick *picks, unsigned int npicks,
+			enum unknown_rows rows)
 {
 	unsigned int i, a, k, at;
 
 	for (i = 0; i < npicks; i++) {
 		const struct rule_pick *p = &picks[i];
-		struct verdict_pick *pk = next_pick(dec, view, p);
+		struct verdict_pick *pk;
 
-		if (!pk)
-			return;
 		if (p->rule) {
+			pk = next_pick(dec, view, p);
+			if (!pk)
+				return;
 			judge_rule(pk, view, dec->fn, p->rule);
 			continue;
 		}
-		pk->status = PICK_UNKNOWN;
-		at = fmt_snprintf(pk->rec, sizeof(pk->rec), "unknown: needs ");
-		for (k = 0; k < p->unknown.n; k++)
-			at += fmt_snprintf(pk->rec + at, at < sizeof(pk->rec) ?
-					   sizeof(pk->rec) - at : 0, "%s%s",
-					   k ? ", " : "", p->unknown.name[k]);
+		if (!p->nalts || rows == UNKNOWN_AND_ALTERNATIVES) {
+			pk = next_pick(dec, view, p);
+			if (!pk)
+				return;
+			pk->status = PICK_UNKNOWN;
+			at = fmt_snprintf(pk->rec, sizeof(pk->rec), "unknown: needs ");
+			for (k = 0; k < p->unknown.n; k++)
+				at += fmt_snprintf(pk->rec + at, at < sizeof(pk->rec) ?
+						   sizeof(pk->rec) - at : 0, "%s%s",
+						   k ? ", " : "", p->unknown.name[k]);
+		}
 		for (a = 0; a < p->nalts; a++) {
 			struct verdict_pick *alt = next_pick(dec, view, p);
 
@@ -355,6 +438,9 @@ static void judge_picks(const struct verdict_decision *dec, struct verdict_view 
 }
 
 /* -- the lines --------------------------------------------------------------- */
+
+/* After pass=, what names the paired view's lines; the times' have nothing there. */
+#define PAIRED_WORD	" paired"
 
 /* The winner and the variants as good as it, by median: "a,b,c". */
 static void best_text(char *buf, size_t len, const struct verdict_view *view)
@@ -393,8 +479,28 @@ static void print_decision(const struct verdict_decision *dec)
 			 winner(view)->v->name, median, winner(view)->n, best);
 }
 
+/*
+ * The paired view's decision: no projection of reps, since its figures are
+ * decided by their intervals alone.
+ */
+static void print_paired(const struct verdict_decision *dec)
+{
+	const struct verdict_view *view = &dec->paired;
+	const struct verdict_ratio *w = &dec->paired_winner;
+	char best[OUT_LINE_MAX], ratio[3][24];
+
+	best_text(best, sizeof(best), view);
+	verdict_ratio_text(ratio[0], sizeof(ratio[0]), w->median);
+	verdict_ratio_text(ratio[1], sizeof(ratio[1]), w->lo);
+	verdict_ratio_text(ratio[2], sizeof(ratio[2]), w->hi);
+	out_line("verdict %s pass=%s" PAIRED_WORD " ref=%s winner=%s ratio=%s lo=%s hi=%s best=%s %s",
+		 verdict_fn_name(dec->fn), passes[dec->pass].id,
+		 dec->ref->name, winner(view)->v->name, ratio[0], ratio[1], ratio[2],
+		 best, view->d.decidable ? "decided" : "undecided");
+}
+
 static void print_pick(const struct verdict_decision *dec, const struct verdict_view *view,
-		       const struct verdict_pick *pk)
+		       bool paired, const struct verdict_pick *pk)
 {
 	char what[96], cost[24], p[16], assuming[RULE_NEED_LEN + 12];
 	int i;
@@ -428,9 +534,18 @@ static void print_pick(const struct verdict_decision *dec, const struct verdict_
 		}
 		break;
 	}
-	out_line("verdict %s pass=%s pick %s %s %s%s: %s: %s", verdict_fn_name(dec->fn),
-		 passes[dec->pass].id, rule_kernel_name(pk->kernel), pk->version,
+	out_line("verdict %s pass=%s%s pick %s %s %s%s: %s: %s", verdict_fn_name(dec->fn),
+		 passes[dec->pass].id, paired ? PAIRED_WORD : "", rule_kernel_name(pk->kernel), pk->version,
 		 pk->entry, assuming, what, pk->rec);
+}
+
+static void print_picks(const struct verdict_decision *dec, bool paired)
+{
+	const struct verdict_view *view = paired ? &dec->paired : &dec->times;
+	unsigned int j;
+
+	for (j = 0; j < view->npicks; j++)
+		print_pick(dec, view, paired, &view->pick[j]);
 }
 
 void judge_attach(struct verdict *vd)
@@ -442,10 +557,12 @@ void judge_attach(struct verdict *vd)
 void judge_print(struct verdict_decision *dec, const struct rule_pick *picks,
 		 unsigned int npicks)
 {
-	unsigned int j;
-
-	judge_picks(dec, &dec->times, picks, npicks);
+	judge_picks(dec, &dec->times, picks, npicks, UNKNOWN_AND_ALTERNATIVES);
 	print_decision(dec);
-	for (j = 0; j < dec->times.npicks; j++)
-		print_pick(dec, &dec->times, &dec->times.pick[j]);
+	print_picks(dec, false);
+	if (!dec->ref)
+		return;
+	judge_picks(dec, &dec->paired, picks, npicks, ALTERNATIVES_ONLY);
+	print_paired(dec);
+	print_picks(dec, true);
 }

@@ -2,7 +2,8 @@
 /*
  * The verdict's decisions and judged picks, and the arithmetic that makes
  * them (harness/judge.c): verdict.py's pass_candidates(), judge() and
- * decision_picks() for the page functions, in floating point, built with
+ * decision_picks() for the page functions, and paired.py's view of each
+ * decision (paired against the reference), in floating point, built with
  * SSE in the kernel. harness/verdict.c hands it the passes and calls it
  * only when the host attached it and the verdict is made (verdict_off()).
  */
@@ -90,20 +91,28 @@ struct verdict_view {
 	unsigned int ncand;
 	struct verdict_cand {
 		const struct variant *v;
-		unsigned int n;
-		double median;
+		unsigned int n;		/* its samples; paired: the epochs */
+		double median;		/* ticks; paired: the ratio */
 	} cand[VARIANTS_MAX];
 	struct decision d;
 	unsigned int npicks;
 	struct verdict_pick pick[VERDICT_PICKS_MAX];
 };
 
-/* One function's decision in one pass, weighed by the times. */
+/*
+ * One function's decision in one pass, weighed twice: by the times (the
+ * verdict line) and paired against the reference (scripts/pbreport/
+ * paired.py; the paired lines), where the pass has ratio lines and its
+ * reference is a candidate; ref NULL: no paired view.
+ */
 struct verdict_decision {
 	enum verdict_fn fn;
 	enum op op;
 	enum pass_id pass;
 	struct verdict_view times;
+	const struct variant *ref;
+	struct verdict_ratio paired_winner;	/* the paired winner's ratio line */
+	struct verdict_view paired;
 };
 
 #define VERDICT_DECISIONS_MAX	(2 * OP_COUNT * PASS_COUNT)
@@ -145,7 +154,10 @@ void judge_attach(struct verdict *vd);
 /* Decides the pass being handed over for one function, as the report does. */
 void judge_decide(struct verdict *vd, enum verdict_fn fn);
 
-/* Judges the function's picks in one decision and prints its lines. */
+/*
+ * Judges the function's picks in one decision and prints its lines: the
+ * times' verdict and pick lines, then the paired ones, if it has that view.
+ */
 void judge_print(struct verdict_decision *dec, const struct rule_pick *picks,
 		 unsigned int npicks);
 

@@ -31,6 +31,7 @@ from pbreport import rules as R  # noqa: E402
 from pbreport import stats  # noqa: E402
 
 TAG = re.compile(r"^\([A-Za-z0-9_]{1,15}\) (.*?)\r?$")
+VERDICT_KINDS = ("verdict", "verdict_pick", "verdict_paired", "verdict_paired_pick")
 
 
 def binary(name):
@@ -181,7 +182,7 @@ class LinuxVerdict(unittest.TestCase):
         self.assertNotIn(None, kinds, [l for l, k in zip(lines, kinds) if k is None])
         # The verdict follows the passes and precedes the end.
         first = kinds.index("verdict")
-        last = max(i for i, k in enumerate(kinds) if k in ("verdict", "verdict_pick"))
+        last = max(i for i, k in enumerate(kinds) if k in VERDICT_KINDS)
         self.assertFalse({"pass", "value", "agg"} & set(kinds[first:]))
         self.assertEqual(kinds[last + 1:], ["runtime", "done"])
         return verdict_lines.check_agree(self, log)
