@@ -4,7 +4,6 @@
 #include "harness/judge.h"
 #include "harness/rules.h"
 #include "harness/stats.h"
-#include "harness/verdict.h"
 #include "lib/fmt.h"
 #include "lib/out.h"
 

@@ -11,10 +11,12 @@
 #define PB_JUDGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "harness/decide.h"
 #include "harness/passes.h"
 #include "harness/rules.h"
+#include "lib/fmt.h"
 #include "variants/variants.h"
 
 enum verdict_fn { VERDICT_CLEAR_PAGE, VERDICT_CLEAR_PAGES, VERDICT_COPY_PAGE,
@@ -56,6 +58,16 @@ struct verdict_ratio {
 	uint64_t median, lo, hi;
 	bool has_interval;
 };
+
+/*
+ * One of them as the line prints it, four decimals: "0.3744"; inline, as
+ * the ratio lines (harness/suites/figures.c) and the paired lines print it.
+ */
+static inline void verdict_ratio_text(char *buf, size_t len, uint64_t parts)
+{
+	fmt_snprintf(buf, len, "%lu.%04lu", (unsigned long)(parts / VERDICT_RATIO_ONE),
+		     (unsigned long)(parts % VERDICT_RATIO_ONE));
+}
 
 enum pick_status {
 	PICK_MEASURED, PICK_NOT_MEASURED, PICK_NEEDS_VARIANT, PICK_UNKNOWN,

@@ -7,7 +7,6 @@
 #include "harness/judge.h"
 #include "harness/rules.h"
 #include "harness/verdict.h"
-#include "lib/fmt.h"
 #include "lib/out.h"
 
 /* Picks of one function: every entry of both kernels, every era. */
@@ -66,12 +65,6 @@ void verdict_add_ratio(struct verdict *vd, const struct variant *v,
 			vd->pending[i].has_ratio = true;
 			vd->pending[i].ratio = *r;
 		}
-}
-
-void verdict_ratio_text(char *buf, size_t len, uint64_t parts)
-{
-	fmt_snprintf(buf, len, "%lu.%04lu", (unsigned long)(parts / VERDICT_RATIO_ONE),
-		     (unsigned long)(parts % VERDICT_RATIO_ONE));
 }
 
 /* The functions a pass of op measures. */

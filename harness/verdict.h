@@ -15,7 +15,6 @@
 #define PB_VERDICT_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 #include "harness/judge.h"
 #include "harness/rules.h"
@@ -53,9 +52,6 @@ void verdict_add_figure(struct verdict *vd, const struct variant *v,
 void verdict_add_ratio(struct verdict *vd, const struct variant *v,
 		       const struct variant *ref, const struct verdict_ratio *r);
 void verdict_end_pass(struct verdict *vd);
-
-/* A ratio line's figure as it prints it, four decimals: "0.3744". */
-void verdict_ratio_text(char *buf, size_t len, uint64_t parts);
 
 /* Judges the picks on these facts and prints the verdict lines. */
 void verdict_report(struct verdict *vd, const struct rule_facts *f);
