@@ -115,6 +115,17 @@ def _pick_row(p, assuming, name):
             else None, p["recommendation"])
 
 
+def _line_row(pick, row, assuming, winner, name):
+    """A pick line's fields, as a row of the report (the pick, one of its
+    alternatives, or a view's row) says them: the winner by its log name
+    in the recommendation."""
+    what, cost, pv, rec = _pick_row(row, assuming, name)
+    for words in ("switch to %s ", "but %s has"):
+        rec = rec.replace(words % winner, words % name(winner))
+    return (pick["kernel"], pick["version"], pick["entry"], assuming, what,
+            cost, pv, rec)
+
+
 def expected(machine):
     """The report's decisions of the page functions, in the lines' terms:
     the log's variant names (the report says today's)."""
@@ -126,19 +137,9 @@ def expected(machine):
         name = (lambda v: names.get(v, v))
         picks = []
         for p in d["picks"]:
-            what, cost, pv, rec = _pick_row(p, None, name)
-            rec = rec.replace("switch to %s " % d["winner"],
-                              "switch to %s " % name(d["winner"]))
-            rec = rec.replace("but %s has" % d["winner"],
-                              "but %s has" % name(d["winner"]))
-            picks.append((p["kernel"], p["version"], p["entry"], None, what,
-                          cost, pv, rec))
+            picks.append(_line_row(p, p, None, d["winner"], name))
             for a in p.get("alternatives", []):
-                what, cost, pv, rec = _pick_row(a, a["assuming"], name)
-                rec = rec.replace("switch to %s " % d["winner"],
-                                  "switch to %s " % name(d["winner"]))
-                picks.append((p["kernel"], p["version"], p["entry"],
-                              a["assuming"], what, cost, pv, rec))
+                picks.append(_line_row(p, a, a["assuming"], d["winner"], name))
         key = (d["function"], d["pass"])
         out[key] = {
             "winner": name(d["winner"]), "median": d["winner_median"],
@@ -154,15 +155,8 @@ def expected(machine):
 def _paired(u, name):
     """decisions[].paired in the paired lines' terms: one pick line per
     row of its picks (nextuse.pick_rows())."""
-    picks = []
-    for p in u["picks"]:
-        what, cost, pv, rec = _pick_row(p, p.get("assuming"), name)
-        rec = rec.replace("switch to %s " % u["winner"],
-                          "switch to %s " % name(u["winner"]))
-        rec = rec.replace("but %s has" % u["winner"],
-                          "but %s has" % name(u["winner"]))
-        picks.append((p["kernel"], p["version"], p["entry"],
-                      p.get("assuming"), what, cost, pv, rec))
+    picks = [_line_row(p, p, p.get("assuming"), u["winner"], name)
+             for p in u["picks"]]
     f = u["figures"][u["winner"]]
     return {"reference": name(u["reference"]), "winner": name(u["winner"]),
             "figure": (f["ratio"], f["lo"], f["hi"]),
