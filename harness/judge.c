@@ -151,16 +151,83 @@ static struct cell figure_cell(const struct verdict_figure *f)
 	};
 }
 
+/* The reference's own figure paired against itself: 1 exactly, no spread. */
+static const struct verdict_ratio ratio_one = {
+	.median = VERDICT_RATIO_ONE, .lo = VERDICT_RATIO_ONE, .hi = VERDICT_RATIO_ONE,
+	.has_interval = true,
+};
+
+/*
+ * paired.py ratio_cell(): a ratio line's figure over the reference's
+ * epochs. A ratio's interval already has the timer's step as its floor,
+ * so no quantum rule applies (quantum 0).
+ */
+static struct cell ratio_cell(const struct verdict_ratio *r, unsigned int epochs)
+{
+	return (struct cell){
+		.n = epochs, .median = (double)r->median / VERDICT_RATIO_ONE,
+		.by_epochs = true, .has_interval = r->has_interval,
+		.lo = (double)r->lo / VERDICT_RATIO_ONE,
+		.hi = (double)r->hi / VERDICT_RATIO_ONE, .epochs = epochs,
+	};
+}
+
+/*
+ * paired.py view_json(): where the pass has ratio lines and its reference
+ * is one of the times' candidates (pending[at[0..n)]), the reference and
+ * each candidate with a ratio interval; the others are left out, as
+ * paired.py's without_ratio.
+ */
+static void decide_paired(const struct verdict *vd, struct verdict_decision *dec,
+			  const unsigned int *at, unsigned int n)
+{
+	static struct cell cells[VARIANTS_MAX];
+	const struct verdict_ratio *ratio[VARIANTS_MAX];
+	struct verdict_view *view = &dec->paired;
+	const struct verdict_pending *ref = NULL;
+	unsigned int i, k = 0;
+
+	dec->ref = NULL;
+	if (!vd->ratio_ref)
+		return;
+	for (i = 0; i < n; i++)
+		if (vd->pending[at[i]].v == vd->ratio_ref)
+			ref = &vd->pending[at[i]];
+	if (!ref || !ref->has_figure)
+		return;
+	for (i = 0; i < n; i++) {
+		const struct verdict_pending *p = &vd->pending[at[i]];
+
+		if (p == ref)
+			ratio[k] = &ratio_one;
+		else if (p->has_ratio && p->ratio.has_interval)
+			ratio[k] = &p->ratio;
+		else
+			continue;
+		cells[k] = ratio_cell(ratio[k], ref->fig.epochs);
+		view->cand[k] = (struct verdict_cand){ p->v, cells[k].n, cells[k].median };
+		k++;
+	}
+	view->ncand = k;
+	view->npicks = 0;
+	decide(&view->d, cells, k, DECIDE_ALPHA, PAGE_TIE);
+	dec->ref = ref->v;
+	dec->paired_winner = *ratio[view->d.rank[0]];
+}
+
 /* verdict.py pass_candidates(): what did not fail; ranges for clear_pages only. */
 void judge_decide(struct verdict *vd, enum verdict_fn fn)
 {
 	static struct cell cells[VARIANTS_MAX];
+	unsigned int at[VARIANTS_MAX];
 	struct verdict_decision *dec;
+	struct verdict_view *view;
 	unsigned int i, n = 0;
 
 	if (vd->ndecisions == VERDICT_DECISIONS_MAX)
 		return;
 	dec = &vd->decision[vd->ndecisions];
+	view = &dec->times;
 	for (i = 0; i < vd->npending; i++) {
 		struct verdict_pending *p = &vd->pending[i];
 		struct cell *c = &cells[n];
@@ -178,32 +245,34 @@ void judge_decide(struct verdict *vd, enum verdict_fn fn)
 		} else {
 			*c = (struct cell){ .n = p->n, .median = (double)p->median };
 		}
-		dec->cand[n++] = (struct verdict_cand){ p->v, p->n, c->median };
+		at[n] = i;
+		view->cand[n++] = (struct verdict_cand){ p->v, p->n, c->median };
 	}
 	if (!n)
 		return;
 	dec->fn = fn;
 	dec->op = vd->op;
 	dec->pass = vd->pass;
-	dec->ncand = n;
-	dec->npicks = 0;
-	decide(&dec->d, cells, n, DECIDE_ALPHA, PAGE_TIE);
+	view->ncand = n;
+	view->npicks = 0;
+	decide(&view->d, cells, n, DECIDE_ALPHA, PAGE_TIE);
+	decide_paired(vd, dec, at, n);
 	vd->ndecisions++;
 }
 
 /* -- the picks, judged --------------------------------------------------------- */
 
-static const struct verdict_cand *winner(const struct verdict_decision *dec)
+static const struct verdict_cand *winner(const struct verdict_view *view)
 {
-	return &dec->cand[dec->d.rank[0]];
+	return &view->cand[view->d.rank[0]];
 }
 
-static int candidate(const struct verdict_decision *dec, const char *variant)
+static int candidate(const struct verdict_view *view, const char *variant)
 {
 	unsigned int i;
 
-	for (i = 0; i < dec->ncand; i++)
-		if (same(dec->cand[i].v->name, variant))
+	for (i = 0; i < view->ncand; i++)
+		if (same(view->cand[i].v->name, variant))
 			return (int)i;
 	return -1;
 }
@@ -228,12 +297,12 @@ static void epochs_rec(char *buf, size_t len, const struct relation *r)
 		     of[0], of[1]);
 }
 
-/* verdict.py judge(): the pick's variant against the winner. */
-static void judge(struct verdict_pick *pk, const struct verdict_decision *dec,
-		  const char *variant)
+/* verdict.py judge(): the pick's variant against the view's winner. */
+static void judge(struct verdict_pick *pk, const struct verdict_view *view,
+		  enum verdict_fn fn, const char *variant)
 {
-	const struct verdict_cand *w = winner(dec);
-	int i = candidate(dec, variant);
+	const struct verdict_cand *w = winner(view);
+	int i = candidate(view, variant);
 	const struct relation *r;
 	char saves[24];
 
@@ -244,7 +313,7 @@ static void judge(struct verdict_pick *pk, const struct verdict_decision *dec,
 			     "not measured: %s has no figures in this pass", variant);
 		return;
 	}
-	r = &dec->d.rel[i];
+	r = &view->d.rel[i];
 	pk->status = PICK_MEASURED;
 	pk->has_cost = r->state != REL_SAME && r->state != REL_TIE && r->has_delta;
 	if (pk->has_cost)
@@ -258,8 +327,8 @@ static void judge(struct verdict_pick *pk, const struct verdict_decision *dec,
 		break;
 	case REL_SLOWER:
 		tenths_text(saves, sizeof(saves), exact_scaled(
-			100 * (dec->cand[i].median - w->median) / dec->cand[i].median, 1));
-		if (dec->fn != VERDICT_COPY_PAGE && contains(w->v->what, "no SFENCE"))
+			100 * (view->cand[i].median - w->median) / view->cand[i].median, 1));
+		if (fn != VERDICT_COPY_PAGE && contains(w->v->what, "no SFENCE"))
 			fmt_snprintf(pk->rec, sizeof(pk->rec),
 				     "switch to %s (saves %s%%); but %s has no SFENCE: its "
 				     "stores are not ordered, and the time leaves their "
@@ -288,8 +357,8 @@ static void judge(struct verdict_pick *pk, const struct verdict_decision *dec,
 	}
 }
 
-static void judge_rule(struct verdict_pick *pk, const struct verdict_decision *dec,
-		       const struct pick_rule *r)
+static void judge_rule(struct verdict_pick *pk, const struct verdict_view *view,
+		       enum verdict_fn fn, const struct pick_rule *r)
 {
 	if (r->needs_variant) {
 		pk->status = PICK_NEEDS_VARIANT;
@@ -297,92 +366,140 @@ static void judge_rule(struct verdict_pick *pk, const struct verdict_decision *d
 			     r->needs_variant);
 		return;
 	}
-	judge(pk, dec, r->variant);
+	judge(pk, view, fn, r->variant);
 }
 
-static struct verdict_pick *next_pick(struct verdict_decision *dec,
+static struct verdict_pick *next_pick(const struct verdict_decision *dec,
+				      struct verdict_view *view,
 				      const struct rule_pick *p)
 {
 	struct verdict_pick *pk;
 
-	if (dec->npicks == VERDICT_PICKS_MAX) {
+	if (view->npicks == VERDICT_PICKS_MAX) {
 		out_line("note: verdict: %s pass=%s has more picks than %u; the rest are "
 			 "left out", verdict_fn_name(dec->fn), passes[dec->pass].id,
 			 VERDICT_PICKS_MAX);
 		return NULL;
 	}
-	pk = &dec->pick[dec->npicks++];
+	pk = &view->pick[view->npicks++];
 	*pk = (struct verdict_pick){ .kernel = p->kernel, .entry = p->entry };
 	fmt_snprintf(pk->version, sizeof(pk->version), "%s", p->version);
 	return pk;
 }
 
-/* verdict.py decision_picks(): every era's pick; an unknown one, and its alternatives. */
-static void judge_picks(struct verdict_decision *dec, const struct rule_pick *picks,
-			unsigned int npicks)
+/*
+ * Which rows an unknown pick gets: in the times' view its own and one per
+ * alternative (verdict.py decision_picks(), the alternatives nested in
+ * it); in the paired view, as nextuse.py pick_rows(), its own only where
+ * it has no alternative.
+ */
+enum unknown_rows { UNKNOWN_AND_ALTERNATIVES, ALTERNATIVES_ONLY };
+
+/* Every era's pick judged in one view; an unknown one, and its alternatives. */
+static void judge_picks(const struct verdict_decision *dec, struct verdict_view *view,
+			const struct rule_pick *picks, unsigned int npicks,
+			enum unknown_rows rows)
 {
 	unsigned int i, a, k, at;
 
 	for (i = 0; i < npicks; i++) {
 		const struct rule_pick *p = &picks[i];
-		struct verdict_pick *pk = next_pick(dec, p);
+		struct verdict_pick *pk;
 
-		if (!pk)
-			return;
 		if (p->rule) {
-			judge_rule(pk, dec, p->rule);
+			pk = next_pick(dec, view, p);
+			if (!pk)
+				return;
+			judge_rule(pk, view, dec->fn, p->rule);
 			continue;
 		}
-		pk->status = PICK_UNKNOWN;
-		at = fmt_snprintf(pk->rec, sizeof(pk->rec), "unknown: needs ");
-		for (k = 0; k < p->unknown.n; k++)
-			at += fmt_snprintf(pk->rec + at, at < sizeof(pk->rec) ?
-					   sizeof(pk->rec) - at : 0, "%s%s",
-					   k ? ", " : "", p->unknown.name[k]);
+		if (!p->nalts || rows == UNKNOWN_AND_ALTERNATIVES) {
+			pk = next_pick(dec, view, p);
+			if (!pk)
+				return;
+			pk->status = PICK_UNKNOWN;
+			at = fmt_snprintf(pk->rec, sizeof(pk->rec), "unknown: needs ");
+			for (k = 0; k < p->unknown.n; k++)
+				at += fmt_snprintf(pk->rec + at, at < sizeof(pk->rec) ?
+						   sizeof(pk->rec) - at : 0, "%s%s",
+						   k ? ", " : "", p->unknown.name[k]);
+		}
 		for (a = 0; a < p->nalts; a++) {
-			struct verdict_pick *alt = next_pick(dec, p);
+			struct verdict_pick *alt = next_pick(dec, view, p);
 
 			if (!alt)
 				return;
 			fmt_snprintf(alt->assuming, sizeof(alt->assuming), "%s",
 				     p->alt[a].assuming);
-			judge_rule(alt, dec, p->alt[a].rule);
+			judge_rule(alt, view, dec->fn, p->alt[a].rule);
 		}
 	}
 }
 
 /* -- the lines --------------------------------------------------------------- */
 
-static void print_decision(const struct verdict_decision *dec)
+/* After pass=, what names the paired view's lines; the times' have nothing there. */
+#define PAIRED_WORD	" paired"
+
+/* The winner and the variants as good as it, by median: "a,b,c". */
+static void best_text(char *buf, size_t len, const struct verdict_view *view)
 {
-	char best[OUT_LINE_MAX], median[24];
 	unsigned int i, at = 0;
 
-	best[0] = '\0';
-	for (i = 0; i < dec->d.n; i++) {
-		unsigned int c = dec->d.rank[i];
+	buf[0] = '\0';
+	for (i = 0; i < view->d.n; i++) {
+		unsigned int c = view->d.rank[i];
 
-		if (relation_as_good(&dec->d.rel[c]))
-			at += fmt_snprintf(best + at, at < sizeof(best) ? sizeof(best) - at : 0,
-					   "%s%s", at ? "," : "", dec->cand[c].v->name);
+		if (relation_as_good(&view->d.rel[c]))
+			at += fmt_snprintf(buf + at, at < len ? len - at : 0, "%s%s",
+					   at ? "," : "", view->cand[c].v->name);
 	}
-	median_text(median, sizeof(median), winner(dec)->median);
-	if (dec->d.decidable)
+}
+
+static void print_decision(const struct verdict_decision *dec)
+{
+	const struct verdict_view *view = &dec->times;
+	char best[OUT_LINE_MAX], median[24];
+
+	best_text(best, sizeof(best), view);
+	median_text(median, sizeof(median), winner(view)->median);
+	if (view->d.decidable)
 		out_line("verdict %s pass=%s winner=%s median=%s n=%u best=%s decided",
 			 verdict_fn_name(dec->fn), passes[dec->pass].id,
-			 winner(dec)->v->name, median, winner(dec)->n, best);
-	else if (dec->d.reps_needed)
+			 winner(view)->v->name, median, winner(view)->n, best);
+	else if (view->d.reps_needed)
 		out_line("verdict %s pass=%s winner=%s median=%s n=%u best=%s undecided reps>=%u",
 			 verdict_fn_name(dec->fn), passes[dec->pass].id,
-			 winner(dec)->v->name, median, winner(dec)->n, best,
-			 dec->d.reps_needed);
+			 winner(view)->v->name, median, winner(view)->n, best,
+			 view->d.reps_needed);
 	else
 		out_line("verdict %s pass=%s winner=%s median=%s n=%u best=%s undecided",
 			 verdict_fn_name(dec->fn), passes[dec->pass].id,
-			 winner(dec)->v->name, median, winner(dec)->n, best);
+			 winner(view)->v->name, median, winner(view)->n, best);
 }
 
-static void print_pick(const struct verdict_decision *dec, const struct verdict_pick *pk)
+/*
+ * The paired view's decision: no projection of reps, since its figures are
+ * decided by their intervals alone.
+ */
+static void print_paired(const struct verdict_decision *dec)
+{
+	const struct verdict_view *view = &dec->paired;
+	const struct verdict_ratio *w = &dec->paired_winner;
+	char best[OUT_LINE_MAX], ratio[3][24];
+
+	best_text(best, sizeof(best), view);
+	verdict_ratio_text(ratio[0], sizeof(ratio[0]), w->median);
+	verdict_ratio_text(ratio[1], sizeof(ratio[1]), w->lo);
+	verdict_ratio_text(ratio[2], sizeof(ratio[2]), w->hi);
+	out_line("verdict %s pass=%s" PAIRED_WORD " ref=%s winner=%s ratio=%s lo=%s hi=%s best=%s %s",
+		 verdict_fn_name(dec->fn), passes[dec->pass].id,
+		 dec->ref->name, winner(view)->v->name, ratio[0], ratio[1], ratio[2],
+		 best, view->d.decidable ? "decided" : "undecided");
+}
+
+static void print_pick(const struct verdict_decision *dec, const struct verdict_view *view,
+		       bool paired, const struct verdict_pick *pk)
 {
 	char what[96], cost[24], p[16], assuming[RULE_NEED_LEN + 12];
 	int i;
@@ -401,14 +518,14 @@ static void print_pick(const struct verdict_decision *dec, const struct verdict_
 		fmt_snprintf(what, sizeof(what), "%s", pk->variant);
 		break;
 	case PICK_MEASURED:
-		i = candidate(dec, pk->variant);
+		i = candidate(view, pk->variant);
 		if (!pk->has_cost) {
 			fmt_snprintf(what, sizeof(what), "%s cost=none", pk->variant);
 			break;
 		}
 		tenths_text(cost, sizeof(cost), pk->cost_tenths);
-		if (dec->d.rel[i].has_p) {
-			p_text(p, sizeof(p), dec->d.rel[i].p);
+		if (view->d.rel[i].has_p) {
+			p_text(p, sizeof(p), view->d.rel[i].p);
 			fmt_snprintf(what, sizeof(what), "%s cost=+%s%% p=%s", pk->variant,
 				     cost, p);
 		} else {
@@ -416,9 +533,18 @@ static void print_pick(const struct verdict_decision *dec, const struct verdict_
 		}
 		break;
 	}
-	out_line("verdict %s pass=%s pick %s %s %s%s: %s: %s", verdict_fn_name(dec->fn),
-		 passes[dec->pass].id, rule_kernel_name(pk->kernel), pk->version,
+	out_line("verdict %s pass=%s%s pick %s %s %s%s: %s: %s", verdict_fn_name(dec->fn),
+		 passes[dec->pass].id, paired ? PAIRED_WORD : "", rule_kernel_name(pk->kernel), pk->version,
 		 pk->entry, assuming, what, pk->rec);
+}
+
+static void print_picks(const struct verdict_decision *dec, bool paired)
+{
+	const struct verdict_view *view = paired ? &dec->paired : &dec->times;
+	unsigned int j;
+
+	for (j = 0; j < view->npicks; j++)
+		print_pick(dec, view, paired, &view->pick[j]);
 }
 
 void judge_attach(struct verdict *vd)
@@ -430,10 +556,12 @@ void judge_attach(struct verdict *vd)
 void judge_print(struct verdict_decision *dec, const struct rule_pick *picks,
 		 unsigned int npicks)
 {
-	unsigned int j;
-
-	judge_picks(dec, picks, npicks);
+	judge_picks(dec, &dec->times, picks, npicks, UNKNOWN_AND_ALTERNATIVES);
 	print_decision(dec);
-	for (j = 0; j < dec->npicks; j++)
-		print_pick(dec, &dec->pick[j]);
+	print_picks(dec, false);
+	if (!dec->ref)
+		return;
+	judge_picks(dec, &dec->paired, picks, npicks, ALTERNATIVES_ONLY);
+	print_paired(dec);
+	print_picks(dec, true);
 }

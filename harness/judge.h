@@ -2,7 +2,8 @@
 /*
  * The verdict's decisions and judged picks, and the arithmetic that makes
  * them (harness/judge.c): verdict.py's pass_candidates(), judge() and
- * decision_picks() for the page functions, in floating point, built with
+ * decision_picks() for the page functions, and paired.py's view of each
+ * decision (paired against the reference), in floating point, built with
  * SSE in the kernel. harness/verdict.c hands it the passes and calls it
  * only when the host attached it and the verdict is made (verdict_off()).
  */
@@ -10,10 +11,12 @@
 #define PB_JUDGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "harness/decide.h"
 #include "harness/passes.h"
 #include "harness/rules.h"
+#include "lib/fmt.h"
 #include "variants/variants.h"
 
 enum verdict_fn { VERDICT_CLEAR_PAGE, VERDICT_CLEAR_PAGES, VERDICT_COPY_PAGE,
@@ -45,6 +48,27 @@ struct verdict_figure {
 	uint64_t step;		/* the timer's, in ticks; 0: unknown */
 };
 
+/*
+ * A ratio line's figures, as it prints them (docs/log-format.md, "Ratio
+ * lines"): the variant's time over the reference's, in VERDICT_RATIO_ONE
+ * parts of 1; lo and hi only with has_interval.
+ */
+#define VERDICT_RATIO_ONE	10000u	/* its four decimals */
+struct verdict_ratio {
+	uint64_t median, lo, hi;
+	bool has_interval;
+};
+
+/*
+ * One of them as the line prints it, four decimals: "0.3744"; inline, as
+ * the ratio lines (harness/suites/figures.c) and the paired lines print it.
+ */
+static inline void verdict_ratio_text(char *buf, size_t len, uint64_t parts)
+{
+	fmt_snprintf(buf, len, "%lu.%04lu", (unsigned long)(parts / VERDICT_RATIO_ONE),
+		     (unsigned long)(parts % VERDICT_RATIO_ONE));
+}
+
 enum pick_status {
 	PICK_MEASURED, PICK_NOT_MEASURED, PICK_NEEDS_VARIANT, PICK_UNKNOWN,
 };
@@ -69,19 +93,38 @@ struct verdict_pick {
 
 /* Today's tables give at most 11 (clear_page, on Intel with fast_string unknown). */
 #define VERDICT_PICKS_MAX	24
-struct verdict_decision {
-	enum verdict_fn fn;
-	enum op op;
-	enum pass_id pass;
+
+/*
+ * One way of weighing a decision's candidates: each one's figure, the
+ * decision over them (harness/decide.h) and the picks judged against its
+ * winner.
+ */
+struct verdict_view {
 	unsigned int ncand;
 	struct verdict_cand {
 		const struct variant *v;
-		unsigned int n;
-		double median;
+		unsigned int n;		/* its samples; paired: the epochs */
+		double median;		/* ticks; paired: the ratio */
 	} cand[VARIANTS_MAX];
 	struct decision d;
 	unsigned int npicks;
 	struct verdict_pick pick[VERDICT_PICKS_MAX];
+};
+
+/*
+ * One function's decision in one pass, weighed twice: by the times (the
+ * verdict line) and paired against the reference (scripts/pbreport/
+ * paired.py; the paired lines), where the pass has ratio lines and its
+ * reference is a candidate; ref NULL: no paired view.
+ */
+struct verdict_decision {
+	enum verdict_fn fn;
+	enum op op;
+	enum pass_id pass;
+	struct verdict_view times;
+	const struct variant *ref;
+	struct verdict_ratio paired_winner;	/* the paired winner's ratio line */
+	struct verdict_view paired;
 };
 
 #define VERDICT_DECISIONS_MAX	(2 * OP_COUNT * PASS_COUNT)
@@ -99,7 +142,10 @@ struct verdict {
 		bool failed;		/* a verify FAILED or fault line in this pass */
 		bool has_figure;	/* from epochs: fig, not t or median */
 		struct verdict_figure fig;
+		bool has_ratio;		/* its ratio line's figures: ratio */
+		struct verdict_ratio ratio;
 	} pending[VARIANTS_MAX];
+	const struct variant *ratio_ref;	/* its ratio lines' reference, or NULL */
 	unsigned int ndecisions;
 	struct verdict_decision decision[VERDICT_DECISIONS_MAX];
 	bool reported;
@@ -120,7 +166,10 @@ void judge_attach(struct verdict *vd);
 /* Decides the pass being handed over for one function, as the report does. */
 void judge_decide(struct verdict *vd, enum verdict_fn fn);
 
-/* Judges the function's picks in one decision and prints its lines. */
+/*
+ * Judges the function's picks in one decision and prints its lines: the
+ * times' verdict and pick lines, then the paired ones, if it has that view.
+ */
 void judge_print(struct verdict_decision *dec, const struct rule_pick *picks,
 		 unsigned int npicks);
 

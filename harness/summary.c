@@ -79,6 +79,12 @@ void summary_add_figure(struct summary *s, const struct variant *v,
 	verdict_add_figure(&s->verdict, v, fig, failed);
 }
 
+void summary_add_ratio(struct summary *s, const struct variant *v,
+		       const struct variant *ref, const struct verdict_ratio *r)
+{
+	verdict_add_ratio(&s->verdict, v, ref, r);
+}
+
 /* Whether row r's interval overlaps the first row's: as good as it. */
 static bool as_good(const struct summary_pass *p, unsigned int r)
 {

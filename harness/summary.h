@@ -53,6 +53,9 @@ void summary_add_interval(struct summary *s, const char *variant,
 /* A clear or copy pass's row from epochs: the screen's, and the verdict's. */
 void summary_add_figure(struct summary *s, const struct variant *v,
 			const struct verdict_figure *fig, bool failed);
+/* Its ratio line, after its figure: the verdict's alone (the screen shows times). */
+void summary_add_ratio(struct summary *s, const struct variant *v,
+		       const struct variant *ref, const struct verdict_ratio *r);
 /*
  * A clear or copy pass's row, from its n samples (sorted in place), which
  * the verdict reads until summary_end(); failed: the variant printed a

@@ -23,6 +23,7 @@ void verdict_begin_pass(struct verdict *vd, enum op op, enum pass_id pass)
 	vd->op = op;
 	vd->pass = pass;
 	vd->npending = 0;
+	vd->ratio_ref = NULL;
 }
 
 static void add(struct verdict *vd, const struct verdict_pending *p)
@@ -51,6 +52,21 @@ void verdict_add_figure(struct verdict *vd, const struct variant *v,
 					   .has_figure = true, .fig = *fig });
 }
 
+void verdict_add_ratio(struct verdict *vd, const struct variant *v,
+		       const struct variant *ref, const struct verdict_ratio *r)
+{
+	unsigned int i;
+
+	if (!vd->open)
+		return;
+	vd->ratio_ref = ref;
+	for (i = 0; i < vd->npending; i++)
+		if (vd->pending[i].v == v) {
+			vd->pending[i].has_ratio = true;
+			vd->pending[i].ratio = *r;
+		}
+}
+
 /* The functions a pass of op measures. */
 static unsigned int functions(enum op op, enum verdict_fn *out)
 {
@@ -75,6 +91,7 @@ void verdict_end_pass(struct verdict *vd)
 		vd->decide(vd, fns[i]);
 	vd->open = false;
 	vd->npending = 0;
+	vd->ratio_ref = NULL;
 }
 
 void verdict_report(struct verdict *vd, const struct rule_facts *f)

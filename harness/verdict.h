@@ -44,6 +44,13 @@ void verdict_add_aggregate(struct verdict *vd, const struct variant *v,
  */
 void verdict_add_figure(struct verdict *vd, const struct variant *v,
 			const struct verdict_figure *fig, bool failed);
+/*
+ * Variant v's ratio line over ref, the op's reference, as it prints it:
+ * after v's verdict_add_figure(). A pass with ratio lines is decided
+ * paired against the reference as well (scripts/pbreport/paired.py).
+ */
+void verdict_add_ratio(struct verdict *vd, const struct variant *v,
+		       const struct variant *ref, const struct verdict_ratio *r);
 void verdict_end_pass(struct verdict *vd);
 
 /* Judges the picks on these facts and prints the verdict lines. */

@@ -3,7 +3,8 @@ tables scripts/rules2c makes of rules/) against the report's
 (scripts/pbreport): the statistics on random samples, the picks on every
 recorded CPUID dump, and the verdict lines of real runs of
 pagebench-linux and of the kernel against `pagebench-report verdict
---json` of the same log (docs/log-format.md, "The verdict")."""
+--json` of the same log (docs/log-format.md, "The verdict"), the paired
+lines against its decisions[].paired."""
 import math
 import os
 import random
@@ -31,6 +32,7 @@ from pbreport import rules as R  # noqa: E402
 from pbreport import stats  # noqa: E402
 
 TAG = re.compile(r"^\([A-Za-z0-9_]{1,15}\) (.*?)\r?$")
+VERDICT_KINDS = ("verdict", "verdict_pick", "verdict_paired", "verdict_paired_pick")
 
 
 def binary(name):
@@ -181,7 +183,7 @@ class LinuxVerdict(unittest.TestCase):
         self.assertNotIn(None, kinds, [l for l, k in zip(lines, kinds) if k is None])
         # The verdict follows the passes and precedes the end.
         first = kinds.index("verdict")
-        last = max(i for i, k in enumerate(kinds) if k in ("verdict", "verdict_pick"))
+        last = max(i for i, k in enumerate(kinds) if k in VERDICT_KINDS)
         self.assertFalse({"pass", "value", "agg"} & set(kinds[first:]))
         self.assertEqual(kinds[last + 1:], ["runtime", "done"])
         return verdict_lines.check_agree(self, log)
@@ -191,6 +193,13 @@ class LinuxVerdict(unittest.TestCase):
         got = self.check_log(log)
         self.assertEqual({fn for fn, _ in got}, {"clear_page", "clear_pages", "copy_page"})
         self.assertIn(("copy_page", "copy-hot"), got)
+        # Every pass ran in epochs with both references: each decision
+        # is paired against its table's.
+        for (fn, label), d in got.items():
+            with self.subTest(decision="%s %s" % (fn, label)):
+                self.assertIn("paired", d)
+                self.assertEqual(d["paired"]["reference"],
+                                 "movsq" if fn == "copy_page" else "stosb")
         # This machine: what the picks need that user space cannot read.
         fast = "fast_string=" in next(l for l in tagged(log) if l.startswith("features "))
         picks = [p for d in got.values() for p in d["picks"]]
@@ -205,6 +214,31 @@ class LinuxVerdict(unittest.TestCase):
         d = got[("clear_page", "L1 w/o flush")]
         self.assertFalse(d["decidable"])
         self.assertGreaterEqual(d["reps_needed"], 4)
+
+    def test_no_reference_no_paired_lines(self):
+        """variants= without stosb: the clear passes have no ratio lines,
+        so no paired view; the copy pass, whose movsq ran, has one."""
+        log = self.run_linux("passes=l1", "reps=4", "variants=sse2,avx,orig,movsq")
+        got = self.check_log(log)
+        self.assertFalse([l for l in tagged(log) if l.startswith("ratio suite=clear")])
+        self.assertFalse([l for l in tagged(log) if l.startswith("verdict clear") and
+                          " paired " in l])
+        for fn in ("clear_page", "clear_pages"):
+            self.assertNotIn("paired", got[(fn, "L1 w/o flush")], fn)
+        self.assertEqual(got[("copy_page", "copy L1 w/o flush")]["paired"]["reference"],
+                         "movsq")
+
+    def test_no_ratio_interval(self):
+        """One epoch: no ratio line has an interval, so the paired view is
+        the reference alone, 1 exactly and decided, and a pick of another
+        variant is not measured there."""
+        got = self.check_log(self.run_linux("passes=l1", "reps=2", "variants=stosb,sse2,orig"))
+        u = got[("clear_page", "L1 w/o flush")]["paired"]
+        self.assertEqual((u["winner"], u["figure"], u["best"], u["decidable"]),
+                         ("stosb", (1.0, 1.0, 1.0), ["stosb"], True))
+        self.assertTrue(any(p[4] == "sse2" and
+                            p[7] == "not measured: sse2 has no figures in this pass"
+                            for p in u["picks"]), u["picks"])
 
     def test_picks_not_measured(self):
         """Variants that are not in the run: the picks say so, the cost stays unknown."""
@@ -236,6 +270,8 @@ class KernelVerdict(unittest.TestCase):
         got = verdict_lines.check_agree(self, log)
         picks = [p for d in got.values() for p in d["picks"]]
         self.assertTrue(picks)
+        # In epochs, with stosb and movsq: each decision paired too.
+        self.assertEqual([k for k, d in got.items() if "paired" not in d], [])
         self.assertFalse([p for p in picks if p[4] == "?"])
         done = [i for i, l in enumerate(lines) if l.startswith("done: ")]
         last = max(i for i, l in enumerate(lines) if l.startswith("verdict "))

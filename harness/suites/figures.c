@@ -162,37 +162,55 @@ static void stat_line(const struct pass_figures *pf, const char *variant,
 		 med, lo, hi, epoch_stop_name(stop));
 }
 
-/* Millionths as a ratio line prints them: four decimals. */
-static void ratio_figure(char *buf, uint64_t ppm)
+/* Millionths in the ratio line's parts of 1 (VERDICT_RATIO_ONE), rounded. */
+static uint64_t ratio_printed(uint64_t ppm)
 {
-	uint64_t r = (ppm + 50) / 100;
+	const uint64_t per = RATIO_ONE / VERDICT_RATIO_ONE;
 
-	fmt_snprintf(buf, FIGURE_MAX, "%lu.%04lu", (unsigned long)(r / 10000),
-		     (unsigned long)(r % 10000));
+	return (ppm + per / 2) / per;
+}
+
+/*
+ * Variant i's ratio line, its figures as it prints them; false where the
+ * pass prints none for i: the op's reference (op_ratio_ref()) is not in
+ * runs, i is the reference or not in runs, or either lacks epochs.
+ */
+static bool ratio_of_variant(const struct pass_figures *pf, variant_set runs,
+			     unsigned int i, struct verdict_ratio *r)
+{
+	int ref = op_ratio_ref(pf->op);
+	struct interval iv;
+
+	if (ref < 0 || !((runs >> ref) & 1) || i == (unsigned int)ref ||
+	    !((runs >> i) & 1) || !figures_ratio(pf, i, (unsigned int)ref, &iv))
+		return false;
+	*r = (struct verdict_ratio){ .median = ratio_printed(iv.median),
+				     .has_interval = iv.has_interval };
+	if (iv.has_interval) {
+		r->lo = ratio_printed(iv.lo);
+		r->hi = ratio_printed(iv.hi);
+	}
+	return true;
 }
 
 static void ratio_lines(const struct pass_figures *pf, variant_set runs)
 {
-	int ref = op_ratio_ref(pf->op);
 	unsigned int i;
 
-	if (ref < 0 || !((runs >> ref) & 1))
-		return;
 	for (i = 0; i < variant_count; i++) {
 		char med[FIGURE_MAX], lo[FIGURE_MAX] = "?", hi[FIGURE_MAX] = "?";
-		struct interval iv;
+		struct verdict_ratio r;
 
-		if (i == (unsigned int)ref || !((runs >> i) & 1) ||
-		    !figures_ratio(pf, i, (unsigned int)ref, &iv))
+		if (!ratio_of_variant(pf, runs, i, &r))
 			continue;
-		ratio_figure(med, iv.median);
-		if (iv.has_interval) {
-			ratio_figure(lo, iv.lo);
-			ratio_figure(hi, iv.hi);
+		verdict_ratio_text(med, sizeof(med), r.median);
+		if (r.has_interval) {
+			verdict_ratio_text(lo, sizeof(lo), r.lo);
+			verdict_ratio_text(hi, sizeof(hi), r.hi);
 		}
 		out_line("ratio suite=%s pass=%s variant=%s ref=%s epochs=%u median=%s lo=%s hi=%s",
-			 pf->suite, pf->pass, variants[i].name, variants[ref].name,
-			 pf->epochs, med, lo, hi);
+			 pf->suite, pf->pass, variants[i].name,
+			 variants[op_ratio_ref(pf->op)].name, pf->epochs, med, lo, hi);
 	}
 }
 
@@ -225,6 +243,7 @@ void figures_summarise(const struct pass_figures *pf, variant_set runs,
 	for (i = 0; i < variant_count; i++) {
 		const struct variant_figures *v = &pf->v[i];
 		bool decimals = v->batch > 1;
+		struct verdict_ratio r;
 		struct verdict_figure fig = {
 			.n = aggregate_n ? aggregate_n : v->n, .epochs = pf->epochs,
 			.batch = v->batch, .median = printed(v->iv.median, decimals),
@@ -238,5 +257,8 @@ void figures_summarise(const struct pass_figures *pf, variant_set runs,
 			fig.hi = printed(v->iv.hi, decimals);
 		}
 		summary_add_figure(sum, &variants[i], &fig, (failed >> i) & 1);
+		if (ratio_of_variant(pf, runs, i, &r))
+			summary_add_ratio(sum, &variants[i], &variants[op_ratio_ref(pf->op)],
+					  &r);
 	}
 }

@@ -67,8 +67,8 @@ static bool one_variant(const struct verdict_decision *d, const struct verdict_p
 {
 	unsigned int i;
 
-	for (i = 0; i < d->npicks; i++) {
-		const struct verdict_pick *q = &d->pick[i];
+	for (i = 0; i < d->times.npicks; i++) {
+		const struct verdict_pick *q = &d->times.pick[i];
 
 		if (q->assuming[0] || q->kernel != p->kernel ||
 		    (per_entry && !same(q->entry, p->entry)))
@@ -134,8 +134,8 @@ static void table_init(struct table *t, const struct verdict *vd, enum verdict_f
 			t->any = &vd->decision[i];
 	if (!t->any)
 		return;
-	for (i = 0; i < t->any->npicks; i++) {
-		const struct verdict_pick *p = &t->any->pick[i];
+	for (i = 0; i < t->any->times.npicks; i++) {
+		const struct verdict_pick *p = &t->any->times.pick[i];
 		const char *v = pick_variant(p);
 		char who[WHO_LEN];
 
@@ -175,10 +175,10 @@ static void cost_text(char *buf, size_t len, const struct verdict_decision *d,
 	unsigned int i;
 	int32_t t;
 
-	for (i = 0; i < d->npicks && !p; i++)
-		if (!d->pick[i].assuming[0] && d->pick[i].status != PICK_NEEDS_VARIANT &&
-		    same(pick_variant(&d->pick[i]), c->variant))
-			p = &d->pick[i];
+	for (i = 0; i < d->times.npicks && !p; i++)
+		if (!d->times.pick[i].assuming[0] && d->times.pick[i].status != PICK_NEEDS_VARIANT &&
+		    same(pick_variant(&d->times.pick[i]), c->variant))
+			p = &d->times.pick[i];
 	if (!p || p->status == PICK_UNKNOWN) {
 		fmt_snprintf(buf, len, "?");
 		return;
@@ -234,7 +234,7 @@ static void table_row(char *row, size_t *at, const struct table *t,
 	char cost[16];
 	unsigned int k;
 
-	spaced(row, at, d ? d->cand[d->d.rank[0]].v->name : "", WINNER_W);
+	spaced(row, at, d ? d->times.cand[d->times.d.rank[0]].v->name : "", WINNER_W);
 	for (k = 0; k < PICK_COLS; k++) {
 		if (d && k < t->ncols)
 			cost_text(cost, sizeof(cost), d, &t->col[k]);

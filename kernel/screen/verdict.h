@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The verdict as the last page of the screen: the verdict lines of the
- * log (harness/verdict.h) for clear_page and copy_page, one row per pass,
+ * log (harness/verdict.h) for clear_page and copy_page, the times' view
+ * (the paired view's lines are the log's alone), one row per pass,
  * in 80 columns: each function's winner, then a column per variant that
  * Linux or Xen picks on this CPU with what it costs there, and below a
  * row per function saying whose pick each column is.

@@ -405,7 +405,7 @@ static const struct variant *variant_named(enum op op, const char *name)
 static void add_pick(struct verdict_decision *d, enum rule_kernel k, const char *version,
 		     const char *entry, const char *variant, int32_t cost, bool undecided)
 {
-	struct verdict_pick *p = &d->pick[d->npicks++];
+	struct verdict_pick *p = &d->times.pick[d->times.npicks++];
 
 	*p = (struct verdict_pick){ .kernel = k, .entry = entry, .variant = variant,
 				    .status = PICK_MEASURED, .has_cost = cost >= 0,
@@ -429,9 +429,9 @@ static void test_verdict_page(void)
 	c->fn = VERDICT_CLEAR_PAGE;
 	c->op = OP_CLEAR;
 	c->pass = PASS_L1F;
-	c->ncand = 1;
-	c->cand[0].v = variant_named(OP_CLEAR, "clzero_sf");
-	c->d.n = 1;
+	c->times.ncand = 1;
+	c->times.cand[0].v = variant_named(OP_CLEAR, "clzero_sf");
+	c->times.d.n = 1;
 	add_pick(c, RULE_LINUX, ">=6.1 <7.0", "clear_page", "stosb", 461, false);
 	add_pick(c, RULE_LINUX, ">=7.0", "clear_page", "stosb", 461, false);
 	add_pick(c, RULE_XEN, "4.15-4.20", "clear_page", "sse2", 13038, false);
@@ -441,9 +441,9 @@ static void test_verdict_page(void)
 	h->fn = VERDICT_COPY_PAGE;
 	h->op = OP_COPY;
 	h->pass = PASS_HOT;
-	h->ncand = 1;
-	h->cand[0].v = variant_named(OP_COPY, "regs_nopf");
-	h->d.n = 1;
+	h->times.ncand = 1;
+	h->times.cand[0].v = variant_named(OP_COPY, "regs_nopf");
+	h->times.d.n = 1;
 	add_pick(h, RULE_LINUX, ">=6.1", "copy_page", "movsq", 52, true);
 	add_pick(h, RULE_XEN, "4.15-4.20", "copy_page", "xen_cold", -1, false);
 	vd.ndecisions = 2;
