@@ -70,11 +70,16 @@ uint64_t probe(const void *fill, size_t nr_pages)
  */
 void flush_range(const struct bench_env *env, const void *p, size_t bytes)
 {
+	if (env->wbinvd)
+		host_wbinvd();
+	flush_lines(env, p, bytes);
+}
+
+void flush_lines(const struct bench_env *env, const void *p, size_t bytes)
+{
 	const char *c = p;
 	size_t off;
 
-	if (env->wbinvd)
-		host_wbinvd();
 	if (env->lines == FLUSH_CLFLUSHOPT)
 		for (off = 0; off < bytes; off += LINE)
 			clflushopt(c + off);

@@ -31,8 +31,10 @@ const char *flush_method_name(const struct bench_env *env);
 /* Time, in TSC ticks, to read one word of each line of fill (nr pages). */
 uint64_t probe(const void *fill, size_t nr_pages);
 
-/* WBINVD (ring 0), then CLFLUSH(OPT) each line, then MFENCE: docs/method.md. */
+/* WBINVD (ring 0), then flush_lines(): docs/method.md. */
 void flush_range(const struct bench_env *env, const void *p, size_t bytes);
+/* CLFLUSH(OPT) each line of [p, p + bytes), then MFENCE: those lines alone. */
+void flush_lines(const struct bench_env *env, const void *p, size_t bytes);
 void ibpb(struct bench_env *env);
 
 /* A "w/ flush" pass evicts p from every cache; the others only MFENCE. */

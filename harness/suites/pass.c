@@ -69,15 +69,30 @@ static void place(struct suite_run *s, struct pass_state *ps, unsigned int e)
 		host_pause(rdtsc_ordered() + EPOCH_PAUSE_US * s->ticks_per_ms / 1000);
 }
 
-/* The state before a timed call, for the first calls slots of the layout. */
+/*
+ * The state before a timed call, for the first calls slots of the layout.
+ * A "w/o flush" pass of the page suites first sends the slot's lines to
+ * memory, so that no call starts from what the variant before it left: a
+ * non-temporal store leaves the lines in memory, a temporal one in the
+ * caches, and the caches insert the pattern's lines by that history (on
+ * Emerald Rapids, an L2 pass's call after a non-temporal variant took 2.3
+ * times as long; docs/method.md, "Every call from memory"). suite=xen is
+ * the 2021 iteration exactly; a "w/ flush" pass ends their history anyway.
+ */
 static void prepare_slots(struct suite_run *s, const struct pass_state *ps,
 			  unsigned int calls, unsigned int rep, unsigned int i)
 {
+	bool from_memory = s->p->stats && !passes[ps->id].flush;
 	unsigned int j;
 
 	for (j = 0; j < calls; j++) {
 		struct layout one = layout_slot(&ps->l, j);
 
+		if (from_memory) {
+			if (one.src)
+				flush_lines(&s->env, one.src, one.bytes);
+			flush_lines(&s->env, one.dst, one.bytes);
+		}
 		prepare_slot(&one, rep, i);
 		if (one.src)
 			evict_or_fence(&s->env, passes[ps->id].flush, one.src, one.bytes);
