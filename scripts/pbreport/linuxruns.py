@@ -20,9 +20,9 @@ def load_average():
         return "?"
 
 
-def require_tool(who):
-    if not os.access(TOOL, os.X_OK):
-        raise SystemExit("%s: %s is not built: run make" % (who, TOOL))
+def require_tool(who, tool=TOOL):
+    if not os.access(tool, os.X_OK):
+        raise SystemExit("%s: %s is not built: run make" % (who, tool))
 
 
 def read(who, path):
@@ -35,12 +35,12 @@ def read(who, path):
     return [m for m in ms if m.has_data]
 
 
-def run(who, args, path):
+def run(who, args, path, tool=TOOL):
     """pagebench-linux ARGS into path: (its machines with data, seconds).
     A run that fails says so with the log's last error lines."""
     t0 = time.monotonic()
     with open(path, "wb") as out:
-        r = subprocess.run([TOOL] + args, stdout=out, stderr=subprocess.PIPE)
+        r = subprocess.run([tool] + args, stdout=out, stderr=subprocess.PIPE)
     took = time.monotonic() - t0
     if r.returncode != 0:
         with open(path, errors="replace") as f:
