@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "lib/str.h"
 
 struct cpuid_regs {
 	uint32_t eax, ebx, ecx, edx;
@@ -130,11 +131,7 @@ static inline bool cpu_has(const struct cpu_desc *d, enum feat f)
 
 static inline bool cpu_hv_is(const struct cpu_desc *d, const char *vendor)
 {
-	const char *a = d->hv_vendor;
-
-	while (*a && *a == *vendor)
-		a++, vendor++;
-	return *a == *vendor;
+	return str_eq(d->hv_vendor, vendor);
 }
 
 const char *feat_name(enum feat f);

@@ -6,17 +6,11 @@
 #include "harness/stats.h"
 #include "lib/fmt.h"
 #include "lib/out.h"
+#include "lib/str.h"
 
 /* The page passes' samples are compared as they are: no tie (decide.py). */
 #define PAGE_TIE 0.0
 
-
-static bool same(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
 
 static bool contains(const char *s, const char *part)
 {
@@ -272,7 +266,7 @@ static int candidate(const struct verdict_view *view, const char *variant)
 	unsigned int i;
 
 	for (i = 0; i < view->ncand; i++)
-		if (same(view->cand[i].v->name, variant))
+		if (str_eq(view->cand[i].v->name, variant))
 			return (int)i;
 	return -1;
 }

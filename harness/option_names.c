@@ -96,7 +96,7 @@ static int name_index(struct options *o, option_names_fn *names,
 	unsigned int i;
 
 	for (i = 0; (name = names(o->program, i)); i++)
-		if (opt_streq(val, name))
+		if (str_eq(val, name))
 			return (int)i;
 	valid[0] = '\0';
 	opt_append_names(valid, sizeof(valid), &n, names, o->program, " ", " ");
@@ -145,7 +145,7 @@ void parse_selftest(struct options *o, char *val)
 	for (i = 0; i < ARRAY_SIZE(selftests); i++) {
 		bool ours = selftests[i].programs & o->program;
 
-		if (ours && opt_streq(val, selftests[i].name)) {
+		if (ours && str_eq(val, selftests[i].name)) {
 			o->selftest = selftests[i].t;
 			return;
 		}

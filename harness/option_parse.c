@@ -97,7 +97,7 @@ static void parse_one(struct options *o, const char *s, size_t len)
 	*val++ = '\0';
 
 	for (i = 0; i < option_def_count; i++) {
-		if (!opt_streq(w, option_defs[i].key))
+		if (!str_eq(w, option_defs[i].key))
 			continue;
 		if (option_defs[i].programs & o->program)
 			option_defs[i].parse(o, val);
@@ -131,7 +131,7 @@ static void list_variant_names(enum suite s, char *buf, size_t size)
 		/* sse2, avx, avx512 and their _t exist in both tables: list them once. */
 		for (j = 0; j < i; j++)
 			if (suite_has_variant(s, &variants[j]) &&
-			    opt_streq(variants[j].name, variants[i].name))
+			    str_eq(variants[j].name, variants[i].name))
 				break;
 		if (j == i)
 			opt_append(buf, size, &n, " %s", variants[i].name);
@@ -139,7 +139,7 @@ static void list_variant_names(enum suite s, char *buf, size_t size)
 	/* suite=strings: memset and memcpy share orig, avx_t and avx512_t too. */
 	for (i = 0; (suites[s].ops & OPS_STRINGS) && i < string_variant_count; i++) {
 		for (j = 0; j < i; j++)
-			if (opt_streq(string_variants[j].name, string_variants[i].name))
+			if (str_eq(string_variants[j].name, string_variants[i].name))
 				break;
 		if (j == i)
 			opt_append(buf, size, &n, " %s", string_variants[i].name);
@@ -158,13 +158,13 @@ static bool add_variant(struct options *o, const char *name)
 
 	for (i = 0; i < variant_count; i++) {
 		if (suite_has_variant(o->suite, &variants[i]) &&
-		    opt_streq(name, variants[i].name)) {
+		    str_eq(name, variants[i].name)) {
 			o->variants |= 1ull << i;
 			found = true;
 		}
 	}
 	for (i = 0; (suites[o->suite].ops & OPS_STRINGS) && i < string_variant_count; i++) {
-		if (opt_streq(name, string_variants[i].name)) {
+		if (str_eq(name, string_variants[i].name)) {
 			o->str_variants |= 1ull << i;
 			found = true;
 		}

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include "harness/options.h"
+#include "lib/str.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -25,7 +26,6 @@ typedef const char *option_names_fn(enum program p, unsigned int i);
 /* One error message into o; past the last slot only the count grows. */
 void opt_error(struct options *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-bool opt_streq(const char *a, const char *b);
 /*
  * Appends to the text in buf, *n long so far (it may be longer than buf:
  * the text is cut to fit, and *n still counts all of it).

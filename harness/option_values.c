@@ -178,7 +178,7 @@ void parse_budget(struct options *o, char *val)
 		num[n] = val[n];
 	num[n] = '\0';
 	for (i = 0; n && i < ARRAY_SIZE(units); i++) {
-		if (!opt_streq(val + n, units[i].unit) || !parse_u64(num, &v))
+		if (!str_eq(val + n, units[i].unit) || !parse_u64(num, &v))
 			continue;
 		if (v <= BUDGET_MAX_MS / units[i].ms &&
 		    v * units[i].ms >= BUDGET_MIN_MS) {

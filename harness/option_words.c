@@ -19,13 +19,6 @@ void opt_error(struct options *o, const char *fmt, ...)
 	o->nerrors++;
 }
 
-bool opt_streq(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
-
 void opt_append(char *buf, size_t size, size_t *n, const char *fmt, ...)
 {
 	va_list ap;

@@ -10,6 +10,7 @@
 #include "cpu/describe.h"
 #include "harness/rules.h"
 #include "lib/fmt.h"
+#include "lib/str.h"
 
 /* Facts whose every value can be tried (rules.py BOOL_FACTS): MSR bits. */
 static const char *const bool_facts[] = { "fast_string" };
@@ -24,13 +25,6 @@ _Static_assert(FACT_UNKNOWN == FAST_STRING_UNKNOWN, "one value for an unread MSR
 const char *rule_kernel_name(enum rule_kernel k)
 {
 	return k == RULE_LINUX ? "linux" : k == RULE_XEN ? "xen" : "?";
-}
-
-static bool same(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
 }
 
 static int compare(const char *a, const char *b)
@@ -255,23 +249,23 @@ static struct value lookup(struct evaluator *ev, const char *name)
 
 	if (is_flag(name))
 		return flag_value(ev, name);
-	if (same(name, "vendor"))
+	if (str_eq(name, "vendor"))
 		return (struct value){ .known = TRUE_, .word = ev->facts->vendor };
-	if (same(name, "family"))
+	if (str_eq(name, "family"))
 		return number(d->family);
-	if (same(name, "model"))
+	if (str_eq(name, "model"))
 		return number(d->model);
-	if (same(name, "stepping"))
+	if (str_eq(name, "stepping"))
 		return number(d->stepping);
-	if (same(name, "vfm"))
+	if (str_eq(name, "vfm"))
 		return number(d->family << 8 | d->model);
-	if (same(name, "cpuid1_eax"))
+	if (str_eq(name, "cpuid1_eax"))
 		return number(signature_eax(d));
-	if (same(name, "fast_string"))
+	if (str_eq(name, "fast_string"))
 		return ev->fast_string == FACT_UNKNOWN ? unknown(name) :
 		       number(ev->fast_string);
 	for (f = FEAT_NONE + 1; f < FEAT_COUNT; f++)
-		if (same(name, feat_name(f)))
+		if (str_eq(name, feat_name(f)))
 			return number(cpu_has(d, f));
 	return unknown(name);
 }
@@ -333,7 +327,7 @@ static struct value flag_value(struct evaluator *ev, const char *name)
 	char why[RULE_NEED_LEN];
 
 	for (i = 0; i < ev->nmemo; i++)
-		if (same(ev->memo[i].flag, name))
+		if (str_eq(ev->memo[i].flag, name))
 			return ev->memo[i].v;
 	if (ev->nmemo == MEMO_MAX)
 		return unknown(name);
@@ -345,7 +339,7 @@ static struct value flag_value(struct evaluator *ev, const char *name)
 		struct rule_needs needs = { 0 };
 		enum truth t;
 
-		if (r->kernel != ev->kernel || !same(r->flag, name) ||
+		if (r->kernel != ev->kernel || !str_eq(r->flag, name) ||
 		    !contains(&r->lo, &r->hi, &ev->version))
 			continue;
 		t = eval_condition(ev, r->atom, r->natoms, &needs);
@@ -377,7 +371,7 @@ static const struct pick_rule *eval_pick(struct evaluator *ev, const char *entry
 		const struct pick_rule *r = &pick_rules[i];
 		enum truth t;
 
-		if (r->kernel != ev->kernel || !same(r->entry, entry) ||
+		if (r->kernel != ev->kernel || !str_eq(r->entry, entry) ||
 		    !contains(&r->lo, &r->hi, &ev->version))
 			continue;
 		t = eval_condition(ev, r->atom, r->natoms, needs);
@@ -407,7 +401,7 @@ static bool only_bool_facts(const struct rule_needs *n)
 	unsigned int i, k;
 
 	for (i = 0; i < n->n; i++) {
-		for (k = 0; k < NBOOL_FACTS && !same(n->name[i], bool_facts[k]); k++)
+		for (k = 0; k < NBOOL_FACTS && !str_eq(n->name[i], bool_facts[k]); k++)
 			;
 		if (k == NBOOL_FACTS)
 			return false;
@@ -418,12 +412,12 @@ static bool only_bool_facts(const struct rule_needs *n)
 /* A row's variant cell as written: the variant, or what it needs. */
 static bool same_variant_cell(const struct pick_rule *a, const struct pick_rule *b)
 {
-	return same(a->variant ? a->variant : "", b->variant ? b->variant : "") &&
-	       same(a->needs_variant ? a->needs_variant : "",
+	return str_eq(a->variant ? a->variant : "", b->variant ? b->variant : "") &&
+	       str_eq(a->needs_variant ? a->needs_variant : "",
 		    b->needs_variant ? b->needs_variant : "");
 }
 
-/* rules.py Pick.same(): the same routine, needs and alternatives. */
+/* rules.py Pick.str_eq(): the same routine, needs and alternatives. */
 static bool same_pick(const struct rule_pick *a, const struct rule_pick *b)
 {
 	unsigned int i;
@@ -431,15 +425,15 @@ static bool same_pick(const struct rule_pick *a, const struct rule_pick *b)
 	if (!a->rule != !b->rule)
 		return false;
 	if (a->rule)
-		return same(a->rule->routine, b->rule->routine) &&
+		return str_eq(a->rule->routine, b->rule->routine) &&
 		       same_variant_cell(a->rule, b->rule);
 	if (a->unknown.n != b->unknown.n || a->nalts != b->nalts)
 		return false;
 	for (i = 0; i < a->unknown.n; i++)
-		if (!same(a->unknown.name[i], b->unknown.name[i]))
+		if (!str_eq(a->unknown.name[i], b->unknown.name[i]))
 			return false;
 	for (i = 0; i < a->nalts; i++)
-		if (!same(a->alt[i].assuming, b->alt[i].assuming) ||
+		if (!str_eq(a->alt[i].assuming, b->alt[i].assuming) ||
 		    !same_variant_cell(a->alt[i].rule, b->alt[i].rule))
 			return false;
 	return true;
@@ -544,13 +538,13 @@ unsigned int rule_entries(enum rule_kernel k, const char *measured,
 		if (r->kernel != k)
 			continue;
 		for (j = 0; j < n; j++)
-			seen = seen || same(out[j], r->entry);
+			seen = seen || str_eq(out[j], r->entry);
 		if (seen)
 			continue;
 		/* The entry counts when any of its rows is measured so. */
 		for (j = 0; j < pick_rule_count; j++)
-			if (pick_rules[j].kernel == k && same(pick_rules[j].entry, r->entry) &&
-			    same(pick_rules[j].measured, measured))
+			if (pick_rules[j].kernel == k && str_eq(pick_rules[j].entry, r->entry) &&
+			    str_eq(pick_rules[j].measured, measured))
 				break;
 		if (j < pick_rule_count && n < max)
 			out[n++] = r->entry;

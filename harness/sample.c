@@ -9,6 +9,7 @@
 #include "harness/sample.h"
 #include "lib/fmt.h"
 #include "lib/out.h"
+#include "lib/str.h"
 
 /* A pass's names: its variants, and suite=strings' empty routine. */
 #define NAMES_MAX	(VARIANTS_MAX + 1)
@@ -88,19 +89,12 @@ bool sample_retry(struct sample_tries *t, bool disturbed)
 	return false;
 }
 
-static bool same(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
-
 static struct cycle_sums *sums_of(const char *name)
 {
 	unsigned int i;
 
 	for (i = 0; i < pass.nnames; i++)
-		if (same(pass.name[i], name))
+		if (str_eq(pass.name[i], name))
 			return &pass.sums[i];
 	if (pass.nnames == NAMES_MAX)
 		return NULL;	/* more names than any table has: cannot happen */

@@ -29,6 +29,7 @@
 #include "kernel/x86/trap.h"
 #include "kernel/time/tsc.h"
 #include "kernel/x86/x86.h"
+#include "lib/str.h"
 
 #define MSR_UCODE_REV	0x8b
 #define GIB		(1ull << 30)
@@ -36,13 +37,6 @@
 extern char kernel_end[];
 
 void kmain(uint32_t magic, uint32_t info);
-
-static bool same_string(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
 
 static bool under_qemu(const struct cpu_desc *d)
 {
@@ -52,7 +46,7 @@ static bool under_qemu(const struct cpu_desc *d)
 static void live_facts(struct live_facts *live, const struct cpu_desc *d,
 		       const struct boot_info *bi, enum tsc_pick tsc)
 {
-	bool intel = same_string(d->vendor, "GenuineIntel");
+	bool intel = str_eq(d->vendor, "GenuineIntel");
 	uint64_t ucode = 0, misc;
 
 	/*
@@ -143,7 +137,7 @@ void kmain(uint32_t magic, uint32_t info)
 	exit_set_mode(o.exit, under_qemu(&d));
 	live_facts(&live, &d, &bi, o.tsc);
 	describe_cpu(&d, PB_VERSION, &live);
-	if (live.fast_string == FAST_STRING_UNKNOWN && same_string(d.vendor, "GenuineIntel"))
+	if (live.fast_string == FAST_STRING_UNKNOWN && str_eq(d.vendor, "GenuineIntel"))
 		out_line("note: fast_string unknown: rdmsr 0x%x (IA32_MISC_ENABLE) faulted",
 			 MSR_MISC_ENABLE);
 	acpi_live_print();

@@ -8,6 +8,7 @@
 #include "lib/out.h"
 #include "lib/run.h"
 #include "kernel/screen/screen.h"
+#include "lib/str.h"
 
 enum region { HEADER, MESSAGE, FOOTER_DONE, FOOTER_LOG, FOOTER_END };
 
@@ -73,13 +74,6 @@ static void copy(char *dst, const char *src)
 	dst[i] = '\0';
 }
 
-static bool same(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
-
 static void show_header(void)
 {
 	const char *lines[SCREEN_HEADER_MAX];
@@ -123,7 +117,7 @@ void screen_log_keep_identity(void)
 
 	for (i = 0; i < NROUTES && n < SCREEN_HEADER_MAX; i++)
 		for (k = 0; k < sizeof(keep) / sizeof(keep[0]); k++)
-			if (routes[i].to == HEADER && same(routes[i].prefix, keep[k]) &&
+			if (routes[i].to == HEADER && str_eq(routes[i].prefix, keep[k]) &&
 			    header[i][0])
 				lines[n++] = header[i];
 	screen_set_header(lines, n);

@@ -16,6 +16,7 @@
 #include "harness/verdict.h"
 #include "kernel/screen/verdict.h"
 #include "lib/fmt.h"
+#include "lib/str.h"
 
 #define PASS_W		6	/* "mem", "l1f": the pass ids of the log */
 #define WINNER_W	10	/* " clzero_sf" */
@@ -42,9 +43,7 @@ static bool same(const char *a, const char *b)
 {
 	if (!a || !b)
 		return a == b;
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
+	return str_eq(a, b);
 }
 
 static const char *pick_variant(const struct verdict_pick *p)
