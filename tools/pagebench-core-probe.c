@@ -123,6 +123,21 @@ static double correlation(const double *x, const double *y, size_t n)
 	return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
 }
 
+/*
+ * A probe that took the same time in every window has no variance, and
+ * no correlation to print: say so in words, never "nan".
+ */
+static void print_correlation(const char *pair, const double *x,
+			      const double *y, size_t n, const char *sep)
+{
+	double r = correlation(x, y, n);
+
+	if (isnan(r))
+		printf("%s n/a (no variation)%s", pair, sep);
+	else
+		printf("%s %.2f%s", pair, r, sep);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -240,10 +255,11 @@ int main(int argc, char **argv)
 	}
 	if (windows < 3)
 		printf("correlation over the windows: none (fewer than 3 windows)\n");
-	else
-		printf("correlation over the windows: add-stosb %.2f, imul-stosb %.2f, imul-add %.2f\n",
-		       correlation(win[ADD], win[STOSB], windows),
-		       correlation(win[IMUL], win[STOSB], windows),
-		       correlation(win[IMUL], win[ADD], windows));
+	else {
+		printf("correlation over the windows: ");
+		print_correlation("add-stosb", win[ADD], win[STOSB], windows, ", ");
+		print_correlation("imul-stosb", win[IMUL], win[STOSB], windows, ", ");
+		print_correlation("imul-add", win[IMUL], win[ADD], windows, "\n");
+	}
 	return 0;
 }
