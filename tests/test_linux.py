@@ -21,6 +21,9 @@ import strings_log  # noqa: E402
 
 TOOL = os.path.join(REPO, "build", "bin", "pagebench-linux")
 CPUID_TOOL = os.path.join(REPO, "build", "bin", "pagebench-cpuid")
+with open(os.path.join(REPO, "harness", "interval.h")) as _f:
+    BATCH_TIMER_STEPS = int(re.search(r"#define BATCH_TIMER_STEPS\s+(\d+)",
+                                      _f.read()).group(1))
 # The smallest dump pagebench-cpuid reads: vendor, SSE2, long mode. Option
 # errors do not depend on the CPU, so no recorded dump is needed.
 CPUID_DUMP = (b"CPUID 00000000: 00000001-68747541-444D4163-69746E65\n"
@@ -223,10 +226,14 @@ class LinuxRunner(unittest.TestCase):
 
     def test_ratio_lines(self):
         """Ratio lines (docs/log-format.md, "Ratio lines"): one per variant
-        but the table's reference, over the pass's epochs; its median is
-        the median of the epochs' ratios, which the value lines give here
-        (L1 w/ flush: calls long enough to go unbatched, one value line a
-        sample). Without the reference, none."""
+        but the table's reference, over the pass's epochs. Whether the pass
+        batches depends on this CPU's speed against its timer step, so the
+        test checks the rule that chose the batch (interval.c, pass_batch:
+        a first call shorter than BATCH_TIMER_STEPS steps batches every
+        variant alike) and then, unbatched, the ratio's median from the
+        value lines (one a sample); batched, the value lines time single
+        calls and not the samples, so only the interval's shape is left to
+        check. Without the reference, none."""
         r = run("suite=clear", "passes=l1f", "budget=100ms",
                 "variants=stosb,stosq,sse2,avx_t")
         self.assert_clean(r)
@@ -246,18 +253,25 @@ class LinuxRunner(unittest.TestCase):
             for s in p.samples_of(v):
                 by.setdefault(s.epoch, []).append(s.ticks)
             return [statistics.median(by[e]) for e in sorted(by)]
+        step = int(grammar.compiled("tsc_step").match(r.first("tsc_step")).group(1))
+        first_call = min(p.samples_of(v)[0].ticks for v in ran)
+        batches = {p.stat(v).batch for v in ran}
+        self.assertEqual(len(batches), 1, "one batch for the whole pass")
+        batch = batches.pop()
+        self.assertEqual(batch > 1, first_call < BATCH_TIMER_STEPS * step,
+                         (batch, first_call, step))
         ref = epoch_medians("stosb")
         for v, g in ratios.items():
-            with self.subTest(variant=v):
+            with self.subTest(variant=v, batch=batch):
                 st = p.stat(v)
-                self.assertEqual(st.batch, 1)
                 self.assertEqual((g[0], g[1], g[3], int(g[4])),
                                  ("clear", "l1f", "stosb", st.epochs))
+                self.assertTrue(float(g[6]) <= float(g[5]) <= float(g[7]), g)
                 mine = epoch_medians(v)
                 self.assertEqual(len(mine), st.epochs)
-                want = statistics.median(a / b for a, b in zip(mine, ref))
-                self.assertAlmostEqual(float(g[5]), want, delta=0.00011)
-                self.assertTrue(float(g[6]) <= float(g[5]) <= float(g[7]), g)
+                if batch == 1:
+                    want = statistics.median(a / b for a, b in zip(mine, ref))
+                    self.assertAlmostEqual(float(g[5]), want, delta=0.00011)
         bare = run("suite=clear", "passes=l1f", "budget=100ms",
                    "variants=stosq,sse2")
         self.assert_clean(bare)
@@ -302,8 +316,15 @@ class LinuxRunner(unittest.TestCase):
                     self.assertEqual(len(samples), reps)
                     self.assertEqual(sorted({s.epoch for s in samples}), list(range(epochs)))
                 else:
-                    # A 4 KiB copy is far below 100 timer steps: batched.
-                    self.assertGreater(batch, 1)
+                    # copy-hot batches when its quickest median copy is
+                    # shorter than BATCH_TIMER_STEPS timer steps, every
+                    # variant alike (copy_hot_cold.c): on some CPUs a
+                    # 4 KiB copy is, on others not.
+                    agg = [grammar.compiled("agg").match(l) for l in r.all("agg")]
+                    quickest = min(int(a.group(5)) for a in agg
+                                   if a.group(1) == "copy-hot")
+                    self.assertEqual(batch > 1, quickest < BATCH_TIMER_STEPS * step,
+                                     (batch, quickest, step))
         out = subprocess.run([REPORT, "summary", "-"], input=r.stdout,
                              capture_output=True, text=True, timeout=120)
         self.assertIn("95% interval", out.stdout)
@@ -556,9 +577,11 @@ class LinuxRunner(unittest.TestCase):
         for v, c, node, rep, size, wall, slowest, fastest, late, gbs, spread in steps:
             self.assertEqual((node, int(size)), ("local", 8 << 20))
             self.assertTrue(int(wall) >= int(slowest) >= int(fastest) > 0)
-        # All start together: no CPU began later than a fraction of the step.
-        late = [int(s[8]) / int(s[5]) for s in steps]
-        self.assertLess(statistics.median(late), 0.1)
+        # How late the last CPU started is a figure of the machine's
+        # scheduling (a busy 2-vCPU VM delays it); what holds everywhere
+        # is that it falls within the step it is part of.
+        for s in steps:
+            self.assertTrue(0 <= int(s[8]) <= int(s[5]), s)
         m = self.assert_report_reads(r)
         with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
             f.write(r.stdout)
