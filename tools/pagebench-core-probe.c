@@ -23,7 +23,9 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +158,7 @@ int main(int argc, char **argv)
 			"(defaults 60 and 10)\n", SECONDS_MAX);
 		return 2;
 	}
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is EPIPE, seen at the end */
 	cpu = (unsigned int)sched_getcpu();
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
@@ -245,5 +248,14 @@ int main(int argc, char **argv)
 		       correlation(win[ADD], win[STOSB], windows),
 		       correlation(win[IMUL], win[STOSB], windows),
 		       correlation(win[IMUL], win[ADD], windows));
+	/* As lib/status.h says: a closed pipe quietly, other errors 3. */
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno == EPIPE)
+			return 0;
+		fprintf(stderr, "pagebench-core-probe: cannot write to standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		return 3;
+	}
 	return 0;
 }
