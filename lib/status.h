@@ -3,6 +3,12 @@
  * The exit statuses of the user-space programs (pagebench-linux,
  * pagebench-cpuid), one scheme for both; README.md and each --help say
  * what they mean there. The kernel's own status is success or failure only.
+ *
+ * Output whose reader went away (a closed pipe, EPIPE: "| head -1") ends a
+ * program quietly with STATUS_DONE, as perf and hyperfine stop: the reader
+ * took what it wanted. Each program ignores SIGPIPE so that it sees EPIPE.
+ * Any other write error (a full disk, ">/dev/full") is STATUS_CANNOT,
+ * said on standard error. scripts/cmdline.py keeps the same rule.
  */
 #ifndef PB_STATUS_H
 #define PB_STATUS_H

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,13 +51,21 @@ static void usage(void)
 	      "  3  this machine cannot do what was asked: nothing of it can be\n"
 	      "     measured (no memory for it, no CPU feature for any selected\n"
 	      "     variant), the buffers cannot be mapped, or the log cannot be\n"
-	      "     written; standard error says which\n", stdout);
+	      "     written (a full disk, >/dev/full); standard error says which\n"
+	      "A closed pipe (the reader gone, as with | head) stops the run\n"
+	      "quietly with status 0.\n", stdout);
 }
 
-/* The log is the point of the run: once it cannot be written, stop. */
+/*
+ * The log is the point of the run: once it cannot be written, stop. A
+ * reader that went away (EPIPE) took what it wanted: quietly, status 0
+ * (lib/status.h).
+ */
 static void __attribute__((noreturn)) log_lost(int err)
 {
 	linux_progress_end();
+	if (err == EPIPE)
+		_exit(STATUS_DONE);
 	fprintf(stderr, "pagebench-linux: cannot write the log to standard output: %s\n",
 		strerror(err));
 	_exit(STATUS_CANNOT);
@@ -149,6 +158,7 @@ int main(int argc, char **argv)
 		      stderr);
 		return STATUS_CANNOT;
 	}
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is EPIPE: log_lost() */
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage();

@@ -1,11 +1,14 @@
 """What the pagebench scripts share on their command line: the exit
-statuses, --version, and the refusal of control characters in values.
+statuses, --version, the refusal of control characters in values, and
+stopping quietly when stdout's reader goes away.
 
 Each script puts its folder on sys.path and imports this module."""
 import argparse
 import os
 import re
+import select
 import subprocess
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -55,3 +58,49 @@ def refuse_control_characters(ap, args):
                 name = "/".join(action.option_strings) or action.metavar or action.dest
                 ap.error("%s: %r has a control character (%r at offset %d): refused"
                          % (name, value, m.group(0), m.start()))
+
+
+def stdout_reader_gone():
+    """Whether stdout is a pipe whose reader went away (poll says POLLERR
+    on a pipe's write end then): a BrokenPipeError from another pipe, such
+    as a child's stdin, is not that."""
+    try:
+        p = select.poll()
+        p.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(ev & select.POLLERR for _, ev in p.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def exit_with(main, *args):
+    """sys.exit(main(*args)), but when stdout's reader went away (a closed
+    pipe, as with | head) quietly with OK, as lib/status.h says every
+    pagebench tool does; stdout that cannot take the rest (a full disk,
+    >/dev/full) is said on stderr, with ENVIRONMENT."""
+    try:
+        try:
+            status = main(*args)
+        except SystemExit as done:      # argparse: --help, --version, usage
+            status = done.code
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            print("%s: cannot write to standard output: %s"
+                  % (os.path.basename(sys.argv[0]), err.strerror), file=sys.stderr)
+            status = ENVIRONMENT
+            drop_stdout()
+    except BrokenPipeError:
+        if not stdout_reader_gone():
+            raise
+        drop_stdout()
+        status = OK
+    sys.exit(status)
+
+
+def drop_stdout():
+    """Python flushes stdout once more at exit: let it find nothing."""
+    fd = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(fd, sys.stdout.fileno())
+    os.close(fd)

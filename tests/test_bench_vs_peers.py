@@ -125,6 +125,9 @@ elif tool == "likwid-bench":
 
 elif tool == "pagebench-linux":
     n = log("run", "")
+    if "pagebench_output" in config:        # what the test wrote, not a run
+        sys.stdout.write(config["pagebench_output"])
+        sys.exit(0)
     r = subprocess.run([config["pagebench"]] + args + config.get("pagebench_args", []),
                        capture_output=True)
     with open(os.path.join(state, "pagebench-%d.log" % n), "wb") as f:
@@ -411,6 +414,45 @@ class BenchVsPeers(unittest.TestCase):
                 self.assertEqual(r.returncode, 2, r.stdout)
                 self.assertRegex(r.stderr, r"bench-vs-peers: error: ")
         self.assertEqual(box.calls(), [], "a tool ran despite bad arguments")
+
+
+class UnusableLog(unittest.TestCase):
+    """pagebench-linux's output that gives no figure (a stub prints it, so
+    no build is needed): a clear error with the status --help gives, no
+    traceback."""
+
+    def check(self, output, expect):
+        with tempfile.TemporaryDirectory() as tmp:
+            box = Sandbox(tmp, pagebench_output=output)
+            r = box.run(*ARGS)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+        self.assertRegex(r.stderr, expect)
+        self.assertNotIn("pb GB/s", r.stdout)
+
+    def hold(self):
+        with open(os.path.join(REPO, "tests", "fixtures", "verdict", "hold.log")) as f:
+            return f.read()
+
+    def test_no_tsc_khz_line(self):
+        text = self.hold()
+        without = re.sub(r"(?m)^\(PB\) tsc khz=.*\n", "", text)
+        self.assertNotEqual(without, text)
+        self.check(without, r"^bench-vs-peers: pagebench-linux's log has no tsc khz "
+                            r"line: its ticks cannot be turned into GB/s\n$")
+
+    def test_no_machine(self):
+        self.check("", r"^bench-vs-peers: pagebench-linux's output holds no machine's "
+                       r"log, not one\n$")
+
+    def test_two_machines(self):
+        self.check(self.hold() * 2, r"^bench-vs-peers: pagebench-linux's output holds "
+                                    r"2 machines' logs, not one\n$")
+
+    def test_help_names_the_status(self):
+        r = subprocess.run([sys.executable, SCRIPT, "--help"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0)
+        self.assertRegex(r.stdout, r"\b3 pagebench-linux's output gives no figure")
 
 
 if __name__ == "__main__":

@@ -385,6 +385,16 @@ class TestCpuidMalformed(ToolTestCase):
         self.assertEqual(r.returncode, 3)
         self.assertIn(b"standard output is closed", r.stderr)
 
+    def test_cpuid_closed_pipe(self):
+        """A reader gone (| head -1): quietly, status 0 (lib/status.h)."""
+        r, w = os.pipe()
+        os.close(r)
+        try:
+            p = subprocess.run([TOOL, "--help"], stdout=w, stderr=subprocess.PIPE, timeout=30)
+        finally:
+            os.close(w)
+        self.assertEqual((p.returncode, p.stderr), (0, b""))
+
     def test_cpuid_binary(self):
         rnd = random.Random(6)
         for i in range(8):

@@ -485,6 +485,21 @@ class LinuxRunner(unittest.TestCase):
         self.assertEqual(proc.stderr, "pagebench-linux: standard output is closed: the log "
                          "would be lost\n")
 
+    def test_closed_pipe(self):
+        """| head -1 died of SIGPIPE, status 141, no word; now the run stops
+        quietly with status 0 (lib/status.h): head's one line, no stderr."""
+        for args in (["suite=xen", "passes=l1", "variants=stosb", "reps=2"], ["--help"]):
+            with self.subTest(args=args):
+                p = subprocess.Popen([TOOL] + args, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE)
+                head = subprocess.run(["head", "-1"], stdin=p.stdout, capture_output=True,
+                                      timeout=120)
+                p.stdout.close()
+                err = p.stderr.read()
+                p.stderr.close()
+                self.assertEqual((p.wait(timeout=120), err), (0, b""))
+                self.assertEqual(head.stdout.count(b"\n"), 1)
+
     def test_kernel_only_options_refused(self):
         for opt in ("console=ttyS1", "exit=halt"):
             with self.subTest(opt=opt):

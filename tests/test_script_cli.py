@@ -10,9 +10,10 @@ SCRIPTS = ("mkiso", "run-qemu", "run-linux-module", "usb-logs", "write-usb")
 
 
 def script(name, *args, **kw):
+    if "stdout" not in kw:
+        kw["capture_output"] = True
     return subprocess.run([os.path.join(REPO, "scripts", name)] + list(args),
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          timeout=60, **kw)
+                          stdin=subprocess.DEVNULL, text=True, timeout=60, **kw)
 
 
 class Version(unittest.TestCase):
@@ -48,6 +49,29 @@ class ExitStatus(unittest.TestCase):
                 self.assertIn("Exit status (as in every pagebench tool", r.stdout)
                 for status in ("0", "2", "3"):
                     self.assertRegex(r.stdout, r"\n  %s  \S" % status)
+
+    def test_closed_pipe_is_quiet(self):
+        """stdout's reader gone: 0 and no word (was 120 and "Exception
+        ignored ... BrokenPipeError"); >/dev/full: 3, said on stderr."""
+        env = dict(os.environ)
+        env.pop("PYTHONUNBUFFERED", None)       # the buffer meets the pipe at exit
+        for name in SCRIPTS[1:] + ("coverage-check", "order-check", "bench-vs-peers",
+                                   "interval-constants"):
+            with self.subTest(script=name):
+                r, w = os.pipe()
+                os.close(r)
+                try:
+                    p = script(name, "--help", stdout=w,
+                               stderr=subprocess.PIPE, env=env)
+                finally:
+                    os.close(w)
+                self.assertEqual((p.returncode, p.stderr), (0, ""))
+                with open("/dev/full", "w") as full:
+                    p = script(name, "--help", stdout=full,
+                               stderr=subprocess.PIPE, env=env)
+                self.assertEqual(p.returncode, 3)
+                self.assertEqual(p.stderr, "%s: cannot write to standard output: "
+                                 "No space left on device\n" % name)
 
     def test_usage_errors_are_2(self):
         for name in SCRIPTS:

@@ -23,7 +23,9 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +173,7 @@ int main(int argc, char **argv)
 			"(defaults 60 and 10)\n", SECONDS_MAX);
 		return 2;
 	}
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is EPIPE, seen at the end */
 	cpu = (unsigned int)sched_getcpu();
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
@@ -260,6 +263,15 @@ int main(int argc, char **argv)
 		print_correlation("add-stosb", win[ADD], win[STOSB], windows, ", ");
 		print_correlation("imul-stosb", win[IMUL], win[STOSB], windows, ", ");
 		print_correlation("imul-add", win[IMUL], win[ADD], windows, "\n");
+	}
+	/* As lib/status.h says: a closed pipe quietly, other errors 3. */
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno == EPIPE)
+			return 0;
+		fprintf(stderr, "pagebench-core-probe: cannot write to standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		return 3;
 	}
 	return 0;
 }

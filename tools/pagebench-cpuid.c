@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,8 +66,11 @@ static void usage(void)
 	      "  0  done\n"
 	      "  2  usage or option error, or DUMP is not a readable, complete\n"
 	      "     CPUID dump (the error is on standard error)\n"
-	      "  3  the lines cannot be written to standard output\n"
-	      "  1 is not used: nothing is measured, so nothing can fail.\n",
+	      "  3  the lines cannot be written to standard output (a full\n"
+	      "     disk, >/dev/full)\n"
+	      "  1 is not used: nothing is measured, so nothing can fail.\n"
+	      "A closed pipe (the reader gone, as with | head) stops it quietly\n"
+	      "with status 0.\n",
 	      stdout);
 	stdout_check();
 }
@@ -84,13 +88,21 @@ static void stdout_sink(const char *s, size_t len)
 	stdout_check();
 }
 
-/* What was printed reached the file, the final flush and close included. */
+/*
+ * What was printed reached the file, the final flush and close included;
+ * a reader that went away (EPIPE) took what it wanted: quietly, status 0
+ * (lib/status.h).
+ */
 static int stdout_close(int status)
 {
 	errno = 0;
 	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
+		int err = stdout_errno ? stdout_errno : errno ? errno : EIO;
+
+		if (err == EPIPE)
+			return STATUS_DONE;
 		fprintf(stderr, "pagebench-cpuid: cannot write to standard output: %s\n",
-			strerror(stdout_errno ? stdout_errno : errno ? errno : EIO));
+			strerror(err));
 		return STATUS_CANNOT;
 	}
 	return status;
@@ -151,6 +163,7 @@ int main(int argc, char **argv)
 		      stderr);
 		return STATUS_CANNOT;
 	}
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is EPIPE: stdout_close() */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 

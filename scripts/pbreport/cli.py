@@ -17,7 +17,7 @@ from . import rules as R
 from . import strings as S
 from . import textout as T
 from .fleet import load
-from .output import OutputLost, drop_stdout, flush_stdout, output
+from .output import OutputLost, drop_stdout, escape_controls, flush_stdout, output
 
 PROG = "pagebench-report"
 
@@ -27,14 +27,15 @@ EXIT_OK, EXIT_NO_DATA, EXIT_USAGE, EXIT_ENV = (
     cmdline.OK, cmdline.FAILURES, cmdline.USAGE, cmdline.ENVIRONMENT)
 
 EPILOG = """exit status:
-  0  results were printed
+  0  results were printed; also when stdout's reader went away (a closed
+     pipe, as with | head): it stops quietly, as every pagebench tool
   1  no usable data: no input had a value line or a copy-hot/copy-cold line
      (empty, garbage, or pagebench-cpuid output only)
   2  usage error: bad options, a filter (--machine, --strings-variants)
      that matches nothing, diff with fewer than two machines
   3  the environment cannot do what was asked: an input cannot be read,
      or output was lost (an output file that cannot be opened, a write
-     error: a full disk, a closed pipe); said on stderr
+     error: a full disk, /dev/full); said on stderr
 
 Lines that cannot be read are reported on stderr (file:line: skipped:
 reason) unless -q is given; what the --max-line and --max-input limits cut
@@ -236,7 +237,7 @@ STDERR_LOST = []     # set once stderr could not be written
 
 def say(msg):
     try:
-        sys.stderr.write("%s: %s\n" % (PROG, msg))
+        sys.stderr.write("%s: %s\n" % (PROG, escape_controls(msg)))
         sys.stderr.flush()
     except (OSError, AttributeError, ValueError):
         STDERR_LOST.append(msg)     # nowhere to say it; the status will
@@ -293,7 +294,9 @@ def strings_variants(machines, option):
 
 
 def write_out(path, text):
-    with output(path) as fh:
+    """Every output but export's: text, JSON and HTML, whose control
+    characters can only have come from a log."""
+    with output(path, escape=True) as fh:
         fh.write(text)
 
 
@@ -390,8 +393,9 @@ def main(argv=None):
         say("error: %s" % err)
         status = EXIT_USAGE
     except OutputLost as err:
-        # A closed pipe (| head) is reported too: the output is short.
         drop_stdout()
+        if err.reader_gone():
+            return EXIT_OK      # | head took what it wanted: quietly
         say("error: %s" % err)
         status = EXIT_ENV
     except KeyboardInterrupt:

@@ -171,23 +171,20 @@ def fleet(verdicts, tabs=None):
         groups.setdefault(key, []).append(v)
     rows = []
     for key, vs in groups.items():
-        seen = []
+        # Each (function, pass), in the order first seen: its decisions
+        # keyed by machine name, gathered in one walk over the group.
+        by_pass = {}
         for v in vs:
             for d in v["decisions"]:
-                fp = (d["function"], d["pass"])
-                if fp not in seen:
-                    seen.append(fp)
-        for fn, ps in seen:
-            rows.append(fleet_row(key, vs, fn, ps))
+                by_pass.setdefault((d["function"], d["pass"]), {})[v["machine"]] = d
+        for (fn, ps), ds in by_pass.items():
+            rows.append(fleet_row(key, vs, fn, ps, ds))
     return rows
 
 
-def fleet_row(key, vs, fn, ps):
-    ds = {}
-    for v in vs:
-        for d in v["decisions"]:
-            if (d["function"], d["pass"]) == (fn, ps):
-                ds[v["machine"]] = d
+def fleet_row(key, vs, fn, ps, ds):
+    """The row of one group, function and pass; ds maps each machine name
+    to its decision there."""
     machines = list(ds)
     row = {"group": dict(key), "function": fn, "pass": ps,
            "machines": machines,
@@ -206,13 +203,13 @@ def fleet_row(key, vs, fn, ps):
         return row
     # Min-max loss over the variants measured on every machine.
     loss = {}
-    for d in ds.values():
+    for machine, d in ds.items():
         for b in d["best"]:
-            loss.setdefault(b, {})[d_machine(ds, d)] = 0.0
+            loss.setdefault(b, {})[machine] = 0.0
         for name, r in d["relations"].items():
             if not r["state"] in ("same", "tie", "undecided", "untested",
                                   "faster") and r["delta_pct"] is not None:
-                loss.setdefault(name, {})[d_machine(ds, d)] = r["delta_pct"]
+                loss.setdefault(name, {})[machine] = r["delta_pct"]
     full = {v: l for v, l in loss.items() if len(l) == len(ds)}
     if not full:
         row.update({"choice": None, "best_everywhere": [],
@@ -227,13 +224,6 @@ def fleet_row(key, vs, fn, ps):
                 "decided_everywhere": all(d["decidable"]
                                           for d in ds.values())})
     return row
-
-
-def d_machine(ds, d):
-    for name, dd in ds.items():
-        if dd is d:
-            return name
-    raise KeyError(d)
 
 
 def text(rows):

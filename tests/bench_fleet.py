@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""How long `pagebench-report verdict` takes on generated fleets: a
+benchmark that prints figures, not a test (its times depend on the CPU).
+
+Usage: tests/bench_fleet.py [MACHINES ...]     default: 1000 2000 4000 16000
+
+Each fleet is pdsh streams (at most 4,000 hosts each, under fleet.py's
+MAX_HOSTS) built from tests/fixtures/verdict/pdsh.log: host i prints nodea's
+log when i is even and nodeb's when odd, so no variant wins on every
+machine and each fleet row takes the min-max path, which compares every
+machine's losses. Time linear in the machines shows as a steady figure in
+the last column.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+REPORT = os.path.join(REPO, "scripts", "pagebench-report")
+PDSH = os.path.join(HERE, "fixtures", "verdict", "pdsh.log")
+PER_STREAM = 4000
+
+
+def host_logs():
+    """nodea's and nodeb's lines, without their prefixes."""
+    logs = {b"nodea": [], b"nodeb": []}
+    with open(PDSH, "rb") as f:
+        for line in f:
+            host, sep, rest = line.partition(b": ")
+            if sep and host in logs:
+                logs[host].append(rest)
+    return logs[b"nodea"], logs[b"nodeb"]
+
+
+def write_fleet(folder, machines, a, b):
+    """pdsh streams of machines hosts in folder: their paths."""
+    paths = []
+    for first in range(0, machines, PER_STREAM):
+        hosts = range(first, min(machines, first + PER_STREAM))
+        path = os.path.join(folder, "fleet-%d.log" % first)
+        with open(path, "wb") as f:
+            # pdsh interleaves hosts line by line.
+            for i in range(len(a)):
+                f.writelines(b"n%05d: %s" % (h, (a if h % 2 == 0 else b)[i])
+                             for h in hosts)
+        paths.append(path)
+    return paths
+
+
+def main(argv):
+    sizes = [int(n) for n in argv] or [1000, 2000, 4000, 16000]
+    a, b = host_logs()
+    if len(a) != len(b):
+        sys.exit("bench_fleet: nodea and nodeb of %s differ in length" % PDSH)
+    print("%9s %10s %12s" % ("machines", "seconds", "ms/machine"))
+    with tempfile.TemporaryDirectory() as folder:
+        for n in sizes:
+            paths = write_fleet(folder, n, a, b)
+            t = time.monotonic()
+            r = subprocess.run([REPORT, "verdict", "-q"] + paths,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            dt = time.monotonic() - t
+            if r.returncode:
+                sys.exit("bench_fleet: verdict exited %d: %s"
+                         % (r.returncode, r.stderr.decode(errors="replace")[-500:]))
+            print("%9d %10.1f %12.2f" % (n, dt, 1000 * dt / n), flush=True)
+            for p in paths:
+                os.remove(p)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
