@@ -188,6 +188,9 @@ static void decode_basic(struct cpu_desc *d, const struct reader *rdr,
 	decode_signature(d, r.eax);
 	set_feat(d, FEAT_SSE2, r.edx & L1_EDX_SSE2);
 	set_feat(d, FEAT_CLFLUSH, r.edx & L1_EDX_CLFLUSH);
+	/* EBX[15:8]: the line CLFLUSH flushes, in 8-byte units. */
+	if (r.edx & L1_EDX_CLFLUSH)
+		d->clflush_line = ((r.ebx >> 8) & 0xff) * 8;
 	set_feat(d, FEAT_XSAVE, r.ecx & CPUID1_ECX_XSAVE);
 	set_feat(d, FEAT_HYPERVISOR, r.ecx & L1_ECX_HV);
 	/* AVX instructions fault unless the OS enabled the YMM state. */
@@ -440,6 +443,7 @@ void cpu_decode(struct cpu_desc *d, const struct cpuid_source *src,
 
 	decode_basic(d, &rdr, xcr0);
 	decode_ext(d, &rdr);
+	set_feat(d, FEAT_CLZEROLINE, cpu_has(d, FEAT_CLZERO) && cpu_clzero_step(d));
 	decode_hv(d, &rdr);
 	decode_caches(d, &rdr);
 	decode_tsc(d, &rdr);

@@ -41,6 +41,7 @@ struct cpuid_source {
 	F(CLWB, clwb)			\
 	F(MOVDIR64B, movdir64b)		\
 	F(CLZERO, clzero)		\
+	F(CLZEROLINE, clzeroline)	\
 	F(INVTSC, invtsc)		\
 	F(APERFMPERF, aperfmperf)	\
 	F(IBPB, ibpb)			\
@@ -105,6 +106,7 @@ struct cpu_desc {
 	uint64_t offered;	/* what CPUID reports, usable or not (XSAVE state) */
 	struct cache_level l1d, l2, l3;
 	uint32_t line_size;	/* cache line size in bytes, never 0 */
+	uint32_t clflush_line;	/* CPUID.1 EBX[15:8] x 8 where CLFLUSH is, else 0 */
 	enum cache_source cache_src;
 	uint64_t tsc_khz;	/* 0 unless a CPUID leaf gives it */
 	enum tsc_source tsc_src;
@@ -132,6 +134,19 @@ static inline bool cpu_has(const struct cpu_desc *d, enum feat f)
 static inline bool cpu_hv_is(const struct cpu_desc *d, const char *vendor)
 {
 	return str_eq(d->hv_vendor, vendor);
+}
+
+/*
+ * The step Xen's clear_page_clzero() patches in (xen/arch/x86/cpu/common.c
+ * early_cpu_init(), RELEASE-4.21.0 on): the CLFLUSH line size capped at
+ * 128 bytes; 0 where that is 0 or not a power of two, when Xen drops
+ * CLZERO instead. FEAT_CLZEROLINE is CLZERO with a step that is not 0.
+ */
+static inline uint32_t cpu_clzero_step(const struct cpu_desc *d)
+{
+	uint32_t s = d->clflush_line > 128 ? 128 : d->clflush_line;
+
+	return s && !(s & (s - 1)) ? s : 0;
 }
 
 const char *feat_name(enum feat f);

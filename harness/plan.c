@@ -21,6 +21,7 @@
 /* An extension is usable only with what it extends. */
 static const enum feat extends[FEAT_COUNT] = {
 	[FEAT_AVX512BW] = FEAT_AVX512F,
+	[FEAT_CLZEROLINE] = FEAT_CLZERO,
 };
 
 /* NULL when the variant's feature is there for this run; otherwise why not. */
@@ -59,6 +60,11 @@ static const char *why_not(const struct cpu_desc *d, const struct options *o,
 		return "needs xsave state (turned off by disable=xsave)";
 	if (cpu_has(d, f))
 		return NULL;
+	if (f == FEAT_CLZEROLINE)
+		return cpu_has(d, FEAT_CLZERO) ?
+		       "needs clzeroline: the CLFLUSH line size (CPUID.1 EBX[15:8] x 8, "
+		       "at most 128) is 0 or not a power of two, where Xen drops CLZERO" :
+		       "needs clzeroline: CLZERO itself (clzero=0)";
 	/* AVX is there only once XSAVE is on: say which half is missing. */
 	if (state && ((d->offered >> f) & 1))
 		return cpu_has(d, FEAT_XSAVE) ? no_state[f] : no_xsave[f];
@@ -209,6 +215,7 @@ void plan_build(struct plan *p, const struct options *o,
 			p->batch_room = BATCH_ROOM_MIN;
 	}
 	p->passes = o->passes ? o->passes : suite_passes(o->suite);
+	variants_configure(d);
 	p->forced = o->force & ~d->feats;
 	for (i = 0; i < variant_count; i++) {
 		if (!option_selects(o, i))

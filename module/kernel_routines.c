@@ -13,13 +13,13 @@
 #include "module/kernel.h"
 
 /* The shapes of variants/variants.h and strings.h, for the module's rows. */
-#define CLEAR(name, shape, store, need, regs, xen, what) \
+#define CLEAR(name, shape, store, need, regs, xen, cite, what) \
 	void clear_##name(void *dst, const void *src, size_t bytes);
-#define COPY(name, shape, store, need, regs, what) \
+#define COPY(name, shape, store, need, regs, cite, what) \
 	void copy_##name(void *dst, const void *src, size_t bytes);
 #define STRING_DECL_memset(fn)	void *fn(void *dst, int c, size_t n);
 #define STRING_DECL_memcpy(fn)	void *fn(void *dst, const void *src, size_t n);
-#define STRING_VARIANT(op, name, store, need, regs, what) STRING_DECL_##op(op##_##name)
+#define STRING_VARIANT(op, name, store, need, regs, cite, what) STRING_DECL_##op(op##_##name)
 #include "module/clear.def"
 #include "module/copy.def"
 #include "module/strings.def"

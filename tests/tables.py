@@ -6,10 +6,10 @@ import re
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 PAGE_ROW = re.compile(r'^(CLEAR|COPY)\(\s*(\w+)\s*,\s*(PAGE|RANGE)\s*,\s*(\w+)\s*,'
-                      r'\s*FEAT_(\w+)\s*,\s*(GPR|VEC)\s*,(?:\s*([01])\s*,)?\s*"([^"]*)"\)$',
-                      re.M)
+                      r'\s*FEAT_(\w+)\s*,\s*(GPR|VEC)\s*,(?:\s*([01])\s*,)?\s*"([^"]*)"\s*,'
+                      r'\s*"([^"]*)"\)$', re.M)
 STRING_ROW = re.compile(r'^STRING_VARIANT\(\s*(memset|memcpy)\s*,\s*(\w+)\s*,\s*(\w+)\s*,'
-                        r'\s*FEAT_(\w+)\s*,\s*(GPR|VEC)\s*,\s*"([^"]*)"\)$', re.M)
+                        r'\s*FEAT_(\w+)\s*,\s*(GPR|VEC)\s*,\s*"([^"]*)"\s*,\s*"([^"]*)"\)$', re.M)
 
 
 def _all_read(text, row, macro):
@@ -24,8 +24,8 @@ def _all_read(text, row, macro):
 def table_rows(folder=os.path.join(REPO, "variants")):
     """Every row of clear.def, copy.def and strings.def in folder (variants/,
     or module/ for the module's own rows), in table order: dicts of name,
-    op, shape, store, needs, regs (GPR or VEC), xen, routine (op_name) and
-    what."""
+    op, shape, store, needs, regs (GPR or VEC), xen, routine (op_name),
+    cite ("" where the row stands for no kernel's routine) and what."""
     out = []
     for op in ("clear", "copy"):
         with open(os.path.join(folder, op + ".def")) as f:
@@ -35,7 +35,8 @@ def table_rows(folder=os.path.join(REPO, "variants")):
                 out.append(dict(name=m.group(2), op=op, shape=m.group(3).lower(),
                                 store=m.group(4).lower(), needs=m.group(5).lower(),
                                 regs=m.group(6), xen=m.group(7) == "1",
-                                routine="%s_%s" % (op, m.group(2)), what=m.group(8)))
+                                routine="%s_%s" % (op, m.group(2)), cite=m.group(8),
+                                what=m.group(9)))
     with open(os.path.join(folder, "strings.def")) as f:
         text = f.read()
         _all_read(text, STRING_ROW, "STRING_VARIANT")
@@ -43,7 +44,8 @@ def table_rows(folder=os.path.join(REPO, "variants")):
             out.append(dict(name=m.group(2), op=m.group(1), shape="string",
                             store=m.group(3).lower(), needs=m.group(4).lower(),
                             regs=m.group(5), xen=False,
-                            routine="%s_%s" % (m.group(1), m.group(2)), what=m.group(6)))
+                            routine="%s_%s" % (m.group(1), m.group(2)),
+                            cite=m.group(6), what=m.group(7)))
     return out
 
 

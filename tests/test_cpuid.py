@@ -33,7 +33,8 @@ DUMPS = os.path.join(REPO, "..", "shared", "cpuid")
 #   avx512f), clzero 0x80000008 EBX[0],
 #   movdir64b 7.0 ECX[28], aperfmperf 6 ECX[0] (6 ECX is 1 or 9 on all but
 #   Shanghai, whose max basic leaf is 5, and Tulsa, whose 6 ECX is 0).
-#   sse2 (1 EDX[26]) is set on every one of them.
+#   sse2 (1 EDX[26]) is set on every one of them, and every one's CLFLUSH
+#   line (1 EBX[15:8] x 8) is 64 bytes, so clzeroline is clzero.
 # Caches (KiB) only where the dump has no AIDA64 decoding.
 CPUS = {
     # max basic 5: no leaf 7; 1 ECX=00802009: no AVX/XSAVE
@@ -226,6 +227,7 @@ class TestCpuidDumps(ToolTestCase):
         for k in HEADER_FLAGS + ("avx", "avx512f", "avx512bw", "clzero",
                                  "movdir64b", "aperfmperf"):
             self.assertEqual(feats[k], str(want[k]), k)
+        self.assertEqual(feats["clzeroline"], str(want["clzero"]), "clzeroline")
         self.assertEqual(feats["sse2"], "1")
         self.assertEqual(lines[7], "hypervisor: none")
         if want["tsc"]:
@@ -233,7 +235,7 @@ class TestCpuidDumps(ToolTestCase):
         else:
             self.assertEqual(lines[8], "tsc: not in dump")
 
-        have = dict(want, sse2=1, none=1)
+        have = dict(want, sse2=1, none=1, clzeroline=want["clzero"])
         want_skipped = sorted("%s (%s)" % (name, suite)
                               for (suite, name), feat in needs.items()
                               if not have[feat])
@@ -308,6 +310,32 @@ class TestCpuidMalformed(ToolTestCase):
     def assertNoCrash(self, r, allowed=(0, 2)):
         self.assertGreaterEqual(r.returncode, 0, "killed by a signal")
         self.assertIn(r.returncode, allowed, r.stderr.decode())
+
+    def test_cpuid_clflush_line_not_power_of_two(self):
+        """Rome with its CLFLUSH line made 96 bytes (1 EBX[15:8] = 12):
+        Xen drops CLZERO there (early_cpu_init()), so clzeroline is 0
+        while clzero stays 1, and clzero_sf is skipped with that reason
+        while the 2021 clzero (64-byte step) still runs."""
+        rome = os.path.join(DUMPS, "AuthenticAMD0830F10_K17_Rome.txt")
+        if not os.path.isdir(DUMPS):
+            self.skipTest("no shared/cpuid dumps")
+        with open(rome, "rb") as f:
+            data = f.read()
+        leaf1 = b"CPUID 00000001: 00830F10-00800800-"
+        self.assertIn(leaf1, data)
+        r = run_tool(self.write("rome96", data.replace(
+            leaf1, b"CPUID 00000001: 00830F10-00800C00-")))
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        lines = payloads(r.stdout)
+        feats = dict(kv.split("=") for kv in
+                     next(l for l in lines if l.startswith("features ")).split()[1:])
+        self.assertEqual((feats["clzero"], feats["clzeroline"]), ("1", "0"))
+        skipped = [l for l in lines if l.startswith("skipped: clzero_sf (clear): ")]
+        self.assertEqual(len(skipped), 1, lines)
+        self.assertIn("not a power of two", skipped[0])
+        ran = next(l for l in lines if l.startswith("variants clear:")).split()
+        self.assertIn("clzero", ran)
+        self.assertNotIn("clzero_sf", ran)
 
     def test_cpuid_empty(self):
         r = run_tool(self.write("empty", b""))

@@ -62,4 +62,31 @@ align 16
 	ret
 .end:
 
+; void clear_avx_all(void *dst, const void *unused, size_t bytes)
+;
+; clear_avx's stores over the whole range with one SFENCE at the end: the
+; ymm form of the RFC's clear_pages_movnt() (see clear_sse2_all), which
+; no kernel has proposed as such; it tells whether the store width or the
+; per-page fence is what separates clear_avx from a streaming store loop.
+; bytes is whole pages: never 0, a multiple of 128.
+global clear_avx_all:function (clear_avx_all.end - clear_avx_all)
+align 16
+clear_avx_all:
+	mov	rcx, rdx
+	vpxor	xmm0, xmm0, xmm0
+align 16
+.loop:
+	vmovntdq [rdi], ymm0
+	vmovntdq [rdi + 32], ymm0
+	vmovntdq [rdi + 64], ymm0
+	vmovntdq [rdi + 96], ymm0
+	sub	rdi, -128
+	add	rcx, -128
+	jnz	.loop
+
+	sfence
+	vzeroupper
+	ret
+.end:
+
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -58,4 +58,29 @@ align 16
 	ret
 .end:
 
+; void clear_avx512_all(void *dst, const void *unused, size_t bytes)
+;
+; clear_avx512's full-line stores over the whole range, one SFENCE at the
+; end: the zmm form of the RFC's clear_pages_movnt() (see clear_sse2_all),
+; and the same work as likwid-bench's store_mem_avx512 stream. bytes is
+; whole pages: never 0, a multiple of 256.
+global clear_avx512_all:function (clear_avx512_all.end - clear_avx512_all)
+align 16
+clear_avx512_all:
+	mov	rcx, rdx
+	vpxord	zmm16, zmm16, zmm16
+align 16
+.loop:
+	vmovntdq [rdi], zmm16
+	vmovntdq [rdi + 64], zmm16
+	vmovntdq [rdi + 128], zmm16
+	vmovntdq [rdi + 192], zmm16
+	add	rdi, 256
+	sub	rcx, 256
+	jnz	.loop
+
+	sfence
+	ret
+.end:
+
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -18,6 +18,7 @@ clear_orig:
 	xor	eax, eax
 	mov	ecx, 4096 / 64
 	STORE_LINES ecx, .loop
+	nop			; as clear_page_orig has it before its return
 	ret
 .end:
 
@@ -35,6 +36,7 @@ clear_orig_all:
 	shr	rcx, 6
 	xor	eax, eax
 	STORE_LINES rcx, .loop
+	nop			; as __clear_pages_unrolled has it
 	ret
 .end:
 

@@ -6,7 +6,10 @@
 ;
 ; Eight data registers plus a counter are more than the scratch set
 ; (rax, rdx, r8-r11 besides rcx, rsi, rdi), so rbx and r12 are borrowed and
-; restored. Only PUSH/POP touch the stack: the kernel has no red zone.
+; restored, below a stack pointer moved first: the kernel has no red zone.
+; copy_regs is copy_page_regs instruction for instruction
+; (torvalds/linux@254a14200711 arch/x86/lib/copy_page_64.S), saves
+; included; copy_regs_nopf is pagebench's own.
 
 bits 64
 default rel
@@ -17,10 +20,11 @@ alignmode p6
 PF_LINES	equ 5
 
 ; One 64-byte line from [rsi] to [rdi]. %1 non-zero: prefetch PF_LINES
-; ahead. The pointers advance with LEA so the flags of the DEC that starts
+; ahead; %2 the counter (Linux's first loop decrements RCX, its second
+; ECX). The pointers advance with LEA so the flags of the DEC that starts
 ; each iteration survive to its JNZ.
-%macro COPY_LINE 1
-	dec	ecx
+%macro COPY_LINE 2
+	dec	%2
 	mov	rax, [rsi]
 	mov	rbx, [rsi + 8]
 	mov	rdx, [rsi + 16]
@@ -54,23 +58,25 @@ section .text
 global copy_regs:function (copy_regs.end - copy_regs)
 align 16
 copy_regs:
-	push	rbx
-	push	r12
+	sub	rsp, 16
+	mov	[rsp], rbx
+	mov	[rsp + 8], r12
 
 	mov	ecx, 4096 / 64 - PF_LINES
 align 16
 .loop:
-	COPY_LINE 1
+	COPY_LINE 1, rcx
 	jnz	.loop
 
 	mov	ecx, PF_LINES
 align 16
 .tail:
-	COPY_LINE 0
+	COPY_LINE 0, ecx
 	jnz	.tail
 
-	pop	r12
-	pop	rbx
+	mov	rbx, [rsp]
+	mov	r12, [rsp + 8]
+	add	rsp, 16
 	ret
 .end:
 
@@ -87,7 +93,7 @@ copy_regs_nopf:
 	mov	ecx, 4096 / 64
 align 16
 .loop:
-	COPY_LINE 0
+	COPY_LINE 0, ecx
 	jnz	.loop
 
 	pop	r12

@@ -58,9 +58,9 @@ memcpy_movsq:
 	mov	rax, rdi
 	mov	rcx, rdx
 	shr	rcx, QWORD_SHIFT
+	and	edx, QWORD_MASK		; Linux's order: the tail count first
 	rep movsq
 	mov	ecx, edx
-	and	ecx, QWORD_MASK
 	rep movsb
 	ret
 .end:

@@ -1,36 +1,29 @@
 ; SPDX-License-Identifier: MIT
 ;
-; The shape of Linux's memcpy_orig, the memcpy of CPUs without usable
-; fast strings: 32 bytes per iteration through four general registers,
-; the direction chosen so that the loop's own stores do not look like
-; they feed its later loads, and sizes below 32 copied by two overlapping
-; moves of the largest width that fits, so no byte loop at all.
+; Linux's memcpy_orig, instruction for instruction: the memcpy of CPUs
+; without usable fast strings (from 6.4 every CPU without FSRM; before,
+; those with neither ERMS nor REP_GOOD). Read in torvalds/linux
+; arch/x86/lib/memcpy_64.S at 002c6ca75289; 68674f94ffc9 (6.4) dropped
+; memcpy_erms and the REP_GOOD path around it but left this body as it
+; was. Written here in nasm from that reading, so that a verdict on a CPU
+; that runs memcpy_orig times the routine it runs, direction test, tail
+; and loop alignment included; tests/fixtures/routines/memcpy_orig.insns
+; records the instruction sequence it is compared with.
+;
+; Contract, as Linux's: rdi = dst, rsi = src, rdx = n; returns dst in
+; rax; touches rcx, rdx, rsi, rdi, r8-r11 and the flags only; reads only
+; [src, src + n) and writes only [dst, dst + n), any n including 0, any
+; alignment. Overlapping buffers are memmove's business, not this.
 
 bits 64
 default rel
 %use smartalign
 alignmode p6
-%include "variants/small_moves.inc"
 
-BLOCK		equ 32
-
-; Loads and stores whose addresses agree in their low 12 bits look
-; dependent to the memory disambiguation until the full address is known
-; ("4K aliasing"). A forward loop whose dst runs a little ahead of src in
-; that window keeps loading from just where it recently stored, and the
-; loads wait; a backward loop has the same trouble when dst runs a little
-; behind. Splitting the window in halves gives each case the direction
-; that is clear of it.
-ALIAS_WINDOW	equ 4096
-ALIAS_MASK	equ ALIAS_WINDOW - 1
+BLOCK		equ 32		; four quadwords per iteration
 
 section .text
 
-; void *memcpy_orig(void *dst, const void *src, size_t n)
-;
-; Touches rax, rcx, rdx, rsi, rdi, r8-r11 only. Every access is inside
-; [src, src + n) and [dst, dst + n): the overlapping tail moves read and
-; write the last bytes twice rather than ever going past them.
 global memcpy_orig:function (memcpy_orig.end - memcpy_orig)
 align 16
 memcpy_orig:
@@ -38,42 +31,46 @@ memcpy_orig:
 	cmp	rdx, BLOCK
 	jb	.tail
 
-	; (dst - src) mod 4 KiB in 1 .. 2047: dst is just ahead, go backward.
-	; 0 is safe forward: each block is loaded before it is stored.
-	mov	ecx, edi
-	sub	ecx, esi
-	and	ecx, ALIAS_MASK
-	dec	ecx
-	cmp	ecx, ALIAS_WINDOW / 2 - 1
-	jb	.backward
+	; Which way to walk. Linux compares only the low bytes of the two
+	; addresses, signed: when src's low byte is below dst's (as signed
+	; bytes), a forward loop would load from where it has just stored
+	; modulo 4 KiB ("4K aliasing", the false dependence its comment
+	; names), so it copies from the end down. Only 8 bits of the 12
+	; that alias are looked at, and signed: the choice is Linux's, kept
+	; as it is, not the exact window.
+	cmp	sil, dil
+	jl	.backward
 
-	; rdx counts what is left beyond the block being copied; the SUB
-	; that makes it negative ends the loop with 0..31 bytes to go.
+	; rdx is decremented once ahead and once at the top of each
+	; iteration, so the JAE at the bottom sees the borrow of the block
+	; after the one being copied: the loop stops with 0..31 bytes left.
 	sub	rdx, BLOCK
-align 16
 .forward:
+	sub	rdx, BLOCK
 	mov	r8, [rsi]
 	mov	r9, [rsi + 8]
 	mov	r10, [rsi + 16]
 	mov	r11, [rsi + 24]
-	lea	rsi, [rsi + BLOCK]
+	lea	rsi, [rsi + BLOCK]	; LEA leaves the SUB's carry alone
 	mov	[rdi], r8
 	mov	[rdi + 8], r9
 	mov	[rdi + 16], r10
 	mov	[rdi + 24], r11
 	lea	rdi, [rdi + BLOCK]
-	sub	rdx, BLOCK
 	jae	.forward
-	add	edx, BLOCK		; also clears the upper half of rdx
+	add	edx, BLOCK		; 0..31 left; clears rdx's upper half
 	jmp	.tail
 
-	; From the ends down; the head left over is then copied by .tail.
+	; From both ends down; what is left at the head goes to .tail.
 .backward:
 	add	rsi, rdx
 	add	rdi, rdx
 	sub	rdx, BLOCK
+	; Linux aligns this loop (and not the forward one) to 16 bytes,
+	; "at most 3 ALU operations in one cycle" in its comment.
 align 16
 .backward_loop:
+	sub	rdx, BLOCK
 	mov	r8, [rsi - 8]
 	mov	r9, [rsi - 16]
 	mov	r10, [rsi - 24]
@@ -84,14 +81,13 @@ align 16
 	mov	[rdi - 24], r10
 	mov	[rdi - 32], r11
 	lea	rdi, [rdi - BLOCK]
-	sub	rdx, BLOCK
 	jae	.backward_loop
 	add	edx, BLOCK
 	sub	rsi, rdx
 	sub	rdi, rdx
 
-	; 0..31 bytes at [rsi], [rdi]: first and last pieces of one width,
-	; overlapping in the middle when the size is not twice the width.
+	; 0..31 bytes at [rsi] to [rdi]: the first and the last piece of
+	; one width, overlapping in the middle, so no byte loop.
 .tail:
 	cmp	edx, 16
 	jb	.under16
@@ -104,8 +100,42 @@ align 16
 	mov	[rdi + rdx - 16], r10
 	mov	[rdi + rdx - 8], r11
 	ret
+align 16
 .under16:
-	COPY_UNDER16
+	cmp	edx, 8
+	jb	.under8
+	mov	r8, [rsi]
+	mov	r9, [rsi + rdx - 8]
+	mov	[rdi], r8
+	mov	[rdi + rdx - 8], r9
+	ret
+align 16
+.under8:
+	cmp	edx, 4
+	jb	.under4
+	mov	ecx, [rsi]
+	mov	r8d, [rsi + rdx - 4]
+	mov	[rdi], ecx
+	mov	[rdi + rdx - 4], r8d
+	ret
+align 16
+.under4:
+	; 0..3 bytes. After the SUB, CF says n was 0 and ZF that it was 1;
+	; MOVZX changes no flag, so the JZ still sees the SUB's. For 2 and 3
+	; the bytes at 1 and at n - 1 (the same byte when n is 2), then
+	; byte 0 for every n from 1.
+	sub	edx, 1
+	jb	.done
+	movzx	ecx, byte [rsi]
+	jz	.store_first
+	movzx	r8, byte [rsi + 1]
+	movzx	r9, byte [rsi + rdx]
+	mov	[rdi + 1], r8b
+	mov	[rdi + rdx], r9b
+.store_first:
+	mov	[rdi], cl
+.done:
+	ret
 .end:
 
 section .note.GNU-stack noalloc noexec nowrite progbits

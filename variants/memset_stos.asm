@@ -37,7 +37,7 @@ global memset_stosb:function (memset_stosb.end - memset_stosb)
 align 16
 memset_stosb:
 	mov	r9, rdi
-	movzx	eax, sil
+	mov	al, sil		; REP STOSB reads AL alone, as Linux's MOVB
 	mov	rcx, rdx
 	rep stosb
 	mov	rax, r9

@@ -8,7 +8,7 @@
 #define STRING_FN_memcpy(fn)	.copy = fn
 
 const struct string_variant string_variants[] = {
-#define STRING_VARIANT(op_, name_, store_, need_, regs_, what_)		\
+#define STRING_VARIANT(op_, name_, store_, need_, regs_, cite_, what_)	\
 	{ .op = STRING_OP_##op_, .name = #name_,			\
 	  STRING_FN_##op_(op_##_##name_), .need = need_, .what = what_,	\
 	  .store = STORE_##store_, .regs = REGS_##regs_ },

@@ -39,7 +39,7 @@ struct string_variant {
 
 #define STRING_DECL_memset(fn)	void *fn(void *dst, int c, size_t n);
 #define STRING_DECL_memcpy(fn)	void *fn(void *dst, const void *src, size_t n);
-#define STRING_VARIANT(op, name, store, need, regs, what) STRING_DECL_##op(op##_##name)
+#define STRING_VARIANT(op, name, store, need, regs, cite, what) STRING_DECL_##op(op##_##name)
 #include "variants/strings.def"
 #undef STRING_VARIANT
 #undef STRING_DECL_memset

@@ -3,10 +3,10 @@
 #include "variants/variants.h"
 
 const struct variant variants[] = {
-#define CLEAR(n, shape, store, need, regs, xen, what) \
+#define CLEAR(n, shape, store, need, regs, xen, cite, what) \
 	{ #n, OP_CLEAR, SHAPE_##shape, STORE_##store, clear_##n, need, \
 	  REGS_##regs, xen, what },
-#define COPY(n, shape, store, need, regs, what) \
+#define COPY(n, shape, store, need, regs, cite, what) \
 	{ #n, OP_COPY, SHAPE_##shape, STORE_##store, copy_##n, need, \
 	  REGS_##regs, false, what },
 #include "variants/clear.def"
@@ -62,12 +62,39 @@ void variant_call(const struct variant *v, void *dst, const void *src,
 {
 	char *d = dst;
 	const char *s = src;
-	size_t off;
+	size_t off, n;
 
-	if (v->shape == SHAPE_RANGE) {
+	if (v->shape == SHAPE_RANGE && v->op != OP_CLEAR) {
 		v->fn(dst, src, bytes);
+		return;
+	}
+	if (v->shape == SHAPE_RANGE) {
+		for (off = 0; off < bytes; off += n) {
+			n = bytes - off < CLEAR_RANGE_BATCH ? bytes - off :
+							      CLEAR_RANGE_BATCH;
+			v->fn(d + off, NULL, n);
+		}
 		return;
 	}
 	for (off = 0; off < bytes; off += PAGE_SIZE)
 		v->fn(d + off, s ? s + off : NULL, PAGE_SIZE);
+}
+
+/*
+ * clear_clzero_sf's line count and negated step, in variants/clear_clzero.asm's
+ * data: 64 bytes, AMD's documented CLZERO line, until variants_configure()
+ * sets Xen's. A forced clzeroline (force=) on a CPU without a usable size
+ * keeps 64 rather than dividing by 0.
+ */
+extern uint32_t clear_clzero_lines;
+extern int64_t clear_clzero_neg_step;
+
+void variants_configure(const struct cpu_desc *d)
+{
+	uint32_t step = cpu_clzero_step(d);
+
+	if (!step)
+		step = 64;
+	clear_clzero_lines = PAGE_SIZE / step;
+	clear_clzero_neg_step = -(int64_t)step;
 }

@@ -53,8 +53,8 @@ struct variant {
 	const char *what;
 };
 
-#define CLEAR(name, shape, store, need, regs, xen, what) variant_fn clear_##name;
-#define COPY(name, shape, store, need, regs, what) variant_fn copy_##name;
+#define CLEAR(name, shape, store, need, regs, xen, cite, what) variant_fn clear_##name;
+#define COPY(name, shape, store, need, regs, cite, what) variant_fn copy_##name;
 #include "variants/clear.def"
 #include "variants/copy.def"
 #undef CLEAR
@@ -78,8 +78,23 @@ const char *op_name(enum op op);	/* "clear", "copy" */
 int op_ratio_ref(enum op op);
 const char *shape_name(enum variant_shape shape);	/* "page", "range" */
 
-/* Calls v over [dst, dst + bytes), once per page or once in all. */
+/*
+ * The most a clear range routine is given in one call: Linux 7.0's
+ * PROCESS_PAGES_NON_PREEMPT_BATCH where the architecture has clear_pages(),
+ * 32 MiB, the batch its callers keep to on kernels that are not
+ * preemptible (include/linux/mm.h, torvalds/linux@94962b2628e6), so that a
+ * range variant times calls of the size a kernel makes.
+ */
+#define CLEAR_RANGE_BATCH (32u << 20)
+
+/*
+ * Calls v over [dst, dst + bytes): once per page, or for a range routine
+ * once for the region (copies) or once per CLEAR_RANGE_BATCH (clears).
+ */
 void variant_call(const struct variant *v, void *dst, const void *src,
 		  size_t bytes);
+
+/* Sets what a routine takes from the CPU: clear_clzero_sf's step. */
+void variants_configure(const struct cpu_desc *d);
 
 #endif

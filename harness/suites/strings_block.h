@@ -20,7 +20,7 @@
 
 /* Rows of strings.def, counted at compile time to size the result arrays. */
 enum {
-#define STRING_VARIANT(op, name, store, need, regs, what) STRING_ROW_##op##_##name,
+#define STRING_VARIANT(op, name, store, need, regs, cite, what) STRING_ROW_##op##_##name,
 #include "variants/strings.def"
 #undef STRING_VARIANT
 	STRING_ROWS

@@ -93,9 +93,13 @@ static void check_builtin(void)
 	struct cpu_desc k8e = cpu("AuthenticAMD", 0xf, 0x27, 2, 0);
 	/* An Intel Haswell (family 6, model 0x3c): ERMS, no FSRM. */
 	struct cpu_desc hsw = cpu("GenuineIntel", 0x6, 0x3c, 3, BIT(ERMS) | BIT(CLFLUSH));
-	/* An AMD Zen 4: ERMS, FSRM, CLZERO. */
+	/* An AMD Zen 4: ERMS, FSRM, CLZERO with a 64-byte CLFLUSH line. */
 	struct cpu_desc zen = cpu("AuthenticAMD", 0x19, 0x11, 1,
-				  BIT(ERMS) | BIT(FSRM) | BIT(CLZERO) | BIT(CLFLUSH));
+				  BIT(ERMS) | BIT(FSRM) | BIT(CLZERO) | BIT(CLFLUSH) |
+				  BIT(CLZEROLINE));
+	/* The same with a CLFLUSH line that is not a power of two. */
+	struct cpu_desc zen96 = cpu("AuthenticAMD", 0x19, 0x11, 1,
+				    BIT(ERMS) | BIT(FSRM) | BIT(CLZERO) | BIT(CLFLUSH));
 	struct cpu_desc odd = cpu("  Shanghai  ", 0x7, 0x1b, 0, BIT(ERMS));
 
 	expect("k8.stepping_c", RULE_LINUX, "clear_page", &k8c, FACT_UNKNOWN,
@@ -123,6 +127,9 @@ static void check_builtin(void)
 	       "4.15-4.20=movsq >=4.21=?(fast_string=1:movsb,fast_string=0:movsq_br)");
 	expect("amd.xen_cold", RULE_XEN, "clear_page_cold", &zen, FACT_UNKNOWN,
 	       ">=4.21=clzero_sf");
+	/* Xen drops CLZERO where the line is 0 or not a power of two. */
+	expect("amd.xen_cold_odd_line", RULE_XEN, "clear_page_cold", &zen96,
+	       FACT_UNKNOWN, ">=4.21=sse2");
 	expect("amd.xen_2021", RULE_XEN, "clear_page", &zen, FACT_UNKNOWN, "4.15-4.20=sse2");
 	/*
 	 * Family 0x19: no XEN_REP_MOVSB from 4.21.1. The era 4.21 to 4.21.1 is
@@ -141,6 +148,9 @@ static void check_builtin(void)
 	       ">=5.4 <7.0=stosb >=7.0=stosb");
 	expect("other_vendor.no_erms", RULE_LINUX, "copy_page",
 	       &odd, 1, ">=5.4=?()");
+	/* Xen's shanghai.c sets no XEN_REP_MOVSB: known, not unknown. */
+	expect("shanghai.xen_memcpy", RULE_XEN, "memcpy", &odd, FACT_UNKNOWN,
+	       "4.15-4.20=movsq >=4.21 <4.21.1=movsb >=4.21.1=movsq_br");
 }
 
 /* Every entry point of both kernels, in table order. */

@@ -227,6 +227,89 @@ static void check_table(void)
 	result("ok", "table", NULL);
 }
 
+/* ---- variant_call()'s batches and variants_configure() ---- */
+
+/* What the recording routine saw: each call's dst and bytes. */
+#define MAX_CALLS 8
+static struct { char *dst; size_t bytes; } calls[MAX_CALLS];
+static unsigned ncalls;
+
+static void record(void *d, const void *s, size_t bytes)
+{
+	(void)s;
+	if (ncalls < MAX_CALLS)
+		calls[ncalls].dst = d, calls[ncalls].bytes = bytes;
+	ncalls++;
+}
+
+/*
+ * A clear range routine gets at most CLEAR_RANGE_BATCH per call, in order
+ * and back to back; a copy range routine gets the region in one call. The
+ * routine records and writes nothing, so the addresses need no memory.
+ */
+static void check_batches(void)
+{
+	struct variant v = { "rec", OP_CLEAR, SHAPE_RANGE, STORE_T, record,
+			     FEAT_NONE, REGS_GPR, false, "" };
+	char *base = (char *)(uintptr_t)0x100000;
+	size_t bytes = 2 * (size_t)CLEAR_RANGE_BATCH + 3 * PAGE_SIZE;
+	size_t want[] = { CLEAR_RANGE_BATCH, CLEAR_RANGE_BATCH, 3 * PAGE_SIZE };
+	int ok;
+
+	ncalls = 0;
+	variant_call(&v, base, NULL, bytes);
+	ok = ncalls == 3;
+	for (unsigned i = 0; ok && i < 3; i++)
+		ok = calls[i].bytes == want[i] &&
+		     calls[i].dst == base + i * (size_t)CLEAR_RANGE_BATCH;
+	result(ok ? "ok" : "FAIL", "variant_call/clear_range_batches",
+	       ok ? NULL : "%u calls, first %zu bytes", ncalls, calls[0].bytes);
+
+	ncalls = 0;
+	variant_call(&v, base, NULL, CLEAR_RANGE_BATCH);
+	ok = ncalls == 1 && calls[0].bytes == CLEAR_RANGE_BATCH;
+	result(ok ? "ok" : "FAIL", "variant_call/clear_range_one_batch",
+	       ok ? NULL : "%u calls", ncalls);
+
+	v.op = OP_COPY;
+	ncalls = 0;
+	variant_call(&v, base, base + bytes, bytes);
+	ok = ncalls == 1 && calls[0].bytes == bytes && calls[0].dst == base;
+	result(ok ? "ok" : "FAIL", "variant_call/copy_range_whole",
+	       ok ? NULL : "%u calls", ncalls);
+}
+
+extern uint32_t clear_clzero_lines;
+extern int64_t clear_clzero_neg_step;
+
+/*
+ * clear_clzero_sf's step from the CLFLUSH line size, as Xen's
+ * early_cpu_init(): capped at 128; 64 (AMD's CLZERO line) where the size
+ * is 0 or not a power of two and the variant runs only by force=.
+ */
+static void check_configure(void)
+{
+	static const struct { uint32_t line, lines; int64_t neg; } cases[] = {
+		{ 64, 64, -64 }, { 32, 128, -32 }, { 128, 32, -128 },
+		{ 2040, 32, -128 }, { 0, 64, -64 }, { 96, 64, -64 },
+	};
+	struct cpu_desc d = { 0 };
+	char name[64];
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		d.clflush_line = cases[i].line;
+		variants_configure(&d);
+		snprintf(name, sizeof(name), "variants_configure/clflush_%u",
+			 cases[i].line);
+		if (clear_clzero_lines == cases[i].lines &&
+		    clear_clzero_neg_step == cases[i].neg)
+			result("ok", name, NULL);
+		else
+			result("FAIL", name, "%u lines, step %lld", clear_clzero_lines,
+			       (long long)clear_clzero_neg_step);
+	}
+}
+
 int main(void)
 {
 	struct cpu_desc d;
@@ -246,6 +329,9 @@ int main(void)
 	catch_signals();
 
 	check_table();
+	check_batches();
+	check_configure();
+	variants_configure(&d);
 
 	for (unsigned i = 0; i < variant_count; i++) {
 		const struct variant *v = &variants[i];
