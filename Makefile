@@ -196,7 +196,7 @@ MOD	:= $(B)/module
 # gets none of the verdict's arithmetic (VERDICT_FP_C, above).
 MOD_SRC	:= $(filter-out $(VERDICT_FP_C),$(HARNESS_C)) $(VARIANT_ASM) $(HARNESS_ASM) \
 	   $(wildcard lib/*.h cpu/*.h variants/*.h variants/*.inc harness/*.h \
-	   harness/*.def harness/suites/*.h module/*.c module/*.h module/*.def \
+	   harness/*.def harness/suites/*.h module/*.c module/*.h module/*.def module/*.asm \
 	   module/compat/*.h)
 MOD_LINKS := $(addprefix $(MOD)/,$(MOD_SRC))
 MOD_DEFS  := $(addprefix $(MOD)/variants/,clear.def copy.def strings.def)

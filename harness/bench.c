@@ -37,29 +37,49 @@ const char *flush_method_name(const struct bench_env *env)
 }
 
 /*
+ * Loads of a probe between two of its yield points: a probe of a large
+ * cache's fill (the L3 and MEM passes) is a long loop, and only its loads
+ * are timed. Smaller probes (up to 256 KiB of fill) run without a pause.
+ */
+#define PROBE_CHUNK_LOADS	4096u
+
+/*
  * One 32-bit load per line. The outer loop is the line index, visited as
  * (i * 7) mod 64 within a page, the inner loop walks the pages: neighbouring
  * loads are a page apart and the line order jumps, which defeats the
- * adjacent-line and stride prefetchers, as in the 2021 experiment.
+ * adjacent-line and stride prefetchers, as in the 2021 experiment. After
+ * every PROBE_CHUNK_LOADS loads or more, the clock stops for a yield point.
  */
 uint64_t probe(const void *fill, size_t nr_pages)
 {
 	const volatile uint8_t *base = fill;
 	uint32_t sum = 0;
-	uint64_t t0, t1;
+	uint64_t t0, ticks = 0;
 	unsigned int i;
-	size_t pg;
+	size_t pg, from, to, loads = 0;
 
 	t0 = rdtsc_ordered();
 	for (i = 0; i < LINES_PER_PAGE; i++) {
 		size_t off = (i * 7 % LINES_PER_PAGE) * LINE;
 
-		for (pg = 0; pg < nr_pages; pg++)
-			sum += *(const volatile uint32_t *)(base + pg * PAGE + off);
+		for (from = 0; from < nr_pages; from = to) {
+			to = nr_pages - from < PROBE_CHUNK_LOADS ? nr_pages :
+			     from + PROBE_CHUNK_LOADS;
+			for (pg = from; pg < to; pg++)
+				sum += *(const volatile uint32_t *)(base + pg * PAGE + off);
+			loads += to - from;
+			if (loads >= PROBE_CHUNK_LOADS &&
+			    (i + 1 < LINES_PER_PAGE || to < nr_pages)) {
+				ticks += rdtsc_ordered() - t0;
+				host_may_yield();
+				loads = 0;
+				t0 = rdtsc_ordered();
+			}
+		}
 	}
-	t1 = rdtsc_ordered();
+	ticks += rdtsc_ordered() - t0;
 	probe_sink = sum;
-	return t1 - t0;
+	return ticks;
 }
 
 /*
@@ -75,17 +95,28 @@ void flush_range(const struct bench_env *env, const void *p, size_t bytes)
 	flush_lines(env, p, bytes);
 }
 
+/* The length of the chunk at off of a loop over bytes; a yield point before each but the first. */
+static size_t chunk_at(size_t off, size_t bytes)
+{
+	if (off)
+		host_may_yield();
+	return bytes - off < HOST_CHUNK_BYTES ? bytes - off : HOST_CHUNK_BYTES;
+}
+
 void flush_lines(const struct bench_env *env, const void *p, size_t bytes)
 {
 	const char *c = p;
-	size_t off;
+	size_t off, at, n;
 
-	if (env->lines == FLUSH_CLFLUSHOPT)
-		for (off = 0; off < bytes; off += LINE)
-			clflushopt(c + off);
-	else if (env->lines == FLUSH_CLFLUSH)
-		for (off = 0; off < bytes; off += LINE)
-			clflush(c + off);
+	for (at = 0; at < bytes; at += n) {
+		n = chunk_at(at, bytes);
+		if (env->lines == FLUSH_CLFLUSHOPT)
+			for (off = at; off < at + n; off += LINE)
+				clflushopt(c + off);
+		else if (env->lines == FLUSH_CLFLUSH)
+			for (off = at; off < at + n; off += LINE)
+				clflush(c + off);
+	}
 	mfence();
 }
 
@@ -194,6 +225,8 @@ bool time_windows(const struct bench_env *env, window_fn *op, void *ctx,
 
 	do {
 		w.len = bytes - w.off < step ? bytes - w.off : step;
+		if (w.off)
+			host_may_yield();	/* untimed, as the interrupts between windows */
 		if (!time_guarded(window, &w, &t, &h, f))
 			return false;
 		sample_add(host, &h, w.off == 0);
@@ -259,20 +292,30 @@ void ibpb(struct bench_env *env)
 void fill_bytes(void *p, uint8_t byte, size_t bytes)
 {
 	uint64_t word = 0x0101010101010101ull * byte;
-	size_t n = bytes / 8;
+	size_t at, n;
 
-	asm volatile("rep stosq" : "+D"(p), "+c"(n) : "a"(word) : "memory");
+	for (at = 0; at < bytes; at += n) {
+		void *d = (uint8_t *)p + at;
+		size_t words;
+
+		n = chunk_at(at, bytes);
+		words = n / 8;
+		asm volatile("rep stosq" : "+D"(d), "+c"(words) : "a"(word) : "memory");
+	}
 }
 
 void fill_words(void *p, size_t bytes, uint64_t seed)
 {
 	uint64_t *w = p;
-	size_t i;
+	size_t i, at, n;
 
 	/* Page number in the high half, word index and seed in the low. */
-	for (i = 0; i < bytes / 8; i++)
-		w[i] = ((uint64_t)(i / (PAGE / 8)) << 40) ^ (seed << 20) ^
-		       (i % (PAGE / 8)) ^ 0x5a5a000000000000ull;
+	for (at = 0; at < bytes; at += n) {
+		n = chunk_at(at, bytes);
+		for (i = at / 8; i < (at + n) / 8; i++)
+			w[i] = ((uint64_t)(i / (PAGE / 8)) << 40) ^ (seed << 20) ^
+			       (i % (PAGE / 8)) ^ 0x5a5a000000000000ull;
+	}
 }
 
 static size_t first_diff_in_word(uint64_t x)
@@ -289,22 +332,28 @@ size_t find_not_byte(const void *p, uint8_t byte, size_t bytes)
 {
 	const uint64_t *w = p;
 	uint64_t want = 0x0101010101010101ull * byte;
-	size_t i;
+	size_t i, at, n;
 
-	for (i = 0; i < bytes / 8; i++)
-		if (w[i] != want)
-			return i * 8 + first_diff_in_word(w[i] ^ want);
+	for (at = 0; at < bytes; at += n) {
+		n = chunk_at(at, bytes);
+		for (i = at / 8; i < (at + n) / 8; i++)
+			if (w[i] != want)
+				return i * 8 + first_diff_in_word(w[i] ^ want);
+	}
 	return NOT_FOUND;
 }
 
 size_t find_mismatch(const void *a, const void *b, size_t bytes)
 {
 	const uint64_t *x = a, *y = b;
-	size_t i;
+	size_t i, at, n;
 
-	for (i = 0; i < bytes / 8; i++)
-		if (x[i] != y[i])
-			return i * 8 + first_diff_in_word(x[i] ^ y[i]);
+	for (at = 0; at < bytes; at += n) {
+		n = chunk_at(at, bytes);
+		for (i = at / 8; i < (at + n) / 8; i++)
+			if (x[i] != y[i])
+				return i * 8 + first_diff_in_word(x[i] ^ y[i]);
+	}
 	return NOT_FOUND;
 }
 

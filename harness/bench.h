@@ -61,7 +61,8 @@ typedef void window_fn(void *ctx, size_t off, size_t len);
  * Times op over its bytes in windows of at most env->window_bytes (in one
  * window where the host sets no limit), each a guarded call of its own;
  * *ticks is their sum, *host the sum of what the host counted (disturbed
- * when any window was). The module turns interrupts on between windows.
+ * when any window was). The module turns interrupts on between windows,
+ * and they are yield points (harness/host.h).
  * false, with *f, when a window faulted.
  */
 bool time_windows(const struct bench_env *env, window_fn *op, void *ctx,

@@ -38,11 +38,23 @@ struct fault {
 };
 
 /*
- * Calls fn(ctx); true when it returned, false with *f when it faulted. The
- * module cannot catch a fault in ring 0: it never calls what could fault
- * (module/run.c refuses a forced feature) and always returns true.
+ * Calls fn(ctx); true when it returned, false with *f when it faulted
+ * (the module: an invalid opcode, a general protection or another trap the
+ * kernel offers its die notifiers, raised in the module's own code).
  */
 bool host_call_guarded(void (*fn)(void *ctx), void *ctx, struct fault *f);
+
+/*
+ * A point where the harness holds nothing a reschedule could disturb:
+ * between passes, epochs, reps, variants and probes, and between the
+ * chunks of a long untimed loop (a fill, a flush, a check: HOST_CHUNK_BYTES
+ * at most between two calls). Never inside a guarded call. The module
+ * offers to reschedule there once a few ms have passed since it last did,
+ * and stops the run there when it is being unloaded (module/host.c); the
+ * kernel owns its CPU and pagebench-linux is preempted anyway: no-ops.
+ */
+void host_may_yield(void);
+#define HOST_CHUNK_BYTES	(1024u * 1024)
 
 /*
  * Between a pass's epochs (harness/epochs.h): returns once the TSC has

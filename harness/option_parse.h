@@ -66,6 +66,7 @@ void parse_variants(struct options *o, char *val);
 void parse_cpu(struct options *o, char *val);
 void parse_cpus(struct options *o, char *val);
 void parse_watchdog(struct options *o, char *val);
+void parse_stall_limit(struct options *o, char *val);
 void parse_scrub(struct options *o, char *val);
 void parse_sizes(struct options *o, char *val);
 

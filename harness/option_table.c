@@ -148,6 +148,14 @@ const struct option_def option_defs[] = {
 		  "1 to " STR(WATCHDOG_S_MAX) "; another CPU then stops the "
 		  "run, a failure",
 	  .dflt = STR(WATCHDOG_S_DEFAULT) },
+	{ .key = "stall_limit_ms", .parse = parse_stall_limit,
+	  .programs = PROGRAM_MODULE,
+	  .value = "MS",
+	  .what = "the longest the run may keep its CPU from the rest of the "
+		  "kernel, between two of its reschedule points, 1 to "
+		  STR(STALL_LIMIT_MS_MAX) "; a run that took longer says so "
+		  "in a linux-module stall line, a failure",
+	  .dflt = STR(STALL_LIMIT_MS_DEFAULT) },
 };
 
 const unsigned int option_def_count = ARRAY_SIZE(option_defs);

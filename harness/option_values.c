@@ -219,6 +219,12 @@ void parse_watchdog(struct options *o, char *val)
 		    &o->watchdog_s);
 }
 
+void parse_stall_limit(struct options *o, char *val)
+{
+	parse_count(o, val, "stall_limit_ms", "time", "milliseconds", 1,
+		    STALL_LIMIT_MS_MAX, &o->stall_limit_ms);
+}
+
 /* A size in bytes, with an optional K, M, G or T (binary) suffix. */
 static bool parse_size(char *val, uint64_t *out)
 {

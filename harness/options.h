@@ -42,6 +42,14 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 #define SCRUB_MAX (1ull << 40)	/* to 1 TiB (memory permitting) */
 #define WATCHDOG_S_DEFAULT 120	/* watchdog=: see docs/method.md */
 #define WATCHDOG_S_MAX 3600
+/*
+ * stall_limit_ms=: the module's longest stretch without a reschedule point
+ * that is not a failure. The default is a tenth of the shortest soft
+ * lockup threshold Linux allows (watchdog_thresh=1: 2 s) and a fifth of a
+ * 100 Hz kernel's tick; the module offers to reschedule every PBK_YIELD_MS.
+ */
+#define STALL_LIMIT_MS_DEFAULT 20
+#define STALL_LIMIT_MS_MAX 10000
 /* suite=strings: sizes= takes at most this many sizes, each at most the limit. */
 #define STRINGS_SIZES_MAX 32
 #define STRINGS_SIZE_LIMIT 4096
@@ -86,6 +94,7 @@ struct options {
 	unsigned int cpus;		/* CPUs to use, the first included; 0: all */
 	uint64_t scrub_bytes;		/* suite=scrub: the region; 0: the MEM pass's size */
 	unsigned int watchdog_s;	/* kernel: seconds one step may take */
+	unsigned int stall_limit_ms;	/* module: the longest stretch between reschedule points */
 	bool cycles_off;		/* cycles=off: no cycle counters beside the TSC */
 	unsigned int nerrors;
 	char errors[OPT_MAX_ERRORS][OPT_ERROR_LEN];

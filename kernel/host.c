@@ -91,6 +91,11 @@ void host_fault_escape(const char *name, const char *desc, uint64_t rip)
 	__builtin_longjmp(guard->jmp, 1);
 }
 
+/* The run owns this CPU: nothing waits for it. */
+void host_may_yield(void)
+{
+}
+
 void host_pause(uint64_t until_tsc)
 {
 	while ((int64_t)(rdtsc_ordered() - until_tsc) < 0)

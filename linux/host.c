@@ -97,6 +97,11 @@ bool host_call_guarded(void (*fn)(void *ctx), void *ctx, struct fault *f)
 
 /* --- between epochs --- */
 
+/* The kernel preempts the thread wherever it likes. */
+void host_may_yield(void)
+{
+}
+
 #define PAUSE_SLICE_NS	100000ll
 
 void host_pause(uint64_t until_tsc)

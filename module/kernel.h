@@ -22,14 +22,51 @@
 #define PBK_WINDOW_BYTES	(1024u * 1024)
 /* host_pause() sleeps in slices of this, or up to twice it. */
 #define PBK_PAUSE_SLICE_US	100
+/*
+ * host_may_yield() offers to reschedule once this long has passed since
+ * the last offer: with a window's call and a chunk's fill or flush
+ * (HOST_CHUNK_BYTES) each well under a millisecond on current CPUs, the
+ * stretches stay far below stall_limit_ms='s default.
+ */
+#define PBK_YIELD_MS		2
 
 struct pbk_windows {
 	uint64_t n;		/* calls made with interrupts off */
 	uint64_t longest;	/* ticks, the longest of them */
 	uint64_t over_1ms;	/* how many lasted longer than 1 ms */
-	uint64_t preempt_longest; /* ticks, the longest stretch with preemption off */
+	/* ticks, the longest stretch between two reschedule points, and the step it ended in */
+	uint64_t preempt_longest;
+	char longest_during[96];
 };
 void pbk_windows(struct pbk_windows *w);
+/* From the run's start: reschedule points every PBK_YIELD_MS at most. */
+void pbk_yield_start(uint64_t tsc_khz);
+/*
+ * Around a call into the kernel that may sleep and reschedules as it needs
+ * (the page allocator, with GFP_KERNEL): its time is not the run's stretch.
+ */
+void pbk_may_sleep_begin(void);
+void pbk_may_sleep_end(void);
+
+/*
+ * Ending a run early (host.c): pbk_stop() (main.c, at unload) asks, and
+ * the run's next yield point ends pbk_run_stoppable()'s fn(ctx), which
+ * then returns false; true when fn returned by itself.
+ */
+void pbk_stop(void);
+bool pbk_stop_wanted(void);
+bool pbk_run_stoppable(void (*fn)(void *ctx), void *ctx);
+
+/* The die notifier that turns a trap in a guarded call into a fault (host.c). */
+int pbk_guard_init(void);
+void pbk_guard_exit(void);
+
+/* jump.asm: setjmp and longjmp for the run's thread; struct pbk_jump is its layout. */
+struct pbk_jump {
+	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip;
+};
+int pbk_jump_set(struct pbk_jump *j) __attribute__((returns_twice));
+void pbk_jump_back(struct pbk_jump *j) __attribute__((noreturn));
 
 /* log.c: the run's lines, readable at /proc/pagebench */
 int pbk_log_init(void);

@@ -5,7 +5,9 @@
  * parses args= and starts the run in a kthread bound to one CPU; the log
  * grows at /proc/pagebench and is complete at its "done:" line. An option
  * error fails the load with -EINVAL, its lines in the kernel's log.
- * Unloading waits for a run still going, then removes everything.
+ * Unloading ends a run still going at its next yield point (a few ms
+ * away), with a "stopped:" line, and copies its log to the kernel's log,
+ * since /proc/pagebench goes with the module; then removes everything.
  */
 #include <linux/completion.h>
 #include <linux/err.h>
@@ -66,16 +68,21 @@ static int __init pagebench_init(void)
 		return -EINVAL;
 	}
 	pbk_fpu_cost(&task_fpu);
+	err = pbk_guard_init();
+	if (err) {
+		pr_err("pagebench: cannot register its die notifier (%d)\n", err);
+		goto fail;
+	}
 	err = pbk_log_publish();
 	if (err) {
 		pr_err("pagebench: cannot create /proc/pagebench\n");
-		goto fail;
+		goto fail_guard;
 	}
 	t = kthread_create(run, NULL, "pagebench");
 	if (IS_ERR(t)) {
 		err = PTR_ERR(t);
 		pr_err("pagebench: cannot start the run's kthread (%d)\n", err);
-		goto fail;
+		goto fail_guard;
 	}
 	kthread_bind(t, cpu);
 	running = true;
@@ -83,6 +90,8 @@ static int __init pagebench_init(void)
 	pr_info("pagebench: running on CPU %d; /proc/pagebench is complete at its done: line\n",
 		cpu);
 	return 0;
+fail_guard:
+	pbk_guard_exit();
 fail:
 	pbk_log_free();
 	return err;
@@ -90,8 +99,12 @@ fail:
 
 static void __exit pagebench_exit(void)
 {
-	if (running)
+	if (running && !completion_done(&run_done)) {
+		pbk_stop();
 		wait_for_completion(&run_done);
+		pbk_log_to_printk();
+	}
+	pbk_guard_exit();
 	pbk_log_free();
 }
 

@@ -83,71 +83,31 @@ static void print_module_lines(const struct cpu_desc *d)
 
 	pbk_kernel_features(flags, sizeof(flags));
 	out_line("linux-module kernel_features%s", flags);
-	out_line("linux-module irqs=off-per-call preempt=off-per-pass resched=between-reps window_bytes=%u",
-		 PBK_WINDOW_BYTES);
+	out_line("linux-module irqs=off-per-call preempt=off-per-pass resched=every-%ums window_bytes=%u stall_limit_ms=%u",
+		 PBK_YIELD_MS, PBK_WINDOW_BYTES, opts.stall_limit_ms);
 	bench_env_init(&env, d);
 	out_line("linux-module flush=%s ibpb=%s", flush_method_name(&env),
 		 env.ibpb ? "msr" : "none");
 }
 
-struct left_out {
-	variant_set pages, strings;	/* refused: forced, and this CPU lacks the feature */
-};
-
 /*
  * What the plan would run that the module will not call: a kernel routine
  * the running kernel lacks (skipped, with its reason, as for a missing
- * feature), and a variant whose feature was forced although this CPU lacks
- * it: in ring 0 its fault would be an oops no one can catch (refused).
+ * feature). A variant of a forced feature runs, as in the other hosts: a
+ * trap in it is a fault: line (module/host.c).
  */
-static struct left_out leave_out(struct plan *p, const struct cpu_desc *d)
+static void leave_out(struct plan *p)
 {
-	struct left_out l = { 0, 0 };
 	unsigned int i;
 
 	for (i = 0; i < variant_count; i++) {
 		const char *missing = pbk_routine_missing((const void *)variants[i].fn);
 
-		if (!((p->runs >> i) & 1))
-			continue;
-		if (missing) {
+		if (((p->runs >> i) & 1) && missing) {
 			p->variant_skip[i] = missing;
 			p->runs &= ~(1ull << i);
-		} else if (!cpu_has(d, variants[i].need)) {
-			l.pages |= 1ull << i;
-			p->runs &= ~(1ull << i);
 		}
 	}
-	for (i = 0; i < string_variant_count; i++) {
-		if (((p->str_runs >> i) & 1) && !cpu_has(d, string_variants[i].need)) {
-			l.strings |= 1ull << i;
-			p->str_runs &= ~(1ull << i);
-		}
-	}
-	p->forced = 0;	/* nothing runs on a forced feature: no "note: force=" */
-	return l;
-}
-
-static void refused(const char *name, const char *table, enum feat f)
-{
-	out_line("linux-module refused: %s (%s): force=%s, but the features line says %s=0; in ring 0 its fault would be an oops the module cannot catch, so it is not called",
-		 name, table, feat_name(f), feat_name(f));
-	run_fail();
-}
-
-static void print_refused(const struct left_out *l)
-{
-	unsigned int i;
-
-	for (i = 0; i < variant_count; i++)
-		if ((l->pages >> i) & 1)
-			refused(variants[i].name, op_name(variants[i].op),
-				variants[i].need);
-	for (i = 0; i < string_variant_count; i++)
-		if ((l->strings >> i) & 1)
-			refused(string_variants[i].name,
-				string_op_name(string_variants[i].op),
-				string_variants[i].need);
 }
 
 static bool take(uint8_t **p, const char *name, size_t bytes)
@@ -156,7 +116,9 @@ static bool take(uint8_t **p, const char *name, size_t bytes)
 
 	if (!bytes)
 		return true;
+	pbk_may_sleep_begin();
 	*p = pbk_buffer_alloc(bytes, how, sizeof(how));
+	pbk_may_sleep_end();
 	if (*p)
 		out_line("linux-module buffer=%s bytes=%zu from=%s", name, bytes, how);
 	else
@@ -194,9 +156,14 @@ static void print_fpu(const struct pbk_fpu_cost *c)
 		 (unsigned long)c->begin_end[n / 2], restore);
 }
 
+/*
+ * The windows of interrupts off, and the longest stretch between two
+ * reschedule points, held against stall_limit_ms=: one over it is a
+ * failure, with the step it ended in.
+ */
 static void print_windows(uint64_t tsc_khz)
 {
-	struct pbk_windows w;
+	static struct pbk_windows w;
 	char us[24] = "?", preempt_ms[24] = "?";
 
 	pbk_windows(&w);
@@ -209,6 +176,26 @@ static void print_windows(uint64_t tsc_khz)
 	out_line("linux-module windows n=%lu longest_ticks=%lu longest_us=%s over_1ms=%lu preempt_off_longest_ms=%s",
 		 (unsigned long)w.n, (unsigned long)w.longest, us,
 		 (unsigned long)w.over_1ms, preempt_ms);
+	if (tsc_khz && w.preempt_longest > opts.stall_limit_ms * tsc_khz) {
+		out_line("linux-module stall: %s ms without a reschedule point, over stall_limit_ms=%u, during: %s",
+			 preempt_ms, opts.stall_limit_ms, w.longest_during);
+		run_fail();
+	}
+}
+
+/* What the run measures, in one call that an unload may end early. */
+struct suites_call {
+	const struct plan *plan;
+	const struct cpu_desc *d;
+	const struct buffers *bufs;
+	uint64_t tsc_khz;
+};
+
+static void run_suites(void *ctx)
+{
+	const struct suites_call *c = ctx;
+
+	suite_run(c->plan, c->d, c->bufs, c->tsc_khz, NULL);
 }
 
 void pb_run(const struct pbk_fpu_cost *task)
@@ -216,23 +203,34 @@ void pb_run(const struct pbk_fpu_cost *task)
 	static struct cpu_desc d;
 	static struct plan plan;
 	static struct pbk_fpu_cost kthread;
+	static struct buffers bufs;
+	static struct buffer_sizes sizes;
 	uint64_t t_start = rdtsc_ordered(), tsc_khz = pbk_tsc_khz();
-	struct buffers bufs = { 0 };
-	struct buffer_sizes sizes;
-	struct left_out l;
+	struct suites_call call = { &plan, &d, &bufs, tsc_khz };
 
+	pbk_yield_start(tsc_khz);
+	run_step("module: describe");
 	describe(&d);
 	print_module_lines(&d);
+	host_may_yield();
+	run_step("module: plan");
 	plan_build(&plan, &opts, &d, pbk_available_bytes() / 2);
-	l = leave_out(&plan, &d);
+	leave_out(&plan);
 	plan_print(&plan);
-	print_refused(&l);
 	plan_buffer_sizes(&plan, &sizes);
+	host_may_yield();
+	run_step("module: buffers");
 	if (take_buffers(&bufs, &sizes)) {
+		host_may_yield();
+		run_step("module: fpu cost");
 		pbk_fpu_cost(&kthread);
 		print_fpu(task);
 		print_fpu(&kthread);
-		suite_run(&plan, &d, &bufs, tsc_khz, NULL);
+		if (!pbk_run_stoppable(run_suites, &call)) {
+			out_line("stopped: the module is being unloaded, during: %s",
+				 run_step_now());
+			run_fail();
+		}
 		print_windows(tsc_khz);
 	} else {
 		run_fail();

@@ -52,6 +52,7 @@ void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
 		progress_next(&s->clock, op_name(ps->op), ps->header, v->name,
 			      ps->rep, reps, iteration_pages(s->p, ps->id));
 		do {
+			host_may_yield();
 			for (j = 0; j < used; j++) {
 				struct layout one = layout_slot(&ps->l, j);
 
@@ -98,6 +99,7 @@ void ma_ling(struct suite_run *s, struct pass_state *ps)
 
 		if (!variant_runs(s, i, op))
 			continue;
+		host_may_yield();
 		run_step("%s variant %s", pass, v->name);
 		prepare_slot(&l, 0, i);
 		if (!host_call_guarded(call_whole, &c, &f)) {	/* warm: both pages in cache */
@@ -112,6 +114,7 @@ void ma_ling(struct suite_run *s, struct pass_state *ps)
 			progress_next(&s->clock, op_name(op), pass, v->name, k, n,
 				      iteration_pages(s->p, ps->id));
 			do {
+				host_may_yield();
 				prepare_slot(&l, k, i);
 				before_copy(s, cold);
 				ok = time_windows(&s->env, call_variant, &c, l.bytes, &t[k],

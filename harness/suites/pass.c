@@ -61,8 +61,10 @@ static void place(struct suite_run *s, struct pass_state *ps, unsigned int e)
 	if (passes[ps->id].kind == KIND_TIMED) {
 		run_step("%s %s epoch %u: first flush", op_name(ps->op), ps->header, e);
 		flush_range(&s->env, ps->fill, ps->nr * PAGE);
+		host_may_yield();
 	}
 	flush_range(&s->env, ps->base, layout_span(&ps->l, ps->base));
+	host_may_yield();
 	for (j = 0; j < ps->l.slots; j++)
 		guards_set(ps->l.dst + j * ps->l.stride, ps->l.bytes);
 	if (s->p->stats && e)
@@ -88,6 +90,8 @@ static void prepare_slots(struct suite_run *s, const struct pass_state *ps,
 	for (j = 0; j < calls; j++) {
 		struct layout one = layout_slot(&ps->l, j);
 
+		if (j)
+			host_may_yield();
 		if (from_memory) {
 			if (one.src)
 				flush_lines(&s->env, one.src, one.bytes);
@@ -116,6 +120,7 @@ static bool batch_sample(struct suite_run *s, struct pass_state *ps,
 	bool ok;
 
 	do {
+		host_may_yield();
 		prepare_slots(s, ps, calls, rep, i);
 		ok = time_after_probe(&s->env, ps->fill, ps->nr, rep, call_batch, &c,
 				      ticks, &h, &f);
@@ -146,6 +151,7 @@ static bool timed_rep(struct suite_run *s, struct pass_state *ps,
 	progress_next(&s->clock, op_name(ps->op), ps->header, v->name, ps->rep,
 		      reps, ps->nr);
 	do {
+		host_may_yield();
 		prepare_slots(s, ps, 1, ps->rep, i);
 		ok = time_between_probes(&s->env, ps->fill, ps->nr, ps->rep,
 					 call_variant, &c, one.bytes, &t, &f);
@@ -158,6 +164,7 @@ static bool timed_rep(struct suite_run *s, struct pass_state *ps,
 		 (unsigned long)t.ticks, (unsigned long)t.post);
 	if (!s->p->stats)
 		legacy[i][nlegacy[i]++] = t.ticks;
+	host_may_yield();
 	verify_slots(ps, i, &one, 1);
 	*ticks = t.ticks;
 	return true;
@@ -178,6 +185,7 @@ static void use_rep(struct suite_run *s, struct pass_state *ps, unsigned int i)
 	run_step("%s %s use variant %s", op_name(ps->op), ps->header, v->name);
 	/* A call the host saw disturbed is done again, its use probe with it. */
 	do {
+		host_may_yield();
 		prepare_slots(s, ps, 1, ps->rep, i);
 		ok = time_then_use(&s->env, ps->fill, ps->nr, ps->rep, call_variant,
 				   &c, one.bytes, one.dst, one.bytes / PAGE, &ticks,
@@ -214,6 +222,7 @@ enum epoch_stop pass_epoch(struct suite_run *s, struct pass_state *ps)
 	unsigned int e = ps->epoch, r, i;
 	bool precise;
 
+	host_may_yield();
 	/* The copy table's headers say "copy ", so one log has both tables. */
 	if (passes[ps->id].kind == KIND_TIMED)
 		out_line("%s%s:", pass_prefix(ps->op, ps->id), ps->header);

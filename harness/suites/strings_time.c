@@ -123,6 +123,7 @@ void strings_measure_block(struct strings_state *s, struct block *k,
 			for (slot = 0; slot < k->nslots; slot++) {
 				if (!slot_runs(s, k, slot) || k->sizes_ok[slot] < p->nsizes)
 					continue;
+				host_may_yield();
 				run_step("strings %s %s n=%zu rep %u variant %s",
 					 string_op_name(k->op), k->name, n, rep,
 					 slot_name(k, slot));
@@ -205,6 +206,7 @@ void strings_measure_zero(struct strings_state *s, struct block *k,
 
 				if (!t)
 					continue;
+				host_may_yield();
 				run_step("strings zero %s pattern=%s rep %u variant %s",
 					 string_op_name(k->op), pattern_name(pat),
 					 rep, slot_name(k, slot));

@@ -993,6 +993,31 @@ static void test_options_help(void)
 	       strstr(help_text, "Default: 120.") && !strstr(help_text, "  cpu=N"),
 	       "help.kernel_keys", "%s", help_text);
 	expect_u("help.kernel_width", help_long_lines, 0);
+	result(!strstr(help_text, "  stall_limit_ms="), "help.kernel_no_stall_limit",
+	       "%s", help_text);
+	help_of(PROGRAM_MODULE);
+	result(strstr(help_text, "\n  stall_limit_ms=MS ") && strstr(help_text, "Default: 20.") &&
+	       strstr(help_text, "\n  cpu=N ") && !strstr(help_text, "  precision="),
+	       "help.module_keys", "%s", help_text);
+	expect_u("help.module_width", help_long_lines, 0);
+}
+
+/* stall_limit_ms=: the module's alone, a count of ms with its default. */
+static void test_stall_limit_option(void)
+{
+	struct options m;
+
+	options_parse(&m, PROGRAM_MODULE, "");
+	expect_u("stall_limit.default", m.stall_limit_ms, STALL_LIMIT_MS_DEFAULT);
+	options_parse(&m, PROGRAM_MODULE, "stall_limit_ms=5");
+	result(!m.nerrors && m.stall_limit_ms == 5, "stall_limit.set", "%u %s",
+	       m.stall_limit_ms, m.nerrors ? m.errors[0] : "");
+	options_parse(&m, PROGRAM_MODULE, "stall_limit_ms=0");
+	result(m.nerrors == 1 && m.stall_limit_ms == STALL_LIMIT_MS_DEFAULT &&
+	       strstr(m.errors[0], "stall_limit_ms=: bad time '0'; valid: milliseconds from 1 to 10000"),
+	       "stall_limit.zero", "%s", m.nerrors ? m.errors[0] : "no error");
+	options_parse(&m, PROGRAM_LINUX, "stall_limit_ms=5");
+	result(m.nerrors == 1, "stall_limit.not_linux", "%u", m.nerrors);
 }
 
 /* suite=scrub's options: cpus= and scrub=, and the plan's region. */
@@ -1342,6 +1367,7 @@ int main(void)
 	test_options_module();
 	test_options_control();
 	test_options_help();
+	test_stall_limit_option();
 	test_plan_sizes();
 	test_plan_choices();
 	test_skip_reasons();

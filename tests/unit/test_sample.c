@@ -127,6 +127,10 @@ void host_pause(uint64_t until_tsc)
 	(void)until_tsc;
 }
 
+void host_may_yield(void)
+{
+}
+
 void host_pass_begin(void)
 {
 }
