@@ -37,6 +37,7 @@ void options_init(struct options *o, enum program program)
 		.baud = bauds[0],
 		.cpu = CPU_DEFAULT,
 		.watchdog_s = WATCHDOG_S_DEFAULT,
+		.worth_bp = WORTH_DEFAULT_BP,
 	};
 }
 

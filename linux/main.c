@@ -135,6 +135,7 @@ int main(int argc, char **argv)
 	static struct plan plan;
 	static struct summary sum;
 	static struct rule_facts facts;
+	struct answer_run run;
 	struct buffers bufs;
 	char pin_error[200], nothing[OUT_LINE_MAX];
 	uint64_t t_start = rdtsc_ordered(), mem;
@@ -186,6 +187,8 @@ int main(int argc, char **argv)
 		asm volatile("ud2");
 	}
 
+	rule_facts_init(&facts, &d, live.fast_string);
+	run = answer_run_live(&d, &live, o.worth_bp);
 	mem = linux_mem_available();
 	plan_build(&plan, &o, &d, mem / 2);
 	plan_print(&plan);
@@ -202,13 +205,14 @@ int main(int argc, char **argv)
 		linux_sched_fifo();
 		out_line("linux wbinvd=no ibpb=no interrupts=on");
 		judge_attach(&sum.verdict);
+		answers_begin(&sum.answers, &facts, NULL, &run);
 		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);
 	} else {
 		fputs("pagebench-linux: cannot map the buffers of this plan (see the note: line)\n",
 		      stderr);
 		status = STATUS_CANNOT;
 	}
-	rule_facts_init(&facts, &d, live.fast_string);
+	answers_print(&sum.answers);
 	verdict_report(&sum.verdict, &facts);
 
 	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);
