@@ -136,6 +136,8 @@ int main(int argc, char **argv)
 	static struct summary sum;
 	static struct rule_facts facts;
 	struct answer_run run;
+	static struct rule_running running;
+	bool have_running;
 	struct buffers bufs;
 	char pin_error[200], nothing[OUT_LINE_MAX];
 	uint64_t t_start = rdtsc_ordered(), mem;
@@ -176,6 +178,7 @@ int main(int argc, char **argv)
 	linux_live_facts(&live, &d, cmdline ? cmdline : "");
 	describe_cpu(&d, PB_VERSION, &live);
 	linux_print_release();
+	have_running = linux_running_kernel(&running);
 	linux_print_fast_string_note();
 	print_option_errors(&o, pinned ? NULL : pin_error);
 	/* Unlike the kernel, which cannot be asked again, stop before measuring. */
@@ -205,7 +208,7 @@ int main(int argc, char **argv)
 		linux_sched_fifo();
 		out_line("linux wbinvd=no ibpb=no interrupts=on");
 		judge_attach(&sum.verdict);
-		answers_begin(&sum.answers, &facts, NULL, &run);
+		answers_begin(&sum.answers, &facts, have_running ? &running : NULL, &run);
 		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);
 	} else {
 		fputs("pagebench-linux: cannot map the buffers of this plan (see the note: line)\n",

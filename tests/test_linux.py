@@ -346,6 +346,44 @@ class LinuxRunner(unittest.TestCase):
                     self.assertTrue(all(float(g[6]) >= line - 0.0001 for g in cands.values()))
                     self.assertEqual(float(ratio), min(float(g[5]) for g in cands.values()))
 
+    def test_running_kernel_answers(self):
+        """The running kernel's own pick (versions="running RELEASE"):
+        from the flags of the cpuinfo file PAGEBENCH_CPUINFO names, here
+        an Intel whose fast strings are off (rep_good and erms cleared):
+        clear_page_orig and copy_page_regs, before the eras' lines; the
+        kernel_flags line says what was read. An unreadable file: an
+        unknown line, and no running answers."""
+        fixture = os.path.join(REPO, "tests", "fixtures", "cpuinfo",
+                               "intel-spr-fast-strings-off.txt")
+        args = [TOOL, "suite=all", "passes=l1", "reps=3",
+                "variants=stosb,orig,movsq,regs"]
+        env = dict(os.environ, PAGEBENCH_CPUINFO=fixture)
+        r = Run(args, subprocess.run(args, capture_output=True, text=True,
+                                     timeout=300, env=env))
+        self.assert_clean(r)
+        release = grammar.compiled("linux_release").match(r.first("linux_release")).group(1)
+        flags = grammar.compiled("linux_kernel_flags").match(r.first("linux_kernel_flags"))
+        self.assertEqual(flags.group(1), fixture)
+        got = dict(kv.split("=") for kv in flags.group(2).split())
+        self.assertEqual((got["REP_GOOD"], got["ERMS"], got["FSRM"]), ("0", "0", "1"))
+        rx = grammar.compiled("answer")
+        answers = [rx.match(l).groups() for l in r.all("answer")]
+        running = {a[0]: a for a in answers if a[3].startswith("running ")}
+        self.assertEqual(sorted(running), ["clear_page", "copy_page"])
+        for fn, pick in (("clear_page", "orig"), ("copy_page", "regs")):
+            a = running[fn]
+            self.assertEqual((a[2], a[3], a[4], a[5], a[6]),
+                             ("linux", "running " + release, fn, pick, None))
+            linux = [b for b in answers if b[0] == fn and b[2] == "linux"]
+            self.assertEqual(linux[0], a, "the running kernel's line comes first")
+        env["PAGEBENCH_CPUINFO"] = os.path.join(REPO, "tests", "fixtures", "no-such-file")
+        r = Run(args, subprocess.run(args, capture_output=True, text=True,
+                                     timeout=300, env=env))
+        self.assert_clean(r)
+        self.assertRegex(r.first("linux_kernel_flags"), r"^linux kernel_flags unknown \(.*no-such-file")
+        self.assertFalse([l for l in r.all("answer") if 'versions="running ' in l])
+        self.assertTrue(r.all("answer"))
+
     def test_stat_lines(self):
         """Epochs and stat lines (docs/log-format.md): every variant of
         every pass gets one, over the epochs its epoch lines mark, with an

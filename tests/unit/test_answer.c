@@ -9,6 +9,7 @@
  * line's text; and the running kernel's pick from recorded
  * /proc/cpuinfo files (harness/rules.c rule_running_linux()).
  */
+#define _GNU_SOURCE
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -383,6 +384,93 @@ static void test_picks(void)
 	       "answer.pick_known", "variant=%s", p.variant);
 }
 
+/* The first flags line of a cpuinfo file, or NULL where the file is not there. */
+static char *flags_of(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (!f)
+		return NULL;
+	while (getline(&line, &cap, f) > 0)
+		if (!strncmp(line, "flags", 5) && strchr(line, ':')) {
+			fclose(f);
+			return strchr(line, ':') + 1;	/* leaked: a test */
+		}
+	fclose(f);
+	return NULL;
+}
+
+static void running_case(const char *name, const char *path, const char *want_clear,
+			 const char *want_copy)
+{
+	static struct cpu_desc d;
+	struct rule_facts facts;
+	struct rule_running r;
+	struct rule_pick c, p;
+	char *flags = flags_of(path);
+	char check[80];
+
+	snprintf(check, sizeof(check), "answer.running.%s", name);
+	if (!flags) {
+		skip(check, "no recorded cpuinfo here (../shared/cpuinfo beside the checkout)");
+		return;
+	}
+	rule_facts_init(&facts, &d, FACT_UNKNOWN);
+	result(rule_running_linux(&r, "6.18.44-fc-v1045", flags) &&
+	       r.version.n == 3 && r.version.part[0] == 6 && r.version.part[1] == 18 &&
+	       r.version.part[2] == 44 &&
+	       rule_pick_running(&r, "clear_page", &facts, &c) &&
+	       rule_pick_running(&r, "copy_page", &facts, &p) &&
+	       c.rule && p.rule && !strcmp(c.rule->variant, want_clear) &&
+	       !strcmp(p.rule->variant, want_copy) &&
+	       !strcmp(c.version, "running 6.18.44-fc-v1045"), check,
+	       "clear_page %s copy_page %s (%s), want %s %s",
+	       c.rule ? c.rule->variant : "?", p.rule ? p.rule->variant : "?", c.version,
+	       want_clear, want_copy);
+}
+
+/* The running kernel's pick from its own flags (harness/rules.c). */
+static void test_running(void)
+{
+	static struct cpu_desc d;
+	struct rule_facts facts;
+	struct rule_running r;
+	struct rule_pick p;
+	unsigned int i;
+	int rep_good = -1, erms = -1, fsrm = -1;
+
+	running_case("intel_fast_strings_off", "tests/fixtures/cpuinfo/intel-spr-fast-strings-off.txt",
+		     "orig", "regs");
+	running_case("amd_zen5", "../shared/cpuinfo/AuthenticAMD-family1a-model02-zen5-vm.txt",
+		     "stosb", "movsq");
+	/* The words themselves, not parts of others: "erms" is not in "perms". */
+	rule_running_linux(&r, "6.1", "fpu perms rep_good_not fsrm");
+	for (i = 0; i < r.nflags; i++) {
+		if (!strcmp(r.flag[i].flag, "REP_GOOD"))
+			rep_good = r.flag[i].value;
+		if (!strcmp(r.flag[i].flag, "ERMS"))
+			erms = r.flag[i].value;
+		if (!strcmp(r.flag[i].flag, "FSRM"))
+			fsrm = r.flag[i].value;
+	}
+	result(rep_good == 0 && erms == 0 && fsrm == 1, "answer.running.whole_words",
+	       "REP_GOOD=%d ERMS=%d FSRM=%d", rep_good, erms, fsrm);
+	/* Before 5.4 the rules answer nothing; a release without a version is refused. */
+	rule_facts_init(&facts, &d, FACT_UNKNOWN);
+	result(rule_running_linux(&r, "4.19.0-27", "rep_good erms") &&
+	       !rule_pick_running(&r, "clear_page", &facts, &p), "answer.running.before_5_4",
+	       "picked for 4.19");
+	result(!rule_running_linux(&r, "custom", "rep_good erms"), "answer.running.no_version",
+	       "accepted a release without a version");
+	/* 7.0 and on: clear_pages has a pick too, the range one. */
+	result(rule_running_linux(&r, "7.0.1", "rep_good erms") &&
+	       rule_pick_running(&r, "clear_pages", &facts, &p) && p.rule &&
+	       !strcmp(p.rule->variant, "stosb_all"), "answer.running.clear_pages_7_0",
+	       "%s", p.rule ? p.rule->variant : "?");
+}
+
 int main(void)
 {
 	test_switch_keep_undecided();
@@ -391,5 +479,6 @@ int main(void)
 	test_hot_cold();
 	test_none();
 	test_picks();
+	test_running();
 	return check_exit();
 }
