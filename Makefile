@@ -10,7 +10,7 @@
 # variants/, harness/ and harness/suites/ are compiled for every host;
 # boot/ and kernel/ are the ring-0 host, linux/ the user-space host
 # (pagebench-linux), module/ the host as a Linux kernel module
-# (pagebench.ko), tools/ pagebench-cpuid and pagebench-core-probe.
+# (pagebench.ko), tools/ pagebench-cpuid, pagebench-core-probe and pagebench-decide.
 
 CC	?= gcc
 NASM	?= nasm
@@ -66,7 +66,7 @@ HARNESS_OBJ := $(patsubst %.c,$(B)/h/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/bin/%,$(wildcard tests/unit/test_*.c))
 BIN := $(B)/bin/pagebench-cpuid $(B)/bin/pagebench-linux \
-	$(B)/bin/pagebench-linux-static $(B)/bin/pagebench-core-probe $(UNIT_TESTS)
+	$(B)/bin/pagebench-linux-static $(B)/bin/pagebench-core-probe $(B)/bin/pagebench-decide $(UNIT_TESTS)
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
 # Plain make on a machine without the tools names the script that
@@ -168,6 +168,11 @@ $(B)/bin/test_screen: $(B)/h/kernel/screen/screen.o $(B)/h/kernel/screen/log.o \
 	$(B)/h/kernel/x86/paging.o $(B)/h/$(FONT_C:.c=.o)
 
 $(B)/bin/pagebench-cpuid: $(B)/h/tools/pagebench-cpuid.o $(TOOLS_COMMON)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^
+
+# The answer of a log without answer lines, by the run's own engine (scripts/pagebench-report).
+$(B)/bin/pagebench-decide: $(B)/h/tools/pagebench-decide.o $(HARNESS_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
 

@@ -90,6 +90,13 @@ static void tsc_line(const struct cpu_desc *d, const struct live_facts *live)
 			 tsc_source_name(src));
 }
 
+enum hot_load_runner live_runs_on(const struct cpu_desc *d,
+				  const struct live_facts *live)
+{
+	return hot_load_runner(live->hot_load_ticks, live->tsc_khz,
+			       cpu_hv_is(d, HV_VENDOR_TCG));
+}
+
 static void hot_load_line(const struct cpu_desc *d, const struct live_facts *live)
 {
 	static const char *const runner[] = {
@@ -106,8 +113,7 @@ static void hot_load_line(const struct cpu_desc *d, const struct live_facts *liv
 		out_line("hot load: not in dump");
 		return;
 	}
-	r = hot_load_runner(live->hot_load_ticks, live->tsc_khz,
-			    cpu_hv_is(d, HV_VENDOR_TCG));
+	r = live_runs_on(d, live);
 	cns = hot_load_cns(live->hot_load_ticks, live->tsc_khz);
 	if (live->tsc_khz)
 		fmt_snprintf(ns, sizeof(ns), "%llu.%02llu", (unsigned long long)(cns / 100),

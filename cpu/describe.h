@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "cpu/cpu.h"
+#include "cpu/hot_load.h"
 
 /* IA32_MISC_ENABLE (MSR 0x1a0): bit 0 enables fast strings. */
 #define MSR_MISC_ENABLE			0x1a0
@@ -33,6 +34,14 @@ struct live_facts {
 	uint64_t mem_usable;		/* bytes */
 	const char *cmdline;
 };
+
+/*
+ * What ran this program, as the hot load line's runs_on says
+ * (cpu/hot_load.h): tcg where the hypervisor leaf says so, else by the
+ * chain's speed.
+ */
+enum hot_load_runner live_runs_on(const struct cpu_desc *d,
+				  const struct live_facts *live);
 
 /* live == NULL: describing a dump; those lines say "not in dump". */
 void describe_cpu(const struct cpu_desc *d, const char *version,

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "lib/fmt.h"
 #include "lib/sort.h"
 #include "harness/interval.h"
 
@@ -78,6 +79,48 @@ void interval_of_epochs(const uint64_t *med, unsigned int epochs,
 	iv->lo = iv->median > half ? iv->median - half : 0;
 	iv->hi = iv->median + half;
 	iv->has_interval = true;
+}
+
+/* num / den in millionths; figures too large to scale lose their fraction instead. */
+static uint64_t ratio_of(uint64_t num, uint64_t den)
+{
+	if (num > (UINT64_MAX - den) / RATIO_ONE)
+		return num / den * RATIO_ONE;
+	return (num * RATIO_ONE + den / 2) / den;
+}
+
+bool interval_of_ratio(const struct epoch_series *num,
+		       const struct epoch_series *den, struct interval *iv)
+{
+	uint64_t ratio[INTERVAL_EPOCHS_MAX], whole, share, step;
+	unsigned int e, n = den->epochs;
+
+	if (!n || num->epochs != n || !num->median || !den->median)
+		return false;
+	if (n > INTERVAL_EPOCHS_MAX)
+		n = INTERVAL_EPOCHS_MAX;
+	for (e = 0; e < n; e++) {
+		if (!den->med[e])
+			return false;
+		ratio[e] = ratio_of(num->med[e], den->med[e]);
+	}
+	/*
+	 * The ratio's own step: each figure's quantum (the timer's step
+	 * over its batch) moves the ratio by its share of that figure.
+	 */
+	whole = ratio_of(num->median, den->median);
+	share = ratio_of(num->quantum, num->median) + ratio_of(den->quantum, den->median);
+	step = whole / RATIO_ONE * share + whole % RATIO_ONE * share / RATIO_ONE;
+	interval_of_epochs(ratio, n, step ? step : 1, iv);
+	return true;
+}
+
+void ratio_text(char *buf, unsigned int len, uint64_t ppm)
+{
+	uint64_t parts = (ppm + 50) / 100;	/* of 10000: four decimals */
+
+	fmt_snprintf(buf, len, "%lu.%04lu", (unsigned long)(parts / 10000),
+		     (unsigned long)(parts % 10000));
 }
 
 bool interval_precise(const struct interval *iv, unsigned int precision_bp)

@@ -60,6 +60,33 @@ unsigned int batch_for(uint64_t call_centi, uint64_t step, unsigned int max);
  */
 unsigned int pass_batch(uint64_t shortest_centi, uint64_t step, unsigned int room);
 
+/*
+ * One variant's figure over epochs, as the ratio below reads it: each
+ * epoch's median, their median (the interval's), and the figure's quantum.
+ */
+struct epoch_series {
+	const uint64_t *med;	/* epochs of them, hundredths of a tick per call */
+	unsigned int epochs;
+	uint64_t median;
+	uint64_t quantum;	/* the timer's step over the calls of a sample */
+};
+
+/*
+ * Ratios are kept in millionths: RATIO_ONE is 1.
+ * interval_of_ratio(): num's time over den's, epoch by epoch (each
+ * epoch's ratio that of the two epoch medians), its median and 95%
+ * interval, its quantum each figure's quantum's share of the ratio. The
+ * one arithmetic of the ratio lines (harness/suites/figures.c) and the
+ * answer (harness/answer.c). False where the two have no epochs in
+ * common, or a zero median.
+ */
+#define RATIO_ONE	1000000u
+bool interval_of_ratio(const struct epoch_series *num,
+		       const struct epoch_series *den, struct interval *iv);
+
+/* A ratio in millionths as the ratio and answer lines print it: "0.3744", rounded. */
+void ratio_text(char *buf, unsigned int len, uint64_t ppm);
+
 /* Integer square root: the largest r with r * r <= x. */
 uint64_t isqrt_u64(uint64_t x);
 

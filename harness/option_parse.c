@@ -38,6 +38,7 @@ void options_init(struct options *o, enum program program)
 		.cpu = CPU_DEFAULT,
 		.watchdog_s = WATCHDOG_S_DEFAULT,
 		.stall_limit_ms = STALL_LIMIT_MS_DEFAULT,
+		.worth_bp = WORTH_DEFAULT_BP,
 	};
 }
 

@@ -93,6 +93,14 @@ const struct option_def option_defs[] = {
 	  .what = "the same: the time a pass may take, 10ms to 3600s, like "
 		  "500ms or 2s (3 epochs run whatever it says)",
 	  .dflt = "1000ms" },
+	{ .key = "worth", .parse = parse_worth,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .value = "P%",
+	  .what = "the answer lines' least saving worth acting on: a "
+		  "switch only where the 95% interval of the saving lies "
+		  "wholly above P%, 0.1% to 50% in steps of 0.1% "
+		  "(docs/log-format.md, \"The answer\")",
+	  .dflt = "3%" },
 	{ .key = "passes", .parse = parse_passes,
 	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .names = pass_names, .value = "PASS,...",

@@ -134,34 +134,49 @@ void parse_reps(struct options *o, char *val)
 }
 
 /*
- * precision=P%: a decimal with at most two decimals, the % optional,
- * into hundredths of a per cent.
+ * key=P%: a per cent with at most decimals decimals (1 or 2), the %
+ * optional, into hundredths of a per cent, from min_bp to max_bp.
  */
-void parse_precision(struct options *o, char *val)
+static void parse_percent(struct options *o, const char *key, char *val,
+			  unsigned int decimals_max, unsigned int min_bp,
+			  unsigned int max_bp, unsigned int *out)
 {
 	uint64_t whole = 0, frac = 0;
 	unsigned int n = 0, decimals = 0;
 	bool ok = val[0] >= '0' && val[0] <= '9';
 
-	for (; ok && val[n] >= '0' && val[n] <= '9' && whole <= PRECISION_MAX_BP; n++)
+	for (; ok && val[n] >= '0' && val[n] <= '9' && whole <= max_bp; n++)
 		whole = whole * 10 + (uint64_t)(val[n] - '0');
 	if (ok && val[n] == '.') {
-		for (n++; val[n] >= '0' && val[n] <= '9' && decimals < 3; n++, decimals++)
+		for (n++; val[n] >= '0' && val[n] <= '9' && decimals <= decimals_max; n++, decimals++)
 			frac = frac * 10 + (uint64_t)(val[n] - '0');
-		ok = decimals >= 1 && decimals <= 2;
+		ok = decimals >= 1 && decimals <= decimals_max;
 		if (decimals == 1)
 			frac *= 10;
 	}
 	if (ok && val[n] == '%')
 		n++;
 	ok = ok && !val[n];
-	if (ok && whole * 100 + frac >= PRECISION_MIN_BP &&
-	    whole * 100 + frac <= PRECISION_MAX_BP)
-		o->precision_bp = (unsigned int)(whole * 100 + frac);
+	if (ok && whole * 100 + frac >= min_bp && whole * 100 + frac <= max_bp)
+		*out = (unsigned int)(whole * 100 + frac);
 	else
-		opt_error(o, "precision=: bad value '%s'; valid: a per cent from %u.%u%% to %u%%, like 1%% or 0.5%%",
-			  val, PRECISION_MIN_BP / 100, PRECISION_MIN_BP % 100 / 10,
-			  PRECISION_MAX_BP / 100);
+		opt_error(o, "%s=: bad value '%s'; valid: a per cent from %u.%u%% to %u%%%s, like %s",
+			  key, val, min_bp / 100, min_bp % 100 / 10, max_bp / 100,
+			  decimals_max == 1 ? " in steps of 0.1%" : "",
+			  decimals_max == 1 ? "3% or 0.5%" : "1% or 0.5%");
+}
+
+/* precision=P%: two decimals at most. */
+void parse_precision(struct options *o, char *val)
+{
+	parse_percent(o, "precision", val, 2, PRECISION_MIN_BP, PRECISION_MAX_BP,
+		      &o->precision_bp);
+}
+
+/* worth=P%: one decimal at most, as the answer lines print it. */
+void parse_worth(struct options *o, char *val)
+{
+	parse_percent(o, "worth", val, 1, WORTH_MIN_BP, WORTH_MAX_BP, &o->worth_bp);
 }
 
 /* budget=T: a time per pass, with its unit: 500ms, 2s. */

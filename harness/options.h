@@ -67,6 +67,13 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 #define BUDGET_MIN_MS 10
 #define BUDGET_MAX_MS 3600000
 #define BUDGET_DEFAULT_MS 1000
+/*
+ * worth=: the least saving the answer acts on (harness/answer.h), in
+ * hundredths of a per cent, in steps of 0.1%.
+ */
+#define WORTH_MIN_BP 10
+#define WORTH_MAX_BP 5000
+#define WORTH_DEFAULT_BP 300
 
 struct options {
 	enum program program;
@@ -82,6 +89,7 @@ struct options {
 	unsigned int reps;		/* 0: the suite's default */
 	unsigned int precision_bp;	/* precision=; 0: not given */
 	uint64_t budget_ms;		/* budget=; 0: not given */
+	unsigned int worth_bp;		/* worth=, or WORTH_DEFAULT_BP */
 	pass_set passes;		/* 0: the suite's default */
 	/* variants= as given; when empty, each suite runs all its variants */
 	char variants_arg[OPT_WORD_MAX];

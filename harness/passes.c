@@ -45,3 +45,10 @@ const char *pass_prefix(enum op op, enum pass_id p)
 {
 	return op == OP_COPY && passes[p].kind == KIND_TIMED ? "copy " : "";
 }
+
+bool pass_hot(enum pass_id p)
+{
+	return passes[p].kind == KIND_HOT ||
+	       (passes[p].kind == KIND_TIMED && !passes[p].flush &&
+		(passes[p].size == SIZE_L1D || passes[p].size == SIZE_L2));
+}

@@ -68,4 +68,12 @@ pass_set suite_passes(enum suite s);
 /* "copy " for copy passes that share a header with the clear suite. */
 const char *pass_prefix(enum op op, enum pass_id p);
 
+/*
+ * A hot pass: the data start in a cache a caller just used (L1 and L2
+ * without flush, copy-hot), where a kernel's "hot" entry points (Xen's
+ * clear_page_hot, copy_page_hot) are meant to run; every other pass is
+ * cold (flushed, L3, MEM, copy-cold), the "cold" entries' ground.
+ */
+bool pass_hot(enum pass_id p);
+
 #endif

@@ -220,6 +220,7 @@ struct evaluator {
 	struct rule_version version;
 	const struct rule_facts *facts;
 	int fast_string;		/* the facts', or an assumed value */
+	const struct rule_running *running;	/* its flags, or NULL */
 	unsigned int nmemo;
 	struct memo {
 		const char *flag;
@@ -329,6 +330,10 @@ static struct value flag_value(struct evaluator *ev, const char *name)
 	for (i = 0; i < ev->nmemo; i++)
 		if (str_eq(ev->memo[i].flag, name))
 			return ev->memo[i].v;
+	/* What the running kernel shows is what it made of the CPU. */
+	for (i = 0; ev->running && i < ev->running->nflags; i++)
+		if (str_eq(ev->running->flag[i].flag, name))
+			return number(ev->running->flag[i].value);
 	if (ev->nmemo == MEMO_MAX)
 		return unknown(name);
 	m = &ev->memo[ev->nmemo++];
@@ -387,8 +392,9 @@ static const struct pick_rule *eval_pick(struct evaluator *ev, const char *entry
 
 static void evaluator_init(struct evaluator *ev, enum rule_kernel k,
 			   const struct rule_version *v, const struct rule_facts *f,
-			   int fast_string)
+			   const struct rule_running *running, int fast_string)
 {
+	ev->running = running;
 	ev->kernel = k;
 	ev->version = *v;
 	ev->facts = f;
@@ -447,7 +453,7 @@ const char *rule_pick_variant(const struct rule_pick *p)
 /* One era's pick: false when no row of the kernel covers it. */
 static bool era_pick(enum rule_kernel k, const char *entry,
 		     const struct rule_facts *f, const struct rule_version *probe,
-		     struct rule_pick *p)
+		     const struct rule_running *running, struct rule_pick *p)
 {
 	/* A few KiB of memo: not on a kernel stack (one caller at a time). */
 	static struct evaluator ev;
@@ -455,7 +461,7 @@ static bool era_pick(enum rule_kernel k, const char *entry,
 	unsigned int i, v;
 
 	*p = (struct rule_pick){ .kernel = k, .entry = entry };
-	evaluator_init(&ev, k, probe, f, f->fast_string);
+	evaluator_init(&ev, k, probe, f, running, f->fast_string);
 	p->rule = eval_pick(&ev, entry, &is_unknown, &p->unknown);
 	if (!p->rule && !is_unknown)
 		return false;
@@ -469,7 +475,7 @@ static bool era_pick(enum rule_kernel k, const char *entry,
 			bool u2;
 
 			/* bool_facts has one name: fast_string is the one assumed. */
-			evaluator_init(&ev, k, probe, f, (int)v);
+			evaluator_init(&ev, k, probe, f, running, (int)v);
 			r = eval_pick(&ev, entry, &u2, &n2);
 			if (r && p->nalts < RULE_ALTS_MAX) {
 				fmt_snprintf(p->alt[p->nalts].assuming, RULE_NEED_LEN,
@@ -504,7 +510,7 @@ unsigned int rule_picks(enum rule_kernel k, const char *entry,
 					    (struct rule_version){ 1, { 0 } };
 		struct rule_pick p;
 
-		if (!era_pick(k, entry, f, &probe, &p))
+		if (!era_pick(k, entry, f, &probe, NULL, &p))
 			continue;
 		p.lo = *lo;
 		p.hi = *hi;
@@ -550,4 +556,88 @@ unsigned int rule_entries(enum rule_kernel k, const char *measured,
 			out[n++] = r->entry;
 	}
 	return n;
+}
+
+/* The leading dotted numbers of a release: "6.18.44-fc" -> 6.18.44. */
+static bool release_version(const char *s, struct rule_version *v)
+{
+	unsigned int part = 0;
+	bool digits = false;
+
+	*v = (struct rule_version){ 0 };
+	for (;; s++) {
+		if (*s >= '0' && *s <= '9') {
+			if (part > 9999)
+				return false;
+			part = part * 10 + (unsigned int)(*s - '0');
+			digits = true;
+			continue;
+		}
+		if (!digits || v->n == RULE_VERSION_PARTS)
+			break;
+		v->part[v->n++] = (uint16_t)part;
+		part = 0;
+		digits = false;
+		if (*s != '.')
+			break;
+	}
+	return v->n > 0;
+}
+
+/* Whether word (ending at a space or NUL) is in the space-separated flags. */
+static bool has_word(const char *flags, const char *word)
+{
+	const char *p = flags;
+
+	while (*p) {
+		const char *w = word;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		while (*w && *p == *w)
+			p++, w++;
+		if (!*w && (!*p || *p == ' ' || *p == '\t' || *p == '\n'))
+			return true;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+	}
+	return false;
+}
+
+bool rule_running_linux(struct rule_running *r, const char *release,
+			const char *flags)
+{
+	unsigned int i, j, k;
+
+	*r = (struct rule_running){ .kernel = RULE_LINUX };
+	for (i = 0; release[i] && i + 1 < sizeof(r->release); i++)
+		r->release[i] = release[i] == '"' || release[i] <= ' ' ? '?' : release[i];
+	r->release[i] = '\0';
+	/* Every flag the rules name for Linux, as cpuinfo spells it: in lower case. */
+	for (i = 0; i < flag_rule_count; i++) {
+		const char *name = flag_rules[i].flag;
+		char lower[RULE_NEED_LEN];
+
+		if (flag_rules[i].kernel != RULE_LINUX)
+			continue;
+		for (j = 0; j < r->nflags && !str_eq(r->flag[j].flag, name); j++)
+			;
+		if (j < r->nflags || r->nflags == RULE_RUNNING_FLAGS)
+			continue;
+		for (k = 0; name[k] && k + 1 < sizeof(lower); k++)
+			lower[k] = name[k] >= 'A' && name[k] <= 'Z' ? name[k] - 'A' + 'a' : name[k];
+		lower[k] = '\0';
+		r->flag[r->nflags++] = (struct rule_flag_value){ name, has_word(flags, lower) };
+	}
+	return release_version(release, &r->version);
+}
+
+bool rule_pick_running(const struct rule_running *r, const char *entry,
+		       const struct rule_facts *f, struct rule_pick *out)
+{
+	if (!era_pick(r->kernel, entry, f, &r->version, r, out))
+		return false;
+	out->lo = out->hi = r->version;
+	fmt_snprintf(out->version, sizeof(out->version), "running %s", r->release);
+	return true;
 }

@@ -106,7 +106,7 @@ struct rule_pick {
 		const struct pick_rule *rule;
 	} alt[RULE_ALTS_MAX];
 	struct rule_version lo, hi;
-	char version[32];		/* ">=6.1 <6.15", "4.15-4.20", "*" */
+	char version[64];		/* ">=6.1 <6.15", "4.15-4.20", "*", "running 6.18.44" */
 };
 
 /*
@@ -119,6 +119,41 @@ unsigned int rule_picks(enum rule_kernel k, const char *entry,
 
 /* The variant that measures a pick (NULL: unknown, or none runs it). */
 const char *rule_pick_variant(const struct rule_pick *p);
+
+/*
+ * The running kernel's own view of the CPU, where its host can read it
+ * (pagebench-linux: uname -r and /proc/cpuinfo's flags): its release, and
+ * the value of every flag the rules of rules/synthetic.rules name for
+ * that kernel, as it shows them; those values stand in for the rules'
+ * evaluation of the flags, the rest of the rules apply to its version.
+ */
+#define RULE_RUNNING_FLAGS	8
+struct rule_running {
+	enum rule_kernel kernel;
+	char release[48];		/* as uname -r gives it */
+	struct rule_version version;	/* its leading numbers: 6.18.44 */
+	unsigned int nflags;
+	struct rule_flag_value {
+		const char *flag;	/* "REP_GOOD" */
+		int value;
+	} flag[RULE_RUNNING_FLAGS];
+};
+
+/*
+ * A running Linux from its release and the words of a /proc/cpuinfo
+ * "flags" line (its flags in lower case: "rep_good", "erms"; a flag not
+ * there is clear). False where the release starts with no version.
+ */
+bool rule_running_linux(struct rule_running *r, const char *release,
+			const char *flags);
+
+/*
+ * The running kernel's pick for entry: rule_picks()'s for its version,
+ * with its flags; its version text "running RELEASE". False where no row
+ * of the kernel covers that version.
+ */
+bool rule_pick_running(const struct rule_running *r, const char *entry,
+		       const struct rule_facts *f, struct rule_pick *out);
 
 /* Entry points of kernel k that the verdict function measures, in table order. */
 #define RULE_ENTRIES_MAX 8

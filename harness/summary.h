@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "harness/answer.h"
 #include "harness/passes.h"
 #include "harness/verdict.h"
 #include "variants/variants.h"
@@ -37,6 +38,7 @@ struct summary {
 	unsigned int n;
 	struct summary_pass pass[OP_COUNT * PASS_COUNT + 16];
 	struct verdict verdict;	/* of the clear and copy passes */
+	struct answers answers;	/* the one decision (harness/answer.h) */
 };
 
 /* The median of t[0..n) (sorted in place), doubled. */

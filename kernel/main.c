@@ -122,6 +122,7 @@ void kmain(uint32_t magic, uint32_t info)
 	static struct mem mem;
 	static struct summary sum;
 	static struct rule_facts facts;
+	struct answer_run run;
 	struct buffers bufs;
 	uint64_t t_start = rdtsc_ordered();
 
@@ -167,6 +168,9 @@ void kmain(uint32_t magic, uint32_t info)
 		verdict_off(&sum.verdict, "disable=sse2, and its statistics run on SSE registers");
 	else
 		judge_attach(&sum.verdict);
+	rule_facts_init(&facts, &d, live.fast_string);
+	run = answer_run_live(&d, &live, o.worth_bp);
+	answers_begin(&sum.answers, &facts, NULL, &run);
 	if (alloc_buffers(&bufs, &plan, &mem))
 		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);
 	else {
@@ -174,7 +178,7 @@ void kmain(uint32_t magic, uint32_t info)
 		run_fail();
 	}
 
-	rule_facts_init(&facts, &d, live.fast_string);
+	answers_print(&sum.answers);
 	verdict_report(&sum.verdict, &facts);
 	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);
 	screen_run_summary(&sum, live.tsc_khz);

@@ -171,3 +171,65 @@ void linux_print_release(void)
 	out_line("linux release=%s cpu=%d online=%d", u.release, linux_cpu(),
 		 linux_online_cpus());
 }
+
+/*
+ * The first "flags" line of path into buf (its value, after the colon);
+ * false with why where there is none.
+ */
+static bool cpuinfo_flags(const char *path, char **buf, char *why, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 0;
+	bool found = false;
+
+	if (!f) {
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+		return false;
+	}
+	while (!found && getline(buf, &cap, f) > 0) {
+		char *colon = strchr(*buf, ':');
+
+		if (strncmp(*buf, "flags", 5) || !colon)
+			continue;
+		memmove(*buf, colon + 1, strlen(colon + 1) + 1);
+		(*buf)[strcspn(*buf, "\n")] = '\0';
+		found = true;
+	}
+	fclose(f);
+	if (!found)
+		snprintf(why, len, "%s: no flags line", path);
+	return found;
+}
+
+bool linux_running_kernel(struct rule_running *r)
+{
+	const char *path = getenv("PAGEBENCH_CPUINFO");
+	char *flags = NULL, why[300], list[200];
+	struct utsname u;
+	size_t at = 0;
+	unsigned int i;
+	bool ok;
+
+	if (!path || !*path)
+		path = "/proc/cpuinfo";
+	if (uname(&u)) {
+		out_line("linux kernel_flags unknown (uname: %s)", strerror(errno));
+		return false;
+	}
+	ok = cpuinfo_flags(path, &flags, why, sizeof(why));
+	if (ok && !rule_running_linux(r, u.release, flags)) {
+		snprintf(why, sizeof(why), "release %s has no version", u.release);
+		ok = false;
+	}
+	free(flags);
+	if (!ok) {
+		out_line("linux kernel_flags unknown (%s)", why);
+		return false;
+	}
+	list[0] = '\0';
+	for (i = 0; i < r->nflags && at < sizeof(list); i++)
+		at += (size_t)snprintf(list + at, sizeof(list) - at, " %s=%d",
+				       r->flag[i].flag, r->flag[i].value);
+	out_line("linux kernel_flags from=%s%s", path, list);
+	return true;
+}

@@ -9,6 +9,7 @@
 #include "cpu/describe.h"
 #include "harness/options.h"
 #include "harness/plan.h"
+#include "harness/rules.h"
 #include "harness/suites/suite.h"
 #include "lib/status.h"
 
@@ -30,6 +31,13 @@ void linux_live_facts(struct live_facts *live, const struct cpu_desc *d,
 		      const char *cmdline);
 uint64_t linux_mem_available(void);
 void linux_print_release(void);
+/*
+ * The running kernel's own view for the answer (harness/rules.h): its
+ * release from uname, its flags from /proc/cpuinfo, or from the file
+ * the environment's PAGEBENCH_CPUINFO names (the tests' recorded ones).
+ * Prints the "linux kernel_flags" line; false where it cannot tell.
+ */
+bool linux_running_kernel(struct rule_running *r);
 /* A note: line when MISC_ENABLE.FAST_STRING could not be read (Intel). */
 void linux_print_fast_string_note(void);
 

@@ -144,6 +144,9 @@ int main(int argc, char **argv)
 	static struct plan plan;
 	static struct summary sum;
 	static struct rule_facts facts;
+	struct answer_run run;
+	static struct rule_running running;
+	bool have_running;
 	struct buffers bufs;
 	char pin_error[200], nothing[OUT_LINE_MAX];
 	uint64_t t_start = rdtsc_ordered(), mem;
@@ -185,6 +188,7 @@ int main(int argc, char **argv)
 	linux_live_facts(&live, &d, cmdline ? cmdline : "");
 	describe_cpu(&d, PB_VERSION, &live);
 	linux_print_release();
+	have_running = linux_running_kernel(&running);
 	linux_print_fast_string_note();
 	print_option_errors(&o, pinned ? NULL : pin_error);
 	/* Unlike the kernel, which cannot be asked again, stop before measuring. */
@@ -196,6 +200,8 @@ int main(int argc, char **argv)
 		asm volatile("ud2");
 	}
 
+	rule_facts_init(&facts, &d, live.fast_string);
+	run = answer_run_live(&d, &live, o.worth_bp);
 	mem = linux_mem_available();
 	plan_build(&plan, &o, &d, mem / 2);
 	plan_print(&plan);
@@ -212,13 +218,14 @@ int main(int argc, char **argv)
 		linux_sched_fifo();
 		out_line("linux wbinvd=no ibpb=no interrupts=on");
 		judge_attach(&sum.verdict);
+		answers_begin(&sum.answers, &facts, have_running ? &running : NULL, &run);
 		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);
 	} else {
 		fputs("pagebench-linux: cannot map the buffers of this plan (see the note: line)\n",
 		      stderr);
 		status = STATUS_CANNOT;
 	}
-	rule_facts_init(&facts, &d, live.fast_string);
+	answers_print(&sum.answers);
 	verdict_report(&sum.verdict, &facts);
 
 	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);

@@ -278,6 +278,126 @@ class LinuxRunner(unittest.TestCase):
         self.assertTrue(bare.all("stat"))
         self.assertEqual(bare.all("ratio"), [])
 
+    def test_answer_lines(self):
+        """Answer lines (docs/log-format.md, "The answer"): one per
+        function, pass and pick, after the last pass and before the
+        verdict, runtime and done: lines; where the pick is the table's
+        reference, each figure is the routine's ratio line's; the action
+        follows from the printed intervals and worth=; no candidate that
+        a kernel cannot take; hot entries only in hot passes, cold ones
+        only in the others; no advice where runs_on is not a CPU."""
+        r = run("suite=clear", "passes=l1,l1f", "budget=100ms", "worth=2.5%")
+        self.assert_clean(r)
+        rx = grammar.compiled("answer")
+        answers = [rx.match(l).groups() for l in r.all("answer")]
+        self.assertTrue(answers)
+        kinds = [grammar.classify(l) for l in r.lines]
+        last_answer = max(i for i, k in enumerate(kinds) if k == "answer")
+        self.assertLess(max(i for i, k in enumerate(kinds) if k in ("ratio", "stat")),
+                        kinds.index("answer"))
+        for k in ("verdict", "verdict_pick", "verdict_paired", "verdict_paired_pick",
+                  "runtime", "done"):
+            if k in kinds:
+                self.assertGreater(kinds.index(k), last_answer, k)
+        runs_on = grammar.compiled("hot_load").match(r.first("hot_load")).group(4)
+        shape = {}
+        for l in r.all("variant"):
+            g = grammar.compiled("variant").match(l).groups()
+            shape[g[0]] = (g[2], g[3])
+        ratios = {}
+        for l in r.all("ratio"):
+            g = grammar.compiled("ratio").match(l).groups()
+            ratios[(g[1], g[2])] = g
+        line = 1 - 0.025
+        self.assertEqual({(a[0], a[1]) for a in answers},
+                         {(fn, p) for fn in ("clear_page", "clear_pages")
+                          for p in ("l1", "l1f")
+                          if any(a[0] == fn for a in answers)})
+        for a in answers:
+            (fn, pas, kernel, versions, entry, pick, assuming, action, routine,
+             ratio, lo, hi, epochs, pick_ns, routine_ns, worth, need, why) = a
+            with self.subTest(answer=a):
+                self.assertEqual(worth, "2.5")
+                self.assertFalse(entry.endswith("_hot") and pas != "l1")
+                self.assertFalse(entry.endswith("_cold") and pas == "l1")
+                self.assertNotEqual(routine, "clzero")
+                if routine != "-":
+                    want = "range" if fn == "clear_pages" else "page"
+                    self.assertEqual(shape[routine][0], want)
+                    self.assertNotEqual(shape[routine][1], "clzero_nofence")
+                if runs_on != "cpu":
+                    self.assertEqual((action, why), ("none", "not-a-cpu"))
+                    continue
+                self.assertNotEqual(why, "not-a-cpu")
+                self.assertEqual(need is not None, action == "undecided")
+                if action in ("switch", "undecided") or (action == "keep" and routine != "-"):
+                    self.assertIsNotNone(ratio)
+                if ratio is None:
+                    continue
+                lo_, med, hi_ = float(lo), float(ratio), float(hi)
+                self.assertTrue(lo_ <= med <= hi_)
+                if action == "switch":
+                    self.assertLessEqual(hi_, line + 0.0001)
+                elif action == "keep":
+                    self.assertGreaterEqual(lo_, line - 0.0001)
+                elif action == "undecided":
+                    self.assertLessEqual(lo_, line + 0.0001)
+                    self.assertGreaterEqual(hi_, line - 0.0001)
+                    self.assertGreater(int(need), int(epochs))
+                if pick != "stosb":
+                    continue
+                # The pick is the reference: the routine's own ratio line.
+                g = ratios[(pas, routine)]
+                self.assertEqual((ratio, lo, hi, epochs), (g[5], g[6], g[7], g[4]))
+                cands = {v: g for (p, v), g in ratios.items() if p == pas and
+                         shape[v] == ("range" if fn == "clear_pages" else "page",
+                                      shape[v][1]) and shape[v][1] != "clzero_nofence"}
+                if action == "switch":
+                    below = [v for v, g in cands.items() if float(g[7]) < line]
+                    self.assertIn(routine, below)
+                    self.assertEqual(float(ratio), min(float(cands[v][5]) for v in below))
+                if action == "keep":
+                    self.assertTrue(all(float(g[6]) >= line - 0.0001 for g in cands.values()))
+                    self.assertEqual(float(ratio), min(float(g[5]) for g in cands.values()))
+
+    def test_running_kernel_answers(self):
+        """The running kernel's own pick (versions="running RELEASE"):
+        from the flags of the cpuinfo file PAGEBENCH_CPUINFO names, here
+        an Intel whose fast strings are off (rep_good and erms cleared):
+        clear_page_orig and copy_page_regs, before the eras' lines; the
+        kernel_flags line says what was read. An unreadable file: an
+        unknown line, and no running answers."""
+        fixture = os.path.join(REPO, "tests", "fixtures", "cpuinfo",
+                               "intel-spr-fast-strings-off.txt")
+        args = [TOOL, "suite=all", "passes=l1", "reps=3",
+                "variants=stosb,orig,movsq,regs"]
+        env = dict(os.environ, PAGEBENCH_CPUINFO=fixture)
+        r = Run(args, subprocess.run(args, capture_output=True, text=True,
+                                     timeout=300, env=env))
+        self.assert_clean(r)
+        release = grammar.compiled("linux_release").match(r.first("linux_release")).group(1)
+        flags = grammar.compiled("linux_kernel_flags").match(r.first("linux_kernel_flags"))
+        self.assertEqual(flags.group(1), fixture)
+        got = dict(kv.split("=") for kv in flags.group(2).split())
+        self.assertEqual((got["REP_GOOD"], got["ERMS"], got["FSRM"]), ("0", "0", "1"))
+        rx = grammar.compiled("answer")
+        answers = [rx.match(l).groups() for l in r.all("answer")]
+        running = {a[0]: a for a in answers if a[3].startswith("running ")}
+        self.assertEqual(sorted(running), ["clear_page", "copy_page"])
+        for fn, pick in (("clear_page", "orig"), ("copy_page", "regs")):
+            a = running[fn]
+            self.assertEqual((a[2], a[3], a[4], a[5], a[6]),
+                             ("linux", "running " + release, fn, pick, None))
+            linux = [b for b in answers if b[0] == fn and b[2] == "linux"]
+            self.assertEqual(linux[0], a, "the running kernel's line comes first")
+        env["PAGEBENCH_CPUINFO"] = os.path.join(REPO, "tests", "fixtures", "no-such-file")
+        r = Run(args, subprocess.run(args, capture_output=True, text=True,
+                                     timeout=300, env=env))
+        self.assert_clean(r)
+        self.assertRegex(r.first("linux_kernel_flags"), r"^linux kernel_flags unknown \(.*no-such-file")
+        self.assertFalse([l for l in r.all("answer") if 'versions="running ' in l])
+        self.assertTrue(r.all("answer"))
+
     def test_stat_lines(self):
         """Epochs and stat lines (docs/log-format.md): every variant of
         every pass gets one, over the epochs its epoch lines mark, with an

@@ -86,6 +86,15 @@ class UnitTests(unittest.TestCase):
         decide.c) on samples whose answers are known."""
         self.run_binary("test_stats")
 
+    def test_answer(self):
+        """The answer (harness/answer.c) on synthetic per-epoch figures:
+        switch, keep, undecided and the epochs it needs, worth=, the
+        candidates (no CLZERO without SFENCE, page or range shape, no
+        failed variant), hot and cold entries, not-a-cpu, the reasons for
+        no recommendation, the line's text; the running kernel's pick from
+        recorded /proc/cpuinfo files."""
+        self.run_binary("test_answer")
+
     def test_rules(self):
         """The selection rules' C tables, evaluated on CPUs described by hand."""
         self.run_binary("test_rules")

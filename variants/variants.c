@@ -50,11 +50,17 @@ const char *store_name(enum store s)
 {
 	static const char *const names[STORE_COUNT] = {
 		[STORE_NT] = "nt", [STORE_T] = "t", [STORE_REP] = "rep",
-		[STORE_CLZERO] = "clzero", [STORE_DIR] = "dir",
+		[STORE_CLZERO] = "clzero", [STORE_CLZERO_NOFENCE] = "clzero_nofence",
+		[STORE_DIR] = "dir",
 		[STORE_KERNEL] = "kernel",
 	};
 
 	return s < STORE_COUNT ? names[s] : "?";
+}
+
+bool store_done_at_return(enum store s)
+{
+	return s != STORE_CLZERO_NOFENCE;
 }
 
 void variant_call(const struct variant *v, void *dst, const void *src,

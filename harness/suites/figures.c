@@ -96,38 +96,20 @@ const struct interval *figures_interval(const struct pass_figures *pf,
 	return use ? &pf->v[i].use_iv : &pf->v[i].iv;
 }
 
-/* num / den in millionths; figures too large to scale lose their fraction instead. */
-static uint64_t ratio_of(uint64_t num, uint64_t den)
+struct epoch_series figures_series(const struct pass_figures *pf, unsigned int i)
 {
-	if (num > (UINT64_MAX - den) / RATIO_ONE)
-		return num / den * RATIO_ONE;
-	return (num * RATIO_ONE + den / 2) / den;
+	const struct variant_figures *v = &pf->v[i];
+
+	return (struct epoch_series){ v->med, v->n ? pf->epochs : 0, v->iv.median,
+				      quantum(pf, v->batch) };
 }
 
 bool figures_ratio(const struct pass_figures *pf, unsigned int i,
 		   unsigned int ref, struct interval *iv)
 {
-	const struct variant_figures *v = &pf->v[i], *r = &pf->v[ref];
-	uint64_t ratio[INTERVAL_EPOCHS_MAX], whole, share, step;
-	unsigned int e;
+	struct epoch_series num = figures_series(pf, i), den = figures_series(pf, ref);
 
-	if (!v->n || !r->n || !pf->epochs || !v->iv.median || !r->iv.median)
-		return false;
-	for (e = 0; e < pf->epochs; e++) {
-		if (!r->med[e])
-			return false;
-		ratio[e] = ratio_of(v->med[e], r->med[e]);
-	}
-	/*
-	 * The ratio's own step: each figure's quantum (the timer's step
-	 * over its batch) moves the ratio by its share of that figure.
-	 */
-	whole = ratio_of(v->iv.median, r->iv.median);
-	share = ratio_of(quantum(pf, v->batch), v->iv.median) +
-		ratio_of(quantum(pf, r->batch), r->iv.median);
-	step = whole / RATIO_ONE * share + whole % RATIO_ONE * share / RATIO_ONE;
-	interval_of_epochs(ratio, pf->epochs, step ? step : 1, iv);
-	return true;
+	return interval_of_ratio(&num, &den, iv);
 }
 
 /* Hundredths of a tick as the stat line prints them: whole ticks, or two decimals. */
@@ -195,22 +177,26 @@ static bool ratio_of_variant(const struct pass_figures *pf, variant_set runs,
 
 static void ratio_lines(const struct pass_figures *pf, variant_set runs)
 {
+	int ref = op_ratio_ref(pf->op);
 	unsigned int i;
 
+	if (ref < 0 || !((runs >> ref) & 1))
+		return;
 	for (i = 0; i < variant_count; i++) {
 		char med[FIGURE_MAX], lo[FIGURE_MAX] = "?", hi[FIGURE_MAX] = "?";
-		struct verdict_ratio r;
+		struct interval iv;
 
-		if (!ratio_of_variant(pf, runs, i, &r))
+		if (i == (unsigned int)ref || !((runs >> i) & 1) ||
+		    !figures_ratio(pf, i, (unsigned int)ref, &iv))
 			continue;
-		verdict_ratio_text(med, sizeof(med), r.median);
-		if (r.has_interval) {
-			verdict_ratio_text(lo, sizeof(lo), r.lo);
-			verdict_ratio_text(hi, sizeof(hi), r.hi);
+		ratio_text(med, sizeof(med), iv.median);
+		if (iv.has_interval) {
+			ratio_text(lo, sizeof(lo), iv.lo);
+			ratio_text(hi, sizeof(hi), iv.hi);
 		}
 		out_line("ratio suite=%s pass=%s variant=%s ref=%s epochs=%u median=%s lo=%s hi=%s",
-			 pf->suite, pf->pass, variants[i].name,
-			 variants[op_ratio_ref(pf->op)].name, pf->epochs, med, lo, hi);
+			 pf->suite, pf->pass, variants[i].name, variants[ref].name,
+			 pf->epochs, med, lo, hi);
 	}
 }
 

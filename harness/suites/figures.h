@@ -64,13 +64,15 @@ const struct interval *figures_interval(const struct pass_figures *pf,
 					unsigned int i, bool use);
 
 /*
- * Variant i's time over variant ref's, in millionths: the median of the
- * epochs' ratios and its interval (harness/interval.h), each epoch's
- * ratio that of the two epoch medians. False where either lacks epochs.
+ * Variant i's time over variant ref's, in millionths (RATIO_ONE): the
+ * median of the epochs' ratios and its interval, interval_of_ratio()'s
+ * (harness/interval.h). False where either lacks epochs.
  */
-#define RATIO_ONE	1000000u
 bool figures_ratio(const struct pass_figures *pf, unsigned int i,
 		   unsigned int ref, struct interval *iv);
+
+/* Variant i's epochs as interval_of_ratio() and the answer read them. */
+struct epoch_series figures_series(const struct pass_figures *pf, unsigned int i);
 
 /*
  * The stat lines of the variants in runs, in table order, then their

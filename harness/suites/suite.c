@@ -55,6 +55,27 @@ static bool pass_runs(const struct suite_run *s, enum pass_id id, enum op op)
 	       count_runs(s, op);
 }
 
+/*
+ * A pass's variants that ran, and their figures, to the answer: once its
+ * last epoch is over (harness/answer.h). suite=xen's have no epochs.
+ */
+static void answer_pass(struct suite_run *s, struct pass_state *ps, variant_set ran)
+{
+	struct answer_input in[VARIANTS_MAX];
+	unsigned int i, n = 0;
+
+	if (!s->sum)
+		return;
+	for (i = 0; i < variant_count; i++)
+		if ((ran >> i) & 1)
+			in[n++] = (struct answer_input){
+				&variants[i], (ps->failed >> i) & 1,
+				s->p->stats ? figures_series(&ps->figs, i) :
+					      (struct epoch_series){ 0 } };
+	answers_pass(&s->sum->answers, ps->op, ps->id, pass_bytes(s->p, ps->id, ps->op),
+		     in, n);
+}
+
 /* suite=xen: a pass after another, as in 2021, its disturbance its own. */
 static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
 {
@@ -66,6 +87,7 @@ static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
 	sample_pass_begin();
 	pass_epoch(s, &ps);
 	sample_pass_end(op_name(op), passes[id].id);
+	answer_pass(s, &ps, op_runs(s, op));
 	if (s->sum)
 		summary_end(s->sum);
 }
@@ -159,6 +181,7 @@ static void run_passes(struct suite_run *s)
 	sample_pass_select(0);
 	host_pass_end("all", "all", &tally);
 	for (k = 0; s->sum && k < n; k++) {
+		answer_pass(s, &ps[k], ps[k].printed);
 		summary_begin(s->sum, ps[k].op, ps[k].id, pass_bytes(s->p, ps[k].id, ps[k].op));
 		figures_summarise(&ps[k].figs, ps[k].printed, ps[k].failed,
 				  ps[k].aggregate_n, s->sum);

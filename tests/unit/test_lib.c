@@ -1233,6 +1233,14 @@ static void test_options_precision(void)
 		"budget=5ms", "budget=3601s", "budget=2", "budget=2m", "budget=ms",
 		"budget=1.5s", "budget=",
 	};
+	static const struct { const char *arg; unsigned int bp; } worths[] = {
+		{ "worth=3%", 300 }, { "worth=0.5%", 50 }, { "worth=2.5", 250 },
+		{ "worth=0.1%", 10 }, { "worth=50%", 5000 },
+	};
+	static const char *const bad_worths[] = {
+		"worth=0%", "worth=0.05%", "worth=2.25%", "worth=51%", "worth=abc",
+		"worth=", "worth=3%%",
+	};
 	struct plan p;
 	unsigned int i;
 	char name[80];
@@ -1258,6 +1266,23 @@ static void test_options_precision(void)
 	for (i = 0; i < sizeof(bad_budgets) / sizeof(bad_budgets[0]); i++) {
 		snprintf(name, sizeof(name), "opt.budget_bad.%s", bad_budgets[i] + 7);
 		expect_error(name, bad_budgets[i], "budget=", "like 500ms or 2s");
+	}
+	/* worth= (harness/answer.h): one decimal, as the answer lines print it. */
+	parse("");
+	result(o.worth_bp == WORTH_DEFAULT_BP && WORTH_DEFAULT_BP == 300, "opt.worth.default",
+	       "bp=%u", o.worth_bp);
+	for (i = 0; i < sizeof(worths) / sizeof(worths[0]); i++) {
+		parse(worths[i].arg);
+		snprintf(name, sizeof(name), "opt.worth.%s", worths[i].arg + 6);
+		result(!o.nerrors && o.worth_bp == worths[i].bp, name,
+		       "bp=%u errors=%u %s", o.worth_bp, o.nerrors,
+		       o.nerrors ? o.errors[0] : "");
+	}
+	for (i = 0; i < sizeof(bad_worths) / sizeof(bad_worths[0]); i++) {
+		snprintf(name, sizeof(name), "opt.worth_bad.%s", bad_worths[i] + 6);
+		expect_error(name, bad_worths[i], "worth=",
+			     "valid: a per cent from 0.1% to 50% in steps of 0.1%");
+		result(o.worth_bp == WORTH_DEFAULT_BP, name, "kept %u", o.worth_bp);
 	}
 	/* One or the other: fixed reps, or epochs until precise. */
 	expect_error("opt.precision_and_reps", "reps=5 precision=2%", "reps=", "give one of them");

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: MIT */
+/* The answer (harness/answer.h): integers only. */
+#include "harness/answer.h"
+#include "lib/fmt.h"
+#include "lib/out.h"
+#include "lib/str.h"
+
+#define FIGURE_LEN	24
+#define BP_ONE		10000u		/* hundredths of a per cent in a whole */
+/* Beyond this many times the distance, the projection is past ANSWER_NEED_MAX anyway. */
+#define NEED_FAR	32u
+
+const char *answer_fn_name(enum answer_fn f)
+{
+	static const char *const names[ANSWER_FNS] = {
+		[ANSWER_CLEAR_PAGE] = "clear_page",
+		[ANSWER_CLEAR_PAGES] = "clear_pages",
+		[ANSWER_COPY_PAGE] = "copy_page",
+	};
+
+	return f < ANSWER_FNS ? names[f] : "?";
+}
+
+enum op answer_fn_op(enum answer_fn f)
+{
+	return f == ANSWER_COPY_PAGE ? OP_COPY : OP_CLEAR;
+}
+
+enum variant_shape answer_fn_shape(enum answer_fn f)
+{
+	return f == ANSWER_CLEAR_PAGES ? SHAPE_RANGE : SHAPE_PAGE;
+}
+
+const char *answer_action_name(enum answer_action a)
+{
+	static const char *const names[] = {
+		[ANSWER_KEEP] = "keep", [ANSWER_SWITCH] = "switch",
+		[ANSWER_UNDECIDED] = "undecided", [ANSWER_NONE] = "none",
+	};
+
+	return a <= ANSWER_NONE ? names[a] : "?";
+}
+
+const char *answer_why_name(enum answer_why w)
+{
+	static const char *const names[WHY_COUNT] = {
+		[WHY_NONE] = "", [WHY_NOT_A_CPU] = "not-a-cpu",
+		[WHY_PICK_NOT_MEASURED] = "pick-not-measured",
+		[WHY_NO_PICK_VARIANT] = "no-pick-variant",
+		[WHY_UNKNOWN_PICK] = "unknown-pick", [WHY_NO_INTERVAL] = "no-interval",
+	};
+
+	return w < WHY_COUNT ? names[w] : "?";
+}
+
+void answer_pick_of(struct answer_pick *out, const struct rule_pick *p)
+{
+	const struct pick_rule *rule = p->rule;
+	unsigned int i;
+
+	*out = (struct answer_pick){ .kernel = p->kernel, .entry = p->entry };
+	fmt_snprintf(out->versions, sizeof(out->versions), "%s", p->version);
+	/* Fast strings are on unless firmware turned them off: the default. */
+	for (i = 0; !rule && i < p->nalts; i++)
+		if (str_eq(p->alt[i].assuming, "fast_string=1")) {
+			rule = p->alt[i].rule;
+			fmt_snprintf(out->assuming, sizeof(out->assuming), "%s",
+				     p->alt[i].assuming);
+		}
+	if (!rule)
+		out->why = WHY_UNKNOWN_PICK;
+	else if (!rule->variant)
+		out->why = WHY_NO_PICK_VARIANT;
+	else
+		out->variant = rule->variant;
+}
+
+struct answer_run answer_run_live(const struct cpu_desc *d,
+				  const struct live_facts *live, unsigned int worth_bp)
+{
+	enum hot_load_runner r = live_runs_on(d, live);
+
+	return (struct answer_run){ worth_bp, r == HOT_LOAD_TCG || r == HOT_LOAD_EMULATOR,
+				    live->tsc_khz };
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = 0, t = 0;
+
+	while (s[n])
+		n++;
+	while (tail[t])
+		t++;
+	return n >= t && str_eq(s + n - t, tail);
+}
+
+bool answer_judged(const char *entry, enum pass_id pass)
+{
+	if (ends_with(entry, "_hot"))
+		return pass_hot(pass);
+	if (ends_with(entry, "_cold"))
+		return !pass_hot(pass);
+	return true;
+}
+
+/* A routine a kernel could call for fn as it is, measured in the pass. */
+static bool candidate(const struct answer_input *c, enum answer_fn fn)
+{
+	const struct variant *v = c->v;
+
+	/* The module's kernel_* rows are what a kernel runs already, not a routine to take. */
+	return v->op == answer_fn_op(fn) && v->shape == answer_fn_shape(fn) &&
+	       store_done_at_return(v->store) && v->store != STORE_KERNEL &&
+	       !c->failed && c->s.epochs;
+}
+
+/* Tenths of a ns per 4 KiB page, from hundredths of a tick per call. */
+static uint64_t ns10(uint64_t centi, uint64_t tsc_khz, uint64_t pages)
+{
+	uint64_t d = tsc_khz * pages;
+
+	/* centi / 100 ticks, 1e6 / khz ns a tick, in tenths: centi * 1e5 / (khz * pages). */
+	if (centi > UINT64_MAX / 100000)
+		return centi / d * 100000;
+	return (centi * 100000 + d / 2) / d;
+}
+
+/*
+ * The epochs at which the interval's half-width, shrinking as one over
+ * the root of the epochs, would no longer reach across the threshold:
+ * (half / distance)^2 x epochs, at least one more than ran, at most
+ * ANSWER_NEED_MAX.
+ */
+static unsigned int need_epochs(const struct interval *iv, uint64_t threshold,
+				unsigned int epochs)
+{
+	uint64_t half = (iv->hi - iv->lo) / 2, dist, n;
+
+	dist = iv->median > threshold ? iv->median - threshold : threshold - iv->median;
+	if (!dist || half >= dist * NEED_FAR)
+		return ANSWER_NEED_MAX;
+	/* Both scaled alike until the squares and the product fit 64 bits. */
+	while (dist > (1u << 24)) {
+		dist >>= 1;
+		half >>= 1;
+	}
+	if (!dist)
+		return ANSWER_NEED_MAX;
+	n = (half * half * epochs + dist * dist - 1) / (dist * dist);
+	if (n <= epochs)
+		n = epochs + 1;
+	return n > ANSWER_NEED_MAX ? ANSWER_NEED_MAX : (unsigned int)n;
+}
+
+bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
+		   enum answer_fn fn, enum pass_id pass, size_t bytes,
+		   const struct answer_input *in, unsigned int n, struct answer *out)
+{
+	/* The saving must beat worth: a ratio below 1 - worth. */
+	uint64_t threshold = RATIO_ONE - (uint64_t)run->worth_bp * (RATIO_ONE / BP_ONE);
+	const struct answer_input *p = NULL, *best = NULL, *win = NULL, *doubt = NULL;
+	struct interval best_iv = { 0 }, win_iv = { 0 }, doubt_iv = { 0 };
+	const struct answer_input *named;
+	const struct interval *named_iv;
+	uint64_t pages = bytes / PAGE_SIZE ? bytes / PAGE_SIZE : 1;
+	unsigned int i;
+
+	if (!answer_judged(pick->entry, pass))
+		return false;
+	*out = (struct answer){ .fn = fn, .pass = pass, .action = ANSWER_NONE };
+	if (pick->why != WHY_NONE) {
+		out->why = pick->why;
+		return true;
+	}
+	for (i = 0; i < n && !p; i++)
+		if (in[i].v->op == answer_fn_op(fn) && str_eq(in[i].v->name, pick->variant))
+			p = &in[i];
+	if (!p || p->failed) {
+		out->why = WHY_PICK_NOT_MEASURED;
+		return true;
+	}
+	for (i = 0; i < n; i++) {
+		struct interval iv;
+
+		if (&in[i] == p || !candidate(&in[i], fn) ||
+		    !interval_of_ratio(&in[i].s, &p->s, &iv))
+			continue;
+		if (!best || iv.median < best_iv.median)
+			best = &in[i], best_iv = iv;
+		if (!iv.has_interval)
+			continue;
+		if (iv.hi < threshold && (!win || iv.median < win_iv.median))
+			win = &in[i], win_iv = iv;
+		if (iv.lo < threshold && (!doubt || iv.lo < doubt_iv.lo))
+			doubt = &in[i], doubt_iv = iv;
+	}
+	named = best;
+	named_iv = &best_iv;
+	if (p->s.epochs < INTERVAL_EPOCHS_MIN || (best && !best_iv.has_interval)) {
+		out->why = WHY_NO_INTERVAL;
+	} else if (run->not_a_cpu) {
+		out->why = WHY_NOT_A_CPU;
+	} else if (win) {
+		out->action = ANSWER_SWITCH;
+		named = win;
+		named_iv = &win_iv;
+	} else if (!doubt) {
+		out->action = ANSWER_KEEP;
+	} else {
+		out->action = ANSWER_UNDECIDED;
+		named = doubt;
+		named_iv = &doubt_iv;
+		out->need_epochs = need_epochs(&doubt_iv, threshold, p->s.epochs);
+	}
+	out->routine = named ? named->v : NULL;
+	if (named) {
+		out->ratio = *named_iv;
+		out->has_ratio = named_iv->has_interval;
+		out->epochs = p->s.epochs;
+		if (run->tsc_khz) {
+			out->has_ns = true;
+			out->pick_ns10 = ns10(p->s.median, run->tsc_khz, pages);
+			out->routine_ns10 = ns10(named->s.median, run->tsc_khz, pages);
+		}
+	}
+	return true;
+}
+
+static size_t tenths(char *buf, size_t len, uint64_t x)
+{
+	return fmt_snprintf(buf, len, "%lu.%lu", (unsigned long)(x / 10),
+			    (unsigned long)(x % 10));
+}
+
+void answer_text(char *buf, size_t len, const struct answer_run *run,
+		 const struct answer_pick *pick, const struct answer *a)
+{
+	size_t at;
+
+#define PUT(...) (at += fmt_snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__))
+	at = 0;
+	PUT("answer fn=%s pass=%s kernel=%s versions=\"%s\" entry=%s pick=%s",
+	    answer_fn_name(a->fn), passes[a->pass].id, rule_kernel_name(pick->kernel),
+	    pick->versions, pick->entry, pick->variant ? pick->variant : "-");
+	if (pick->assuming[0])
+		PUT(" assuming=%s", pick->assuming);
+	PUT(" action=%s routine=%s", answer_action_name(a->action),
+	    a->routine ? a->routine->name : "-");
+	if (a->has_ratio) {
+		char med[FIGURE_LEN], lo[FIGURE_LEN], hi[FIGURE_LEN];
+
+		ratio_text(med, sizeof(med), a->ratio.median);
+		ratio_text(lo, sizeof(lo), a->ratio.lo);
+		ratio_text(hi, sizeof(hi), a->ratio.hi);
+		PUT(" ratio=%s lo=%s hi=%s epochs=%u", med, lo, hi, a->epochs);
+	}
+	if (a->has_ns) {
+		char pn[FIGURE_LEN], rn[FIGURE_LEN];
+
+		tenths(pn, sizeof(pn), a->pick_ns10);
+		tenths(rn, sizeof(rn), a->routine_ns10);
+		PUT(" pick_ns=%s routine_ns=%s", pn, rn);
+	}
+	PUT(" worth=%u.%u%%", run->worth_bp / 100, run->worth_bp % 100 / 10);
+	if (a->action == ANSWER_UNDECIDED)
+		PUT(" need=epochs>=%u", a->need_epochs);
+	if (a->action == ANSWER_NONE)
+		PUT(" why=%s", answer_why_name(a->why));
+#undef PUT
+}
+
+static void add_pick(struct answers *a, enum answer_fn fn, const struct rule_pick *p)
+{
+	if (a->npicks[fn] < ANSWER_PICKS_MAX)
+		answer_pick_of(&a->pick[fn][a->npicks[fn]++], p);
+}
+
+void answers_begin(struct answers *a, const struct rule_facts *f,
+		   const struct rule_running *running, const struct answer_run *run)
+{
+	static struct rule_pick eras[ANSWER_PICKS_MAX];
+	unsigned int fn, k, e, i;
+
+	a->on = true;
+	a->printed = false;
+	a->run = *run;
+	a->n = 0;
+	for (fn = 0; fn < ANSWER_FNS; fn++) {
+		a->npicks[fn] = 0;
+		for (k = 0; k < RULE_KERNELS; k++) {
+			const char *entries[RULE_ENTRIES_MAX];
+			unsigned int ne = rule_entries(k, answer_fn_name(fn), entries,
+						       RULE_ENTRIES_MAX);
+			struct rule_pick mine;
+
+			for (e = 0; running && running->kernel == k && e < ne; e++)
+				if (rule_pick_running(running, entries[e], f, &mine))
+					add_pick(a, fn, &mine);
+			for (e = 0; e < ne; e++) {
+				unsigned int np = rule_picks(k, entries[e], f, eras,
+							     ANSWER_PICKS_MAX);
+
+				for (i = 0; i < np; i++)
+					add_pick(a, fn, &eras[i]);
+			}
+		}
+	}
+}
+
+void answers_pass(struct answers *a, enum op op, enum pass_id pass, size_t bytes,
+		  const struct answer_input *in, unsigned int n)
+{
+	unsigned int fn, i;
+
+	if (!a->on)
+		return;
+	for (fn = 0; fn < ANSWER_FNS; fn++) {
+		if (answer_fn_op(fn) != op)
+			continue;
+		for (i = 0; i < a->npicks[fn] && a->n < ANSWERS_MAX; i++)
+			if (answer_decide(&a->run, &a->pick[fn][i], fn, pass, bytes,
+					  in, n, &a->rec[a->n])) {
+				a->rec[a->n].pick = i;
+				a->n++;
+			}
+	}
+}
+
+void answers_print(struct answers *a)
+{
+	char line[OUT_LINE_MAX];
+	unsigned int fn, i;
+
+	if (!a->on || a->printed)
+		return;
+	a->printed = true;
+	for (fn = 0; fn < ANSWER_FNS; fn++)
+		for (i = 0; i < a->n; i++)
+			if (a->rec[i].fn == fn) {
+				answer_text(line, sizeof(line), &a->run,
+					    &a->pick[fn][a->rec[i].pick], &a->rec[i]);
+				out_line("%s", line);
+			}
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The answer: the one decision of a run (docs/log-format.md, "The
+ * answer"). For each function (clear_page, clear_pages, copy_page), each
+ * pass that measures it and each kernel pick (an era of rules/, or the
+ * running kernel): keep what the kernel runs, or switch to which routine,
+ * saving how much. Each candidate's time over the pick's, epoch by epoch
+ * (interval_of_ratio(), harness/interval.h), with its 95% interval,
+ * against the least saving worth acting on (worth=). Integers only, so
+ * that every host runs it: the kernel, pagebench-linux, the module. The
+ * answer lines are its only output; pagebench-report reads them.
+ */
+#ifndef PB_ANSWER_H
+#define PB_ANSWER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cpu/describe.h"
+#include "harness/interval.h"
+#include "harness/passes.h"
+#include "harness/rules.h"
+#include "variants/variants.h"
+
+enum answer_fn { ANSWER_CLEAR_PAGE, ANSWER_CLEAR_PAGES, ANSWER_COPY_PAGE,
+		 ANSWER_FNS };
+
+const char *answer_fn_name(enum answer_fn f);	/* "clear_page", ... */
+enum op answer_fn_op(enum answer_fn f);
+/* The shape a kernel calls it in: a page at a time, or a range. */
+enum variant_shape answer_fn_shape(enum answer_fn f);
+
+enum answer_action { ANSWER_KEEP, ANSWER_SWITCH, ANSWER_UNDECIDED, ANSWER_NONE };
+const char *answer_action_name(enum answer_action a);	/* "keep", ... */
+
+/* Why an answer is none: no recommendation. */
+enum answer_why {
+	WHY_NONE,
+	WHY_NOT_A_CPU,		/* runs_on tcg or emulator: figures, never advice */
+	WHY_PICK_NOT_MEASURED,	/* the pick's variant did not run, or failed */
+	WHY_NO_PICK_VARIANT,	/* no variant runs the pick's routine */
+	WHY_UNKNOWN_PICK,	/* the rules need a fact the run lacks */
+	WHY_NO_INTERVAL,	/* fewer than INTERVAL_EPOCHS_MIN epochs */
+	WHY_COUNT
+};
+const char *answer_why_name(enum answer_why w);	/* "not-a-cpu", ... */
+
+/* One kernel pick on this CPU, as the rules make it. */
+struct answer_pick {
+	enum rule_kernel kernel;
+	char versions[64];		/* the era's text, or "running 6.18.44" */
+	const char *entry;		/* the kernel's function: "clear_page_cold" */
+	char assuming[RULE_NEED_LEN];	/* "fast_string=1", or "" */
+	const char *variant;		/* the variant that runs it; NULL: why says */
+	enum answer_why why;		/* WHY_NONE, NO_PICK_VARIANT or UNKNOWN_PICK */
+};
+
+/*
+ * A pick from the rules: the fast_string=1 alternative where only that
+ * MSR bit is unknown (the default; assuming says so), else as it is.
+ */
+void answer_pick_of(struct answer_pick *out, const struct rule_pick *p);
+
+/* Whether a pick's entry is judged in pass: _hot ones in hot passes only, _cold ones in cold. */
+bool answer_judged(const char *entry, enum pass_id pass);
+
+/* One variant that ran in a pass, as the engine reads it. */
+struct answer_input {
+	const struct variant *v;
+	bool failed;			/* a verify FAILED or fault line in the pass */
+	struct epoch_series s;		/* s.epochs 0: no epochs (suite=xen) */
+};
+
+/* What the whole run says, for every decision. */
+struct answer_run {
+	unsigned int worth_bp;		/* worth=, hundredths of a per cent */
+	bool not_a_cpu;			/* the hot load line's runs_on: tcg or emulator */
+	uint64_t tsc_khz;		/* 0: unknown, no ns */
+};
+
+/* The run's side, from the host's live facts: worth=, runs_on and the TSC rate. */
+struct answer_run answer_run_live(const struct cpu_desc *d,
+				  const struct live_facts *live, unsigned int worth_bp);
+
+/* One decision. */
+struct answer {
+	enum answer_fn fn;
+	enum pass_id pass;
+	unsigned int pick;		/* in its function's picks */
+	enum answer_action action;
+	enum answer_why why;		/* with ANSWER_NONE */
+	const struct variant *routine;	/* NULL: none ("-") */
+	bool has_ratio;			/* routine's time over the pick's, with its interval */
+	struct interval ratio;		/* millionths (RATIO_ONE) */
+	unsigned int epochs;
+	bool has_ns;			/* tenths of a ns per 4 KiB page, each */
+	uint64_t pick_ns10, routine_ns10;
+	unsigned int need_epochs;	/* undecided: the epochs that would decide */
+};
+
+/* The most epochs need= names. */
+#define ANSWER_NEED_MAX	1000
+
+/*
+ * The decision for one pick of fn in one pass of bytes a call, from the
+ * pass's n variants: its candidates (fn's op and shape, stores done at
+ * return, no failure, not the pick itself) over the pick, epoch by epoch:
+ * switch where some candidate's interval lies wholly below 1 - worth (the
+ * lowest median of them), keep where none reaches below it (the nearest
+ * challenger named), undecided otherwise (the challenger with the lowest
+ * lo, and the epochs projected to decide); none where no advice can be
+ * given, and why. False where the pick's entry is not judged in the pass.
+ */
+bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
+		   enum answer_fn fn, enum pass_id pass, size_t bytes,
+		   const struct answer_input *in, unsigned int n, struct answer *out);
+
+/* The answer line of a decision into buf (without the tag). */
+void answer_text(char *buf, size_t len, const struct answer_run *run,
+		 const struct answer_pick *pick, const struct answer *a);
+
+/* Picks of one function: both kernels, every entry and era, and the running kernel. */
+#define ANSWER_PICKS_MAX	16
+#define ANSWERS_MAX		(ANSWER_FNS * PASS_COUNT * ANSWER_PICKS_MAX)
+
+/* A run's decisions, made as its passes end, printed at its end. */
+struct answers {
+	bool on;			/* answers_begin() was called */
+	bool printed;
+	struct answer_run run;
+	unsigned int npicks[ANSWER_FNS];
+	struct answer_pick pick[ANSWER_FNS][ANSWER_PICKS_MAX];
+	unsigned int n;
+	struct answer rec[ANSWERS_MAX];
+};
+
+/*
+ * The picks of every function on these facts: for each kernel, the
+ * running one's first (running may be NULL: the host cannot read it),
+ * then each era's, in version order.
+ */
+void answers_begin(struct answers *a, const struct rule_facts *f,
+		   const struct rule_running *running, const struct answer_run *run);
+
+/* A pass has ended: its decisions, for every function of op. */
+void answers_pass(struct answers *a, enum op op, enum pass_id pass, size_t bytes,
+		  const struct answer_input *in, unsigned int n);
+
+/* The answer lines, by function, pass and pick; once. */
+void answers_print(struct answers *a);
+
+#endif

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The answer (harness/answer.c) on synthetic per-epoch figures whose
+ * decisions are known: switch, keep, undecided and the epochs it needs,
+ * the least saving worth acting on, the candidates (no CLZERO without
+ * SFENCE, page routines for clear_page, range routines for clear_pages,
+ * no failed variant), hot and cold entries in their passes, not-a-cpu,
+ * the reasons for no recommendation, the fast_string assumption, the
+ * line's text; and the running kernel's pick from recorded
+ * /proc/cpuinfo files (harness/rules.c rule_running_linux()).
+ */
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "harness/answer.h"
+#include "harness/interval.h"
+#include "lib/out.h"
+#include "tests/unit/check.h"
+
+#define E	11		/* epochs */
+
+/* No libm: the test links none. */
+static double dabs(double x)
+{
+	return x < 0 ? -x : x;
+}
+#define MAXIN	8
+
+static const struct variant *variant_named(enum op op, const char *name)
+{
+	for (unsigned int i = 0; i < variant_count; i++)
+		if (variants[i].op == op && !strcmp(variants[i].name, name))
+			return &variants[i];
+	fprintf(stderr, "no variant %s\n", name);
+	exit(2);
+}
+
+/* A pass's inputs: each variant's epoch medians, base x (1 + a wobble). */
+struct pass {
+	unsigned int n;
+	uint64_t med[MAXIN][INTERVAL_EPOCHS_MAX];
+	struct answer_input in[MAXIN];
+};
+
+/*
+ * Variant name at median centi (hundredths of a tick), its epochs
+ * spread by +-spread_ppm around it, alternately, so that the pick's and
+ * the candidate's wobbles do not cancel in the ratio.
+ */
+static void add(struct pass *p, enum op op, const char *name, uint64_t centi,
+		uint64_t spread_ppm, unsigned int epochs, unsigned int phase)
+{
+	struct answer_input *in = &p->in[p->n];
+	uint64_t sorted[INTERVAL_EPOCHS_MAX];
+	unsigned int e;
+
+	for (e = 0; e < epochs; e++) {
+		int64_t d = (int64_t)(centi * spread_ppm / 1000000);
+		int k = (int)((e + phase) % 3) - 1;	/* -1, 0, 1 */
+
+		p->med[p->n][e] = (uint64_t)((int64_t)centi + k * d);
+		sorted[e] = p->med[p->n][e];
+	}
+	*in = (struct answer_input){ variant_named(op, name), false,
+				     { p->med[p->n], epochs,
+				       median_u64(sorted, epochs), 1 } };
+	p->n++;
+}
+
+static struct answer_pick pick(enum rule_kernel k, const char *entry, const char *variant)
+{
+	struct answer_pick p = { .kernel = k, .entry = entry, .variant = variant };
+
+	snprintf(p.versions, sizeof(p.versions), ">=5.4");
+	return p;
+}
+
+static const struct answer_run cpu_run = { 300, false, 2000000 };
+
+static bool decide(const struct answer_run *run, const struct answer_pick *pk,
+		   enum answer_fn fn, enum pass_id pass, const struct pass *p,
+		   struct answer *a)
+{
+	return answer_decide(run, pk, fn, pass, 8192, p->in, p->n, a);
+}
+
+static const char *rname(const struct answer *a)
+{
+	return a->routine ? a->routine->name : "-";
+}
+
+static void test_switch_keep_undecided(void)
+{
+	struct answer_pick pk = pick(RULE_LINUX, "clear_page", "stosb");
+	struct pass p = { 0 };
+	struct answer a = { 0 };
+	char line[OUT_LINE_MAX];
+	double half, dist, want;
+
+	/*
+	 * avx_t at half stosb's time, sse2_t at 0.8, each epoch alike (the
+	 * whole machine moves): switch to the lower median, exactly 0.5.
+	 */
+	add(&p, OP_CLEAR, "stosb", 100000, 10000, E, 0);
+	add(&p, OP_CLEAR, "avx_t", 50000, 10000, E, 0);
+	add(&p, OP_CLEAR, "sse2_t", 80000, 10000, E, 0);
+	result(decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a) &&
+	       a.action == ANSWER_SWITCH && !strcmp(rname(&a), "avx_t") &&
+	       a.has_ratio && a.ratio.median == 500000 && a.ratio.hi < 970000 &&
+	       a.epochs == E, "answer.switch_lowest_median",
+	       "action=%d routine=%s ratio=%llu hi=%llu", a.action, rname(&a),
+	       (unsigned long long)a.ratio.median, (unsigned long long)a.ratio.hi);
+	/* ns per 4 KiB page: 1000 ticks a call of 2 pages at 2 GHz is 250 ns. */
+	result(a.has_ns && a.pick_ns10 == 2500 && a.routine_ns10 == 1250,
+	       "answer.ns_per_page", "pick %llu routine %llu",
+	       (unsigned long long)a.pick_ns10, (unsigned long long)a.routine_ns10);
+	answer_text(line, sizeof(line), &cpu_run, &pk, &a);
+	result(!strncmp(line, "answer fn=clear_page pass=l1 kernel=linux versions=\">=5.4\" "
+			"entry=clear_page pick=stosb action=switch routine=avx_t ratio=0.5000 lo=0.",
+			strlen("answer fn=clear_page pass=l1 kernel=linux versions=\">=5.4\" "
+			       "entry=clear_page pick=stosb action=switch routine=avx_t ratio=0.5000 lo=0.")) &&
+	       strstr(line, " epochs=11 pick_ns=250.0 routine_ns=125.0 worth=3.0%") &&
+	       !strstr(line, "need=") && !strstr(line, "why="), "answer.text_switch", "%s", line);
+
+	/* Every candidate slower: keep, naming the nearest (sse2_t). */
+	p = (struct pass){ 0 };
+	add(&p, OP_CLEAR, "stosb", 100000, 10000, E, 0);
+	add(&p, OP_CLEAR, "avx_t", 150000, 10000, E, 0);
+	add(&p, OP_CLEAR, "sse2_t", 120000, 10000, E, 0);
+	result(decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a) &&
+	       a.action == ANSWER_KEEP && !strcmp(rname(&a), "sse2_t") &&
+	       a.ratio.median == 1200000, "answer.keep_names_nearest",
+	       "action=%d routine=%s", a.action, rname(&a));
+	answer_text(line, sizeof(line), &cpu_run, &pk, &a);
+	result(strstr(line, " action=keep routine=sse2_t ratio=1.2000 ") && !strstr(line, "why="),
+	       "answer.text_keep", "%s", line);
+
+	/* No candidate at all: keep, routine "-". */
+	p = (struct pass){ 0 };
+	add(&p, OP_CLEAR, "stosb", 100000, 10000, E, 0);
+	result(decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a) &&
+	       a.action == ANSWER_KEEP && !a.routine && !a.has_ratio && !a.has_ns,
+	       "answer.keep_without_candidates", "action=%d routine=%s", a.action, rname(&a));
+	answer_text(line, sizeof(line), &cpu_run, &pk, &a);
+	result(strstr(line, " action=keep routine=- worth=3.0%") != NULL,
+	       "answer.text_keep_alone", "%s", line);
+
+	/* 0.96 +- a wide spread: lo below 0.97, hi above: undecided, and what decides. */
+	p = (struct pass){ 0 };
+	add(&p, OP_CLEAR, "stosb", 100000, 0, E, 0);
+	add(&p, OP_CLEAR, "avx_t", 96000, 40000, E, 1);
+	result(decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a) &&
+	       a.action == ANSWER_UNDECIDED && !strcmp(rname(&a), "avx_t") &&
+	       a.ratio.lo < 970000 && a.ratio.hi >= 970000, "answer.undecided",
+	       "action=%d lo=%llu hi=%llu", a.action, (unsigned long long)a.ratio.lo,
+	       (unsigned long long)a.ratio.hi);
+	half = (double)(a.ratio.hi - a.ratio.lo) / 2;
+	dist = dabs((double)a.ratio.median - 970000.0);
+	want = half * half / (dist * dist) * E;
+	if (want > ANSWER_NEED_MAX)
+		want = ANSWER_NEED_MAX;
+	result(dabs(a.need_epochs - want) <= 1.5 && a.need_epochs > E, "answer.undecided_need",
+	       "need=%u, (half/dist)^2 x epochs = %.1f", a.need_epochs, want);
+	answer_text(line, sizeof(line), &cpu_run, &pk, &a);
+	result(strstr(line, " action=undecided routine=avx_t ") && strstr(line, " need=epochs>="),
+	       "answer.text_undecided", "%s", line);
+
+	/* Of two in doubt, the one whose interval reaches lowest. */
+	p = (struct pass){ 0 };
+	add(&p, OP_CLEAR, "stosb", 100000, 0, E, 0);
+	add(&p, OP_CLEAR, "avx_t", 96000, 20000, E, 1);
+	add(&p, OP_CLEAR, "sse2_t", 97500, 60000, E, 1);
+	result(decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a) &&
+	       a.action == ANSWER_UNDECIDED && !strcmp(rname(&a), "sse2_t"),
+	       "answer.undecided_lowest_lo", "action=%d routine=%s", a.action, rname(&a));
+
+	/* A median exactly on the threshold: the most epochs. */
+	p = (struct pass){ 0 };
+	add(&p, OP_CLEAR, "stosb", 100000, 0, E, 0);
+	add(&p, OP_CLEAR, "avx_t", 97000, 20000, E, 1);
+	result(decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a) &&
+	       a.action == ANSWER_UNDECIDED && a.need_epochs == ANSWER_NEED_MAX,
+	       "answer.undecided_on_threshold", "action=%d need=%u", a.action, a.need_epochs);
+}
+
+/* 0.975 +- 0.005: worth 3% keeps it (cannot save 3%), worth 1% switches, 2% is in doubt. */
+static void test_worth(void)
+{
+	struct answer_pick pk = pick(RULE_LINUX, "clear_page", "stosb");
+	struct answer_run run = cpu_run;
+	struct pass p = { 0 };
+	struct answer a = { 0 };
+	char line[OUT_LINE_MAX];
+
+	add(&p, OP_CLEAR, "stosb", 1000000, 0, E, 0);
+	add(&p, OP_CLEAR, "avx_t", 975000, 2000, E, 1);
+	decide(&run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a);
+	result(a.action == ANSWER_KEEP && a.ratio.lo >= 970000, "answer.worth_3_keeps",
+	       "action=%d lo=%llu", a.action, (unsigned long long)a.ratio.lo);
+	run.worth_bp = 100;
+	decide(&run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a);
+	result(a.action == ANSWER_SWITCH && a.ratio.hi < 990000, "answer.worth_1_switches",
+	       "action=%d hi=%llu", a.action, (unsigned long long)a.ratio.hi);
+	answer_text(line, sizeof(line), &run, &pk, &a);
+	result(strstr(line, " worth=1.0%") != NULL, "answer.text_worth", "%s", line);
+	run.worth_bp = 250;
+	decide(&run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a);
+	result(a.action == ANSWER_UNDECIDED, "answer.worth_2_5_undecided", "action=%d", a.action);
+	run.worth_bp = 5000;
+	decide(&run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a);
+	result(a.action == ANSWER_KEEP, "answer.worth_50_keeps", "action=%d", a.action);
+}
+
+static void test_candidates(void)
+{
+	struct answer_pick pk = pick(RULE_XEN, "clear_page_cold", "clzero_sf");
+	struct answer_pick lin = pick(RULE_LINUX, "clear_page", "stosb");
+	struct answer_pick range = pick(RULE_LINUX, "clear_pages", "stosb_all");
+	struct pass p = { 0 };
+	struct answer a = { 0 };
+
+	/* clzero (no SFENCE) a third of the time: never proposed, nor named. */
+	add(&p, OP_CLEAR, "clzero_sf", 100000, 5000, E, 0);
+	add(&p, OP_CLEAR, "clzero", 30000, 5000, E, 1);
+	add(&p, OP_CLEAR, "stosb", 90000, 5000, E, 2);
+	add(&p, OP_CLEAR, "stosb_all", 20000, 5000, E, 1);
+	add(&p, OP_CLEAR, "stosq_all", 40000, 5000, E, 2);
+	decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1F, &p, &a);
+	result(a.action == ANSWER_SWITCH && !strcmp(rname(&a), "stosb"),
+	       "answer.no_clzero_without_sfence", "action=%d routine=%s", a.action, rname(&a));
+	result(store_done_at_return(variant_named(OP_CLEAR, "clzero_sf")->store) &&
+	       !store_done_at_return(variant_named(OP_CLEAR, "clzero")->store),
+	       "answer.store_done_at_return", "clzero_sf done, clzero not");
+	/* clear_page: page routines only, so the range ones are no candidates. */
+	decide(&cpu_run, &lin, ANSWER_CLEAR_PAGE, PASS_L1F, &p, &a);
+	result(a.action == ANSWER_KEEP && !strcmp(rname(&a), "clzero_sf"),
+	       "answer.page_shape_for_clear_page", "action=%d routine=%s", a.action, rname(&a));
+	/* clear_pages: range routines only. */
+	decide(&cpu_run, &range, ANSWER_CLEAR_PAGES, PASS_L1F, &p, &a);
+	result(a.action == ANSWER_KEEP && !strcmp(rname(&a), "stosq_all"),
+	       "answer.range_shape_for_clear_pages", "action=%d routine=%s", a.action, rname(&a));
+	/* A failed variant is no candidate; a failed pick is not measured. */
+	p.in[2].failed = true;
+	decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1F, &p, &a);
+	result(a.action == ANSWER_KEEP && !a.routine, "answer.failed_not_candidate",
+	       "action=%d routine=%s", a.action, rname(&a));
+	p.in[0].failed = true;
+	decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1F, &p, &a);
+	result(a.action == ANSWER_NONE && a.why == WHY_PICK_NOT_MEASURED,
+	       "answer.failed_pick_not_measured", "action=%d why=%d", a.action, a.why);
+	/* A copy pass's variants are not clear_page's. */
+	p = (struct pass){ 0 };
+	add(&p, OP_COPY, "movsq", 100000, 5000, E, 0);
+	add(&p, OP_COPY, "avx_t", 50000, 5000, E, 1);
+	decide(&cpu_run, &lin, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a);
+	result(a.action == ANSWER_NONE && a.why == WHY_PICK_NOT_MEASURED,
+	       "answer.other_op_not_the_pick", "action=%d why=%d", a.action, a.why);
+}
+
+static void test_hot_cold(void)
+{
+	static const struct { const char *entry; enum pass_id pass; bool judged; } cases[] = {
+		{ "clear_page_hot", PASS_L1, true }, { "clear_page_hot", PASS_L2, true },
+		{ "copy_page_hot", PASS_HOT, true }, { "clear_page_hot", PASS_L1F, false },
+		{ "clear_page_hot", PASS_L3, false }, { "clear_page_hot", PASS_MEM, false },
+		{ "copy_page_hot", PASS_COLD, false },
+		{ "clear_page_cold", PASS_L1, false }, { "clear_page_cold", PASS_L2, false },
+		{ "copy_page_cold", PASS_HOT, false }, { "clear_page_cold", PASS_L1F, true },
+		{ "clear_page_cold", PASS_L2F, true }, { "clear_page_cold", PASS_L3, true },
+		{ "clear_page_cold", PASS_L3F, true }, { "clear_page_cold", PASS_MEM, true },
+		{ "copy_page_cold", PASS_COLD, true },
+		{ "clear_page", PASS_L1, true }, { "clear_page", PASS_MEM, true },
+	};
+	struct answer_pick hot = pick(RULE_XEN, "clear_page_hot", "stosb");
+	struct pass p = { 0 };
+	struct answer a = { 0 };
+	unsigned int i;
+	char name[80];
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(name, sizeof(name), "answer.judged.%s.%s", cases[i].entry,
+			 passes[cases[i].pass].id);
+		result(answer_judged(cases[i].entry, cases[i].pass) == cases[i].judged, name,
+		       "want %d", cases[i].judged);
+	}
+	add(&p, OP_CLEAR, "stosb", 100000, 5000, E, 0);
+	result(!decide(&cpu_run, &hot, ANSWER_CLEAR_PAGE, PASS_L1F, &p, &a) &&
+	       decide(&cpu_run, &hot, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a),
+	       "answer.hot_entry_not_in_flushed_pass", "decided where it should not be");
+}
+
+static void test_none(void)
+{
+	struct answer_pick pk = pick(RULE_LINUX, "clear_page", "stosb");
+	struct answer_run tcg = cpu_run;
+	struct pass p = { 0 };
+	struct answer a = { 0 };
+	char line[OUT_LINE_MAX];
+
+	/* Under a translator: the figures, no advice. */
+	tcg.not_a_cpu = true;
+	add(&p, OP_CLEAR, "stosb", 900000, 5000, E, 0);
+	add(&p, OP_CLEAR, "avx_t", 81000, 5000, E, 0);
+	decide(&tcg, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a);
+	result(a.action == ANSWER_NONE && a.why == WHY_NOT_A_CPU && a.has_ratio &&
+	       a.ratio.median == 90000 && !strcmp(rname(&a), "avx_t"), "answer.not_a_cpu",
+	       "action=%d why=%d ratio=%llu", a.action, a.why, (unsigned long long)a.ratio.median);
+	answer_text(line, sizeof(line), &tcg, &pk, &a);
+	result(strstr(line, " action=none routine=avx_t ratio=0.0900 ") &&
+	       strstr(line, " why=not-a-cpu") && !strstr(line, "need="),
+	       "answer.text_not_a_cpu", "%s", line);
+
+	/* Fewer than 3 epochs (reps=2, suite=xen): no interval. */
+	p = (struct pass){ 0 };
+	add(&p, OP_CLEAR, "stosb", 100000, 5000, 1, 0);
+	add(&p, OP_CLEAR, "avx_t", 50000, 5000, 1, 1);
+	decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a);
+	result(a.action == ANSWER_NONE && a.why == WHY_NO_INTERVAL && !a.has_ratio && a.has_ns,
+	       "answer.no_interval", "action=%d why=%d", a.action, a.why);
+	answer_text(line, sizeof(line), &cpu_run, &pk, &a);
+	result(!strstr(line, " ratio=") && strstr(line, " pick_ns=") &&
+	       strstr(line, " why=no-interval"), "answer.text_no_interval", "%s", line);
+	/* suite=xen: ran, no epochs at all. */
+	p.in[0].s.epochs = p.in[1].s.epochs = 0;
+	decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a);
+	result(a.action == ANSWER_NONE && a.why == WHY_NO_INTERVAL && !a.has_ns,
+	       "answer.no_epochs", "action=%d why=%d", a.action, a.why);
+
+	/* The pick's variant did not run. */
+	p = (struct pass){ 0 };
+	add(&p, OP_CLEAR, "avx_t", 50000, 5000, E, 1);
+	decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a);
+	result(a.action == ANSWER_NONE && a.why == WHY_PICK_NOT_MEASURED && !a.routine,
+	       "answer.pick_not_measured", "action=%d why=%d", a.action, a.why);
+	answer_text(line, sizeof(line), &cpu_run, &pk, &a);
+	result(strstr(line, " action=none routine=- worth=3.0% why=pick-not-measured") != NULL,
+	       "answer.text_pick_not_measured", "%s", line);
+}
+
+/* Picks from the rules' shapes: assumed fast strings, no variant, unknown. */
+static void test_picks(void)
+{
+	static const struct pick_rule stosb = { .routine = "clear_page_erms", .variant = "stosb" },
+		orig = { .routine = "clear_page_orig", .variant = "orig" },
+		none = { .routine = "clear_page_new", .needs_variant = "new" };
+	struct rule_pick rp = { .kernel = RULE_LINUX, .entry = "clear_page",
+				.version = ">=5.4" };
+	struct answer_pick p;
+	char line[OUT_LINE_MAX];
+	struct answer a = { .fn = ANSWER_CLEAR_PAGE, .pass = PASS_L1, .action = ANSWER_NONE };
+
+	rp.nalts = 2;
+	snprintf(rp.alt[0].assuming, RULE_NEED_LEN, "fast_string=1");
+	rp.alt[0].rule = &stosb;
+	snprintf(rp.alt[1].assuming, RULE_NEED_LEN, "fast_string=0");
+	rp.alt[1].rule = &orig;
+	answer_pick_of(&p, &rp);
+	result(p.why == WHY_NONE && p.variant && !strcmp(p.variant, "stosb") &&
+	       !strcmp(p.assuming, "fast_string=1"), "answer.pick_assumes_fast_strings",
+	       "variant=%s assuming=%s", p.variant ? p.variant : "-", p.assuming);
+	a.action = ANSWER_KEEP;
+	answer_text(line, sizeof(line), &cpu_run, &p, &a);
+	result(strstr(line, " pick=stosb assuming=fast_string=1 action=keep") != NULL,
+	       "answer.text_assuming", "%s", line);
+	rp.nalts = 1;
+	rp.alt[0] = rp.alt[1];		/* only fast_string=0 answers: unknown */
+	answer_pick_of(&p, &rp);
+	result(p.why == WHY_UNKNOWN_PICK && !p.variant, "answer.pick_unknown", "why=%d", p.why);
+	rp.nalts = 0;
+	rp.rule = &none;
+	answer_pick_of(&p, &rp);
+	result(p.why == WHY_NO_PICK_VARIANT && !p.variant, "answer.pick_no_variant", "why=%d", p.why);
+	a.action = ANSWER_NONE;
+	a.why = p.why;
+	answer_text(line, sizeof(line), &cpu_run, &p, &a);
+	result(strstr(line, " pick=- action=none routine=- worth=3.0% why=no-pick-variant") != NULL,
+	       "answer.text_no_pick_variant", "%s", line);
+	rp.rule = &orig;
+	answer_pick_of(&p, &rp);
+	result(p.why == WHY_NONE && !strcmp(p.variant, "orig") && !p.assuming[0],
+	       "answer.pick_known", "variant=%s", p.variant);
+}
+
+/* The first flags line of a cpuinfo file, or NULL where the file is not there. */
+static char *flags_of(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (!f)
+		return NULL;
+	while (getline(&line, &cap, f) > 0)
+		if (!strncmp(line, "flags", 5) && strchr(line, ':')) {
+			fclose(f);
+			return strchr(line, ':') + 1;	/* leaked: a test */
+		}
+	fclose(f);
+	return NULL;
+}
+
+static void running_case(const char *name, const char *path, const char *want_clear,
+			 const char *want_copy)
+{
+	static struct cpu_desc d;
+	struct rule_facts facts;
+	struct rule_running r;
+	struct rule_pick c, p;
+	char *flags = flags_of(path);
+	char check[80];
+
+	snprintf(check, sizeof(check), "answer.running.%s", name);
+	if (!flags) {
+		skip(check, "no recorded cpuinfo here (../shared/cpuinfo beside the checkout)");
+		return;
+	}
+	rule_facts_init(&facts, &d, FACT_UNKNOWN);
+	result(rule_running_linux(&r, "6.18.44-fc-v1045", flags) &&
+	       r.version.n == 3 && r.version.part[0] == 6 && r.version.part[1] == 18 &&
+	       r.version.part[2] == 44 &&
+	       rule_pick_running(&r, "clear_page", &facts, &c) &&
+	       rule_pick_running(&r, "copy_page", &facts, &p) &&
+	       c.rule && p.rule && !strcmp(c.rule->variant, want_clear) &&
+	       !strcmp(p.rule->variant, want_copy) &&
+	       !strcmp(c.version, "running 6.18.44-fc-v1045"), check,
+	       "clear_page %s copy_page %s (%s), want %s %s",
+	       c.rule ? c.rule->variant : "?", p.rule ? p.rule->variant : "?", c.version,
+	       want_clear, want_copy);
+}
+
+/* The running kernel's pick from its own flags (harness/rules.c). */
+static void test_running(void)
+{
+	static struct cpu_desc d;
+	struct rule_facts facts;
+	struct rule_running r;
+	struct rule_pick p;
+	unsigned int i;
+	int rep_good = -1, erms = -1, fsrm = -1;
+
+	running_case("intel_fast_strings_off", "tests/fixtures/cpuinfo/intel-spr-fast-strings-off.txt",
+		     "orig", "regs");
+	running_case("amd_zen5", "../shared/cpuinfo/AuthenticAMD-family1a-model02-zen5-vm.txt",
+		     "stosb", "movsq");
+	/* The words themselves, not parts of others: "erms" is not in "perms". */
+	rule_running_linux(&r, "6.1", "fpu perms rep_good_not fsrm");
+	for (i = 0; i < r.nflags; i++) {
+		if (!strcmp(r.flag[i].flag, "REP_GOOD"))
+			rep_good = r.flag[i].value;
+		if (!strcmp(r.flag[i].flag, "ERMS"))
+			erms = r.flag[i].value;
+		if (!strcmp(r.flag[i].flag, "FSRM"))
+			fsrm = r.flag[i].value;
+	}
+	result(rep_good == 0 && erms == 0 && fsrm == 1, "answer.running.whole_words",
+	       "REP_GOOD=%d ERMS=%d FSRM=%d", rep_good, erms, fsrm);
+	/* Before 5.4 the rules answer nothing; a release without a version is refused. */
+	rule_facts_init(&facts, &d, FACT_UNKNOWN);
+	result(rule_running_linux(&r, "4.19.0-27", "rep_good erms") &&
+	       !rule_pick_running(&r, "clear_page", &facts, &p), "answer.running.before_5_4",
+	       "picked for 4.19");
+	result(!rule_running_linux(&r, "custom", "rep_good erms"), "answer.running.no_version",
+	       "accepted a release without a version");
+	/* 7.0 and on: clear_pages has a pick too, the range one. */
+	result(rule_running_linux(&r, "7.0.1", "rep_good erms") &&
+	       rule_pick_running(&r, "clear_pages", &facts, &p) && p.rule &&
+	       !strcmp(p.rule->variant, "stosb_all"), "answer.running.clear_pages_7_0",
+	       "%s", p.rule ? p.rule->variant : "?");
+}
+
+int main(void)
+{
+	test_switch_keep_undecided();
+	test_worth();
+	test_candidates();
+	test_hot_cold();
+	test_none();
+	test_picks();
+	test_running();
+	return check_exit();
+}

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pagebench-decide: the answer (harness/answer.h) for a log that does not
+ * carry its answer lines, made by the engine the kernel and pagebench-linux
+ * run: a log from an older pagebench, or Jan Beulich's 2021 file.
+ * pagebench-report reads the log, hands each machine's figures over in the
+ * plain form below and prints the answer lines this program writes; it
+ * never decides itself. docs/report.md ("Logs without answer lines") says
+ * how the report gathers the figures.
+ *
+ * Input, a line each, words key=value:
+ *   machine NAME                  starts a machine (NAME to the end of line)
+ *   cpu vendor=V family=N model=N stepping=N
+ *   features NAME=0|1 ...         feature names as the features line has them
+ *   fast_string 0|1|?             IA32_MISC_ENABLE bit 0, where the log says
+ *   run worth_bp=N not_a_cpu=0|1 tsc_khz=N
+ *   pass op=clear|copy pass=ID bytes=N
+ *   series variant=NAME failed=0|1 quantum=N med=N,N,...
+ *   end                           the machine's answer lines are printed
+ * med: each epoch's median, hundredths of a tick per call; quantum: the
+ * timer's step over the calls of a sample, in the same unit.
+ * Output: "machine NAME", then the machine's answer lines, "(PB) answer ...".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cpu/cpu.h"
+#include "harness/answer.h"
+#include "harness/interval.h"
+#include "harness/passes.h"
+#include "harness/rules.h"
+#include "lib/out.h"
+#include "lib/status.h"
+#include "variants/variants.h"
+
+#define LINE_MAX_BYTES	16384
+
+struct machine {
+	struct cpu_desc cpu;
+	int fast_string;
+	struct answer_run run;
+	bool has_run;
+	bool open_pass;
+	enum op op;
+	enum pass_id pass;
+	size_t bytes;
+	unsigned int n;
+	struct answer_input in[VARIANTS_MAX];
+	uint64_t med[VARIANTS_MAX][INTERVAL_EPOCHS_MAX];
+};
+
+static struct machine m;
+static struct answers answers;
+static unsigned long lineno;
+
+static void fail(const char *what, const char *word)
+{
+	fprintf(stderr, "pagebench-decide: line %lu: %s%s%s\n", lineno, what,
+		word ? ": " : "", word ? word : "");
+	exit(STATUS_USAGE);
+}
+
+/* The value of key in the words after the line's first, or NULL. */
+static char *value_of(char *const *w, unsigned int nw, const char *key)
+{
+	size_t k = strlen(key);
+	unsigned int i;
+
+	for (i = 1; i < nw; i++)
+		if (!strncmp(w[i], key, k) && w[i][k] == '=')
+			return w[i] + k + 1;
+	return NULL;
+}
+
+static uint64_t number(char *const *w, unsigned int nw, const char *key)
+{
+	char *s = value_of(w, nw, key), *end;
+	unsigned long long x;
+
+	if (!s)
+		fail("missing", key);
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno || end == s || *end || *s == '-')
+		fail("not a number", key);
+	return x;
+}
+
+static enum feat feat_named(const char *name)
+{
+	unsigned int f;
+
+	for (f = FEAT_NONE + 1; f < FEAT_COUNT; f++)
+		if (!strcmp(feat_name(f), name))
+			return f;
+	return FEAT_NONE;
+}
+
+static void cpu_words(char *const *w, unsigned int nw)
+{
+	const char *vendor = value_of(w, nw, "vendor");
+
+	if (!vendor || strlen(vendor) > 12)
+		fail("cpu: a vendor of at most 12 characters is needed", vendor);
+	snprintf(m.cpu.vendor, sizeof(m.cpu.vendor), "%s", vendor);
+	m.cpu.family = number(w, nw, "family");
+	m.cpu.model = number(w, nw, "model");
+	m.cpu.stepping = number(w, nw, "stepping");
+}
+
+/* Unknown names are features this build does not know: no rule reads them. */
+static void feature_words(char *const *w, unsigned int nw)
+{
+	unsigned int i;
+
+	for (i = 1; i < nw; i++) {
+		char *eq = strchr(w[i], '=');
+		enum feat f;
+
+		if (!eq || (strcmp(eq, "=0") && strcmp(eq, "=1")))
+			fail("features: NAME=0 or NAME=1 expected", w[i]);
+		*eq = '\0';
+		f = feat_named(w[i]);
+		if (f != FEAT_NONE && eq[1] == '1')
+			m.cpu.feats |= 1ull << f;
+	}
+}
+
+static void pass_end(void)
+{
+	if (m.open_pass)
+		answers_pass(&answers, m.op, m.pass, m.bytes, m.in, m.n);
+	m.open_pass = false;
+}
+
+static void pass_words(char *const *w, unsigned int nw)
+{
+	const char *op = value_of(w, nw, "op"), *id = value_of(w, nw, "pass");
+	unsigned int p;
+
+	pass_end();
+	if (!answers.on)
+		fail("pass before run", NULL);
+	if (!op || (strcmp(op, "clear") && strcmp(op, "copy")))
+		fail("pass: op=clear or op=copy expected", op);
+	for (p = 0; p < PASS_COUNT && !(id && !strcmp(passes[p].id, id)); p++)
+		;
+	if (p == PASS_COUNT)
+		fail("pass: no such pass", id);
+	m.op = strcmp(op, "clear") ? OP_COPY : OP_CLEAR;
+	m.pass = p;
+	m.bytes = number(w, nw, "bytes");
+	m.n = 0;
+	m.open_pass = true;
+}
+
+static const struct variant *variant_named(enum op op, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < variant_count; i++)
+		if (variants[i].op == op && !strcmp(variants[i].name, name))
+			return &variants[i];
+	return NULL;
+}
+
+/*
+ * An even count of epochs has no middle one for the interval
+ * (harness/interval.h): the first, the one nearest the start and its
+ * warm-up, is left out.
+ */
+static void series_words(char *const *w, unsigned int nw)
+{
+	const char *name = value_of(w, nw, "variant");
+	char *med = value_of(w, nw, "med"), *tok, *save;
+	struct answer_input *in;
+	uint64_t *t;
+	unsigned int e = 0;
+	struct interval iv;
+
+	if (!m.open_pass)
+		fail("series outside a pass", NULL);
+	if (!name || !med)
+		fail("series: variant= and med= are needed", NULL);
+	if (m.n == VARIANTS_MAX)
+		fail("series: too many variants in one pass", name);
+	in = &m.in[m.n];
+	t = m.med[m.n];
+	*in = (struct answer_input){ .v = variant_named(m.op, name),
+				     .failed = number(w, nw, "failed") != 0 };
+	if (!in->v)
+		return;	/* a variant this build has not: nothing to decide with */
+	for (tok = strtok_r(med, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+
+		if (e == INTERVAL_EPOCHS_MAX)
+			fail("series: too many epochs", name);
+		errno = 0;
+		t[e++] = strtoull(tok, &end, 10);
+		if (errno || *end || end == tok || *tok == '-')
+			fail("series: med= takes whole numbers", tok);
+	}
+	if (e % 2 == 0 && e)
+		memmove(t, t + 1, --e * sizeof(*t));
+	in->s = (struct epoch_series){ .med = t, .epochs = e,
+				       .quantum = number(w, nw, "quantum") };
+	if (e) {
+		uint64_t sorted[INTERVAL_EPOCHS_MAX];
+
+		memcpy(sorted, t, e * sizeof(*t));
+		interval_of_epochs(sorted, e, in->s.quantum ? in->s.quantum : 1, &iv);
+		in->s.median = iv.median;
+	}
+	m.n++;
+}
+
+static void run_words(char *const *w, unsigned int nw)
+{
+	struct rule_facts facts;
+
+	m.run = (struct answer_run){ .worth_bp = number(w, nw, "worth_bp"),
+				     .not_a_cpu = number(w, nw, "not_a_cpu") != 0,
+				     .tsc_khz = number(w, nw, "tsc_khz") };
+	if (!m.run.worth_bp || m.run.worth_bp > 5000)
+		fail("run: worth_bp is 10 to 5000 (0.1% to 50%)", NULL);
+	rule_facts_init(&facts, &m.cpu, m.fast_string);
+	answers_begin(&answers, &facts, NULL, &m.run);
+}
+
+static void machine_end(void)
+{
+	pass_end();
+	answers_print(&answers);
+	answers.on = false;
+}
+
+static void machine_begin(const char *name)
+{
+	if (answers.on)
+		machine_end();
+	memset(&m, 0, sizeof(m));
+	m.fast_string = FACT_UNKNOWN;
+	printf("machine %s\n", name);
+}
+
+static void answer_sink(const char *s, size_t len)
+{
+	fwrite(s, 1, len, stdout);
+}
+
+int main(int argc, char **argv)
+{
+	static char line[LINE_MAX_BYTES];
+	char *w[64];
+
+	if (argc > 1) {
+		fputs("Usage: pagebench-decide < FIGURES\n"
+		      "The answer lines of each machine in FIGURES, as\n"
+		      "scripts/pagebench-report hands them over (tools/pagebench-decide.c\n"
+		      "gives the form). Exit status: 0 done, 2 malformed input,\n"
+		      "3 the lines cannot be written.\n", argc == 2 &&
+		      !strcmp(argv[1], "--help") ? stdout : stderr);
+		return argc == 2 && !strcmp(argv[1], "--help") ? STATUS_DONE : STATUS_USAGE;
+	}
+	out_add_sink(answer_sink);
+	m.fast_string = FACT_UNKNOWN;
+	while (fgets(line, sizeof(line), stdin)) {
+		unsigned int nw = 0;
+		char *save, *tok;
+
+		lineno++;
+		if (!strchr(line, '\n') && !feof(stdin))
+			fail("line too long", NULL);
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "machine ", 8)) {
+			machine_begin(line + 8);
+			continue;
+		}
+		for (tok = strtok_r(line, " ", &save); tok && nw < 64;
+		     tok = strtok_r(NULL, " ", &save))
+			w[nw++] = tok;
+		if (!nw)
+			continue;
+		if (!strcmp(w[0], "cpu"))
+			cpu_words(w, nw);
+		else if (!strcmp(w[0], "features"))
+			feature_words(w, nw);
+		else if (!strcmp(w[0], "fast_string") && nw == 2)
+			m.fast_string = !strcmp(w[1], "?") ? FACT_UNKNOWN : w[1][0] == '1';
+		else if (!strcmp(w[0], "run"))
+			run_words(w, nw);
+		else if (!strcmp(w[0], "pass"))
+			pass_words(w, nw);
+		else if (!strcmp(w[0], "series"))
+			series_words(w, nw);
+		else if (!strcmp(w[0], "end"))
+			machine_end();
+		else
+			fail("unknown line", w[0]);
+	}
+	if (answers.on)
+		machine_end();
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "pagebench-decide: writing standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		return STATUS_CANNOT;
+	}
+	return STATUS_DONE;
+}
