@@ -11,6 +11,7 @@ import errno
 import io
 import os
 import re
+import sys
 
 from . import aliases, grammar
 from .answer import Answer
@@ -1110,7 +1111,6 @@ def read_input(path, read):
     """read(binary file, source, default machine name) -> (machines,
     diags) on the file path, or on stdin for "-". A file that cannot be
     read, or stops with a read error, gives only a Diag of kind "error"."""
-    import sys
     if path == "-":
         source, name = "<stdin>", "stdin"
     else:
