@@ -87,7 +87,7 @@ def one(a, runs_on):
 
 
 def machine_block(m):
-    out = ["CPU: " + runinfo.cpu_text(m)]
+    out = wrap("CPU: " + runinfo.cpu_text(m))
     out += wrap("Measured on " + measured(m))
     cmd = runinfo.command(m)
     out += wrap("Reproduce: " + (cmd or "the log does not say how it was "
@@ -150,7 +150,7 @@ def choice(answers, names):
 def group_block(ms):
     m0 = ms[0]
     names = [m.name for m in ms]
-    out = ["CPU group of %d runs: %s" % (len(ms), runinfo.cpu_text(m0))]
+    out = wrap("CPU group of %d runs: %s" % (len(ms), runinfo.cpu_text(m0)))
     for m in ms:
         out += wrap("Measured on " + measured(m))
         out += wrap("Reproduce %s: %s" % (m.name, runinfo.command(m) or

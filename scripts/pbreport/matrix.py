@@ -301,11 +301,17 @@ LEGEND = ("cells: keep, or → routine −saving of ns per 4 KiB page (95% "
           "interval); - not judged; f: flushed")
 
 
+NO_ADVICE = ("n/a, then the routine the run would name and its time over "
+             "the pick's (×r); - not judged; f: flushed")
+
+
 def render(screen, compact, blanks):
     out = ["== %s" % screen.machine]
     for label, s in screen.header:
         out += wrap(label, s)
-    out += wrap("cells", LEGEND[len("cells: "):])
+    advice = any(c.action in ("keep", "switch", "undecided")
+                 for t in screen.tables for c in t.cells.values())
+    out += wrap("cells", LEGEND[len("cells: "):] if advice else NO_ADVICE)
     for t in screen.tables:
         for cols in chunks(t, compact):
             if blanks:
