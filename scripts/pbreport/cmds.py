@@ -19,7 +19,7 @@ def add_parsers(sub, parents, fmt, epilog):
         "screen (at most 40 lines of 100 columns): the CPU, how it ran, "
         "and per function a matrix of pass x kernel pick, each cell the "
         "log's decision: keep, switch to a routine (the saving and its "
-        "95%% interval) or undecided; caveats as footnotes. A log without "
+        "95% interval) or undecided; caveats as footnotes. A log without "
         "answer lines says so and gets the detailed verdict (--explain): "
         "for each machine, function (clear_page, clear_pages, "
         "copy_page, memset and memcpy by size class, scrubbing) and pass: "
