@@ -12,13 +12,16 @@ that table and checks the tree against it:
 - neither the includes between files (nor between modules, x.c and x.h
   taken as one) nor the references between objects form a cycle;
 - no folder holds more than FOLDER_C_MAX C files directly;
-- every repository path a comment or a document names exists.
+- every repository path a comment or a document names exists;
+- the Python package scripts/pbreport imports its modules without a cycle,
+  and at the top of each module, where a cycle cannot hide.
 
 A call into harness/host.h's interface counts as a call to the interface,
 which each host implements (kernel/host.c, linux/host.c): the harness never
 names a host. tests/test_layout.py runs these checks;
 `tests/layout.py tree|cycles|check` prints them.
 """
+import ast
 import collections
 import fnmatch
 import os
@@ -274,6 +277,36 @@ def _exists(p, fileset, folders):
     return p in fileset or p in folders
 
 
+PY_PACKAGES = ("scripts/pbreport",)
+
+
+def python_imports(package):
+    """([(module, module it imports)], [(module, line, what)] of imports
+    inside a function or class) within one package folder, its modules
+    named by file name without .py."""
+    root = os.path.join(REPO, package)
+    mods = sorted(f[:-3] for f in os.listdir(root) if f.endswith(".py"))
+    edges, hidden = [], []
+    for mod in mods:
+        with open(os.path.join(root, mod + ".py"), encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+        top = set(id(n) for n in tree.body)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                names = [node.module] if node.module else \
+                    [a.name for a in node.names]
+                targets = [n.split(".")[0] for n in names if n]
+            elif isinstance(node, ast.Import):
+                targets = []
+            else:
+                continue
+            inside = [t for t in targets if t in mods]
+            edges += [(mod, t) for t in inside if t != mod]
+            if id(node) not in top and inside:
+                hidden.append((mod, node.lineno, ", ".join(inside)))
+    return edges, hidden
+
+
 def tree_report(files=None):
     """Lines per folder and the largest file of each."""
     files = files or tracked_files()
@@ -330,6 +363,12 @@ def main(argv):
         problems += ["%s/ holds %d C files" % c for c in crowded_folders()]
         problems += ["%s:%d names %s, which does not exist" % b for b in named_paths()]
         problems += ["not built: %s (run make)" % t for t in missing]
+        for pkg in PY_PACKAGES:
+            edges, hidden = python_imports(pkg)
+            problems += ["python import cycle in %s: %s" % (pkg, " -> ".join(c))
+                         for c in cycles(edges)]
+            problems += ["%s/%s.py:%d imports %s inside a function" % (
+                (pkg,) + h) for h in hidden]
         for p in problems:
             print(p)
         print("%d problems" % len(problems))

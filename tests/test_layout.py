@@ -68,6 +68,34 @@ class TreeKeepsTheLayout(unittest.TestCase):
                                  "%s -> %s (%s)" % (a, b, sym))
 
 
+class PythonImports(unittest.TestCase):
+    """scripts/pbreport's modules import each other without a cycle, at
+    the top of the module: an import inside a function hid two cycles
+    (analysis <-> perbyte, strings <-> textout)."""
+
+    def test_no_import_cycle(self):
+        for pkg in layout.PY_PACKAGES:
+            edges, _ = layout.python_imports(pkg)
+            self.assertGreater(len(edges), 30, "too few imports read")
+            self.assertEqual(layout.cycles(edges), [])
+
+    def test_no_import_inside_a_function(self):
+        for pkg in layout.PY_PACKAGES:
+            _, hidden = layout.python_imports(pkg)
+            self.assertEqual(["%s:%d %s" % h for h in hidden], [])
+
+    def test_a_hidden_cycle_is_caught(self):
+        with tempfile.TemporaryDirectory(dir=layout.REPO, prefix=".pb-layout-") as d:
+            for name, text in (("a.py", "from . import b\n"),
+                               ("b.py", "def f():\n    from .a import x\n"),
+                               ("c.py", "import os\n")):
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            edges, hidden = layout.python_imports(os.path.relpath(d, layout.REPO))
+        self.assertEqual(layout.cycles(edges), [["a", "b"]])
+        self.assertEqual(hidden, [("b", 2, "a")])
+
+
 class ChecksCanFail(unittest.TestCase):
     """Each check, on edges and files made to break it."""
 

@@ -179,8 +179,9 @@ def best_median(m, p, metric="time"):
 def cell(m, p, variant, metric, unit):
     """Cell in unit, or None (no data, or the unit cannot be had)."""
     if getattr(unit, "per_page", False):
-        from . import perbyte
-        return perbyte.scaled(cell(m, p, variant, metric, unit.base), m, p)
+        # The unit scales its base unit's cell (perbyte.PerPage): this
+        # module does not know the pass sizes' rules.
+        return unit.scale(cell(m, p, variant, metric, unit.base), m, p)
     c = raw_cell(m, p, variant, metric)
     if c is None:
         return None

@@ -165,9 +165,12 @@ def fleet(verdicts, tabs=None):
     groups = {}
     for v in verdicts:
         key = group_key(v["features"], names)
-        # An emulator's figures are no CPU's: they get a group of their own.
+        # An emulator's figures are no CPU's: they get a group of their
+        # own, as do those whose answer lines say so.
         if v.get("runs_on") not in (None, "cpu"):
             key += (("runs_on", v["runs_on"]),)
+        elif any(a["why"] == "not-a-cpu" for a in v.get("answers", ())):
+            key += (("runs_on", "not-a-cpu"),)
         groups.setdefault(key, []).append(v)
     rows = []
     for key, vs in groups.items():

@@ -1,11 +1,14 @@
-"""The sections the HTML report opens with: the verdict of each machine,
-the fleet table, and the claims (docs/report.md, "html"). The figures and
-words are those of the verdict and claims subcommands, whose text
-functions make each line here."""
+"""The sections the HTML report opens with: the answer matrix of each
+machine whose log has answer lines, the verdict of each machine, the
+fleet table, and the claims (docs/report.md, "html"). The matrix is drawn
+from matrix.py's model, cell by cell; the figures and words of the rest
+are those of the verdict and claims subcommands, whose text functions
+make each line here."""
 import html
 
 from . import claims as C
 from . import fleet as F
+from . import matrix as MX
 from . import paired as PV
 from . import verdict as V
 
@@ -13,6 +16,10 @@ CSS = """
 table.verdict td,table.claims td{font-size:.92em}
 td.holds,td.keep{background:#e6f4ea}td.refuted,td.switch{background:#fde8e4}
 td.undecided,td.no-data,td.unknown{background:#f4f4f4}
+table.answer td.switch{background:#dcebfa}td.undecided{background:#fff4d6}
+table.answer td.none{background:#eee;color:#666}
+table.answer td,table.answer th{font-size:.9em;white-space:nowrap}
+table.answer{table-layout:auto;max-width:100%}
 details summary{cursor:default}
 pre.fleet{font-size:.85em;white-space:pre-wrap}
 """
@@ -94,6 +101,71 @@ def paired_table(v):
     return "\n".join(out)
 
 
+def answer_table(screen, t):
+    """One Table of the model as HTML: a head row of functions, one of
+    picks (their kernels in the title), a row per pass."""
+    out = ['<table class="answer" data-suite="%s"><tr><th rowspan="2">pass'
+           '</th>' % e(t.suite)]
+    fns = []
+    for c in t.columns:
+        if fns and fns[-1][0] == c.fn:
+            fns[-1][1] += 1
+        else:
+            fns.append([c.fn, 1])
+    out.append("".join('<th colspan="%d">%s</th>' % (n, e(fn))
+                       for fn, n in fns) + "</tr><tr>")
+    out.append("".join('<th class="pick" title="%s">%s</th>' % (
+        e(MX.who_text(screen, c)), e(c.label)) for c in t.columns) + "</tr>")
+    for p in t.passes:
+        row = ['<tr data-pass="%s"><th>%s</th>' % (e(p), e(p))]
+        for i, c in enumerate(t.columns):
+            cell = t.cells[(p, i)]
+            a = cell.answer
+            tip = ""
+            if a is not None and a.pick_ns is not None:
+                tip = "%s %.1f ns/page (%.2f GB/s), %s %.1f ns/page " \
+                      "(%.2f GB/s), %d epochs" % (
+                          a.pick, a.pick_ns, a.pick_gbps, a.routine,
+                          a.routine_ns, a.routine_gbps, a.epochs)
+            row.append('<td class="%s" data-fn="%s" data-pick="%s" '
+                       'data-action="%s" title="%s">%s</td>' % (
+                           e(cell.action or "blank"), e(c.fn), e(c.label),
+                           e(cell.action), e(tip), e(cell.text())))
+        out.append("".join(row) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def answer_section(machines):
+    """The answer matrix of every machine with answer lines; "" when no
+    log has them."""
+    screens = [s for s in (MX.build(m) for m in machines) if s]
+    if not screens:
+        return ""
+    out = ['<section id="answer"><h2>Answer</h2>',
+           '<p class="note">Per machine, function, pass and kernel pick, '
+           'the log\'s own decision (its answer lines): keep the pick, or '
+           'switch to a routine, saving a share of its ns per 4 KiB page '
+           '(95%% interval), or undecided. The same as <code>'
+           'pagebench-report verdict</code>; a cell\'s title gives its ns '
+           'per page and GB/s.</p>']
+    for sc in screens:
+        out.append('<section class="answer-machine" data-machine="%s">'
+                   '<h3>%s</h3>' % (e(sc.machine), e(sc.machine)))
+        out.append('<p class="note">%s</p>' % "<br>".join(
+            "%s: %s" % (e(k), e(v)) for k, v in sc.header))
+        for t in sc.tables:
+            out.append(answer_table(sc, t))
+            out.append('<p class="note">picks: %s</p>' % e("; ".join(
+                MX.who_text(sc, c) for c in t.columns)))
+        if sc.notes:
+            out.append('<ol class="note">%s</ol>' % "".join(
+                "<li>%s</li>" % e(n) for n in sc.notes))
+        out.append("</section>")
+    out.append("</section>")
+    return "\n".join(out)
+
+
 def verdict_section(verdicts, fleet_rows):
     out = ['<section id="verdict"><h2>Verdict</h2>',
            '<p class="note">Per machine, function and pass: the winner, the '
@@ -150,4 +222,5 @@ def sections(machines, alpha):
     verdicts = [V.machine_verdict(m, alpha, {}) for m in machines]
     rows = F.fleet(verdicts) if len(verdicts) > 1 else []
     res = C.evaluate(C.load_claims(), machines, alpha)
-    return verdict_section(verdicts, rows) + "\n" + claims_section(res)
+    return answer_section(machines) + "\n" + verdict_section(verdicts, rows) \
+        + "\n" + claims_section(res)

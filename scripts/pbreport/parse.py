@@ -11,8 +11,10 @@ import errno
 import io
 import os
 import re
+import sys
 
 from . import aliases, grammar
+from .answer import Answer
 
 # Canonical pass names, in the order the kernel runs them: the headers of
 # docs/log-format.md, with copy-hot and copy-cold named "hot" and "cold".
@@ -355,6 +357,7 @@ class Machine:
         self.strings = None             # StringsRun, suite=strings only
         self.renamed = []               # (table, old, new): an old log's names
         self.cur_block = None           # the StrBlock lines go to
+        self.answers = []               # answer.Answer, in log order
 
     # -- facts -----------------------------------------------------------
     @property
@@ -754,6 +757,8 @@ class Reader:
             self.stat_line(g, lineno)
         elif kind == "ratio":
             self.ratio_line(g, lineno)
+        elif kind == "answer":
+            cur.answers.append(Answer.from_groups(g, lineno))
         elif kind == "pass":
             suite = "copy" if g[0] else "clear"
             cur.cur_pass = cur.get_pass(suite, g[1], lineno)
@@ -1106,7 +1111,6 @@ def read_input(path, read):
     """read(binary file, source, default machine name) -> (machines,
     diags) on the file path, or on stdin for "-". A file that cannot be
     read, or stops with a read error, gives only a Diag of kind "error"."""
-    import sys
     if path == "-":
         source, name = "<stdin>", "stdin"
     else:

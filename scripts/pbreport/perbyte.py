@@ -19,6 +19,10 @@ class PerPage(A.Unit):
     def label(self):
         return "%s per 4 KiB page" % self.base.label
 
+    @staticmethod
+    def scale(c, m, p):
+        return scaled(c, m, p)
+
 
 def scaled(c, m, p):
     """A cell of pass p scaled from per pass to per 4 KiB page, or None

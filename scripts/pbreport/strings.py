@@ -13,6 +13,7 @@ import math
 
 from . import analysis as A
 from . import stats
+from .textfmt import pct, pval, sig_text, table
 
 PATTERNS = ("zero", "alt", "random")
 PATTERN_TEXT = {"zero": "every call n=0 (branch predicted)",
@@ -242,7 +243,6 @@ def size_text(n):
 
 def summary(m, alpha, tie=DEFAULT_TIE):
     """The strings part of one machine's summary."""
-    from .textout import table, pct, pval, sig_text
     run = m.strings
     out = []
     if run is None or not run.has_data:
@@ -603,7 +603,6 @@ def chart(m, b, colors):
 def html_section(machines, alpha, palette, tie=DEFAULT_TIE):
     """The "Short strings" section of the HTML report, or "" without any
     strings figures."""
-    from .textout import pval
     have = [m for m in machines if blocks(m)]
     if not have:
         return ""

@@ -356,6 +356,8 @@ def machine_verdict(m, alpha, versions, tabs=None, functions=FUNCTIONS):
             "caveat": caveat(m), "runs_on": runs_on(m),
             "features": facts, "fact_sources": src,
             "running_kernel": rk,
+            # The log's own decisions (docs/log-format.md, "The answer").
+            "answers": [a.to_json() for a in m.answers],
             "kernel_view": {k: [{"version": e, "flags": v} for e, v in rows]
                             for k, rows in kernel_view(tabs, facts, versions,
                                                        own).items()},
@@ -443,7 +445,13 @@ def cost_text(p):
     return s
 
 
-def text(verdicts):
+FOOTER = ("cost: the pick's median against the winner's; none when "
+          "it is as good as the winner (within noise, or not "
+          "separated at these reps). Rules: rules/selection.rules, "
+          "rules/synthetic.rules; see docs/report.md.")
+
+
+def text(verdicts, footer=True):
     out = []
     for v in verdicts:
         out.append("== %s" % v["machine"])
@@ -487,10 +495,8 @@ def text(verdicts):
             if d.get("paired"):
                 out += paired.text_lines(d["paired"], cost_text)
         out.append("")
-    out.append("cost: the pick's median against the winner's; none when "
-               "it is as good as the winner (within noise, or not "
-               "separated at these reps). Rules: rules/selection.rules, "
-               "rules/synthetic.rules; see docs/report.md.")
+    if footer:
+        out.append(FOOTER)
     return "\n".join(out) + "\n"
 
 

@@ -1,0 +1,225 @@
+"""verdict --format commit: what a maintainer pastes into a commit message
+(docs/report.md, "verdict --format commit"): per CPU group, the CPU, how
+each run was measured and the command that makes it again, then per
+kernel pick and pass the decision with its figures in ns per 4 KiB page
+and GB/s. A group of several runs gets the one choice that is worst-case
+best over them, read off their answer lines: the same switch everywhere
+(saving at least its smallest lower bound), keep everywhere, or else
+undecided, and why. ASCII, at most 76 columns."""
+import textwrap
+
+from . import matrix
+from . import runinfo
+from . import verdict as V
+from .answer import NOT_A_CPU
+from .grammar import PASS_HEADERS
+
+WIDTH = 76
+
+
+def group_key(m):
+    """Runs of one CPU model (and name) form a group; a run that is no
+    CPU's is never in a CPU's group."""
+    c = m.facts.get("cpu") or {}
+    not_cpu = V.runs_on(m) in NOT_A_CPU or any(
+        a.why == "not-a-cpu" for a in m.answers)
+    return (c.get("vendor"), c.get("family"), c.get("model"),
+            m.facts.get("brand"), not_cpu)
+
+
+def groups(machines):
+    out = {}
+    for m in machines:
+        out.setdefault(group_key(m), []).append(m)
+    return list(out.values())
+
+
+def wrap(text, indent="", sub="  "):
+    return textwrap.wrap(text, WIDTH, initial_indent=indent,
+                         subsequent_indent=indent + sub,
+                         break_on_hyphens=False)
+
+
+def ns_text(name, ns, gbps):
+    return "%s %.1f ns/page (%.2f GB/s)" % (name, ns, gbps)
+
+
+def saves_text(a):
+    s = a.saving_pct
+    return "%.1f%% (95%% %.1f to %.1f%%)" % (s.median, s.lo, s.hi)
+
+
+def measured(m):
+    _, host = runinfo.host(m)
+    return "%s: pagebench %s, %s, %s; %s" % (
+        m.name, m.facts.get("version", "?"), host, runinfo.runs_on_text(m),
+        runinfo.plan_text(m))
+
+
+def pass_name(pid):
+    return "%s (%s)" % (PASS_HEADERS.get(pid, pid), pid)
+
+
+def who_text(col):
+    parts = []
+    for w in col.who:
+        s = w.text(col.fn)
+        parts.append(s + (" assuming %s" % w.assuming if w.assuming else ""))
+    return ", ".join(parts)
+
+
+def one(a, runs_on):
+    """The lines of one answer: the decision, then its figures."""
+    if a.action == "none":
+        return [matrix.why_text(a.why, runs_on)]
+    head = {"switch": "switch to %s, saves " % a.routine,
+            "keep": "keep %s; nearest %s saves " % (a.pick, a.routine or "-"),
+            "undecided": "undecided: %s saves " % a.routine}[a.action]
+    if a.ratio is None:
+        return [head.rstrip(" saves;")]
+    out = [head + saves_text(a) + ", %d epochs" % a.epochs +
+           ("; %d would decide" % a.need_epochs if a.need_epochs else "")]
+    if a.pick_ns is not None:
+        out.append("%s -> %s" % (ns_text(a.pick, a.pick_ns, a.pick_gbps),
+                                 ns_text(a.routine, a.routine_ns,
+                                         a.routine_gbps)))
+    return out
+
+
+def machine_block(m):
+    out = wrap("CPU: " + runinfo.cpu_text(m))
+    out += wrap("Measured on " + measured(m))
+    cmd = runinfo.command(m)
+    out += wrap("Reproduce: " + (cmd or "the log does not say how it was "
+                                 "made"))
+    worth = sorted({a.worth_pct for a in m.answers})
+    out.append("Worth acting on: %s of the pick's time" % ", ".join(
+        "%g%%" % w for w in worth))
+    for fn in ("clear_page", "clear_pages", "copy_page"):
+        for col in matrix.columns(m.answers, fn):
+            out.append("")
+            out += wrap("%s, pick %s: %s" % (fn, col.label, who_text(col)))
+            for pid in sorted(col.answers, key=order):
+                lines = one(col.answers[pid], V.runs_on(m))
+                out += wrap("%s: %s" % (pass_name(pid), lines[0]), "  ",
+                            "    ")
+                for l in lines[1:]:
+                    out += wrap(l, "    ", "  ")
+    return out
+
+
+def order(pid):
+    p = matrix.PASS_ORDER
+    return (p.index(pid) if pid in p else 99, pid)
+
+
+def choice(answers, names):
+    """The group's choice for one pick and pass, from its runs' answers
+    ({name: Answer or None}): (lines, action)."""
+    missing = [n for n in names if answers.get(n) is None]
+    if missing:
+        return ["undecided: no answer on %s" % ", ".join(missing)], \
+            "undecided"
+    got = [answers[n] for n in names]
+    if any(a.action == "none" for a in got):
+        return ["no recommendation: %s" % "; ".join(
+            "%s %s" % (n, answers[n].why) for n in names
+            if answers[n].action == "none")], "none"
+    acts = {(a.action, a.routine if a.action == "switch" else None)
+            for a in got}
+    if acts == {("keep", None)}:
+        return ["keep %s on every run" % got[0].pick], "keep"
+    if acts == {("undecided", None)}:
+        return ["undecided on every run"], "undecided"
+    if len(acts) == 1:
+        worst = min(names, key=lambda n: answers[n].saving_pct.lo)
+        a = answers[worst]
+        out = ["switch to %s on every run; the worst, %s, saves %s" % (
+            a.routine, worst, saves_text(a))]
+        if a.pick_ns is not None:
+            out.append("%s -> %s" % (
+                ns_text(a.pick, a.pick_ns, a.pick_gbps),
+                ns_text(a.routine, a.routine_ns, a.routine_gbps)))
+        return out, "switch"
+    return ["undecided: the runs differ: %s" % ", ".join(
+        "%s %s" % (n, answers[n].action + (
+            " to " + answers[n].routine if answers[n].action == "switch"
+            else "")) for n in names)], "undecided"
+
+
+def group_block(ms):
+    m0 = ms[0]
+    names = [m.name for m in ms]
+    out = wrap("CPU group of %d runs: %s" % (len(ms), runinfo.cpu_text(m0)))
+    for m in ms:
+        out += wrap("Measured on " + measured(m))
+        out += wrap("Reproduce %s: %s" % (m.name, runinfo.command(m) or
+                                          "the log does not say"), "  ")
+    out.append("Worth acting on: %s of the pick's time" % ", ".join(
+        "%g%%" % w for w in sorted({a.worth_pct for m in ms
+                                    for a in m.answers})))
+    for fn in ("clear_page", "clear_pages", "copy_page"):
+        # Every run's picks, matched by kernel, versions and entry (a
+        # running kernel by "running": its release may differ per run);
+        # picks with the same variant and the same choices are said once.
+        keys = []
+        for m in ms:
+            for a in m.answers:
+                if a.fn == fn and key(a) not in keys:
+                    keys.append(key(a))
+        said = []
+        for k in keys:
+            per = {m.name: {a.pass_id: a for a in m.answers if key(a) == k}
+                   for m in ms}
+            passes = sorted({p for d in per.values() for p in d}, key=order)
+            picks = "/".join(sorted({a.pick or "-" for d in per.values()
+                                     for a in d.values()}))
+            body = [(p, choice({n: per[n].get(p) for n in names}, names)[0])
+                    for p in passes]
+            for s in said:
+                if s[1] == picks and s[2] == body:
+                    s[0].append(k)
+                    break
+            else:
+                said.append(([k], picks, body))
+        for ks, picks, body in said:
+            out.append("")
+            out += wrap("%s, pick %s: %s" % (fn, picks, ", ".join(
+                " ".join(x for x in (k[1], k[2], k[3][len(fn) + 1:],
+                                     assuming(ms, k)) if x)
+                for k in ks)))
+            for p, lines in body:
+                out += wrap("%s: %s" % (pass_name(p), lines[0]), "  ",
+                            "    ")
+                for l in lines[1:]:
+                    out += wrap(l, "    ", "  ")
+    return out
+
+
+def assuming(ms, k):
+    got = sorted({a.assuming for m in ms for a in m.answers
+                  if key(a) == k and a.assuming})
+    return "assuming " + ", ".join(got) if got else ""
+
+
+def key(a):
+    v = "running" if a.running else a.versions
+    return (a.fn, a.kernel, v, a.entry)
+
+
+def text(machines):
+    out = []
+    for ms in groups(machines):
+        with_answers = [m for m in ms if m.answers]
+        for m in ms:
+            if not m.answers:
+                out += wrap(matrix.no_answers_line(m, follows=False))
+        if not with_answers:
+            continue
+        if out:
+            out.append("")
+        if len(with_answers) == 1:
+            out += machine_block(with_answers[0])
+        else:
+            out += group_block(with_answers)
+    return "\n".join(out) + "\n"

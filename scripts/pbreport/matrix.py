@@ -1,0 +1,347 @@
+"""The answer of one machine on one screen: a header, then per suite a
+matrix of pass x kernel pick, each cell the answer line's decision, then
+the caveats once, as numbered footnotes (docs/report.md, "verdict").
+
+The model (Screen, Table, Column, Cell) is built from the answer lines
+alone; text() and htmlverdict draw it. Nothing here decides: a cell says
+what its answer line says. Picks of one function that run the same
+variant get one column when their answers agree in every pass (a cost
+depends on the variant and the pass, as the screen page has it); where
+they do not agree they keep columns of their own."""
+import textwrap
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from . import runinfo
+from . import verdict as V
+from .answer import NOT_A_CPU
+
+WIDTH, HEIGHT = 100, 40
+SUITE_FNS = (("clear", ("clear_page", "clear_pages")),
+             ("copy", ("copy_page",)))
+PASS_ORDER = ("l1", "l1f", "l2", "l2f", "l3", "l3f", "mem", "hot", "cold")
+SUPER = "¹²³⁴⁵⁶⁷⁸⁹"
+
+WHY_TEXT = {
+    "pick-not-measured": "the pick's variant did not run in this pass, or "
+                         "failed its check: no recommendation",
+    "no-pick-variant": "no pagebench variant runs the pick's routine: no "
+                       "recommendation",
+    "unknown-pick": "the rules need a fact this run does not have: no "
+                    "recommendation",
+    "no-interval": "fewer than 3 epochs, so no interval (suite=xen, or "
+                   "reps<3): no recommendation",
+}
+
+
+@dataclass
+class Who:
+    """A kernel pick one column stands for."""
+    kernel: str
+    versions: str
+    entry: str
+    assuming: Optional[str]
+
+    def text(self, fn):
+        e = self.entry[len(fn) + 1:] if self.entry.startswith(fn + "_") \
+            else "" if self.entry == fn else self.entry
+        return " ".join(x for x in (self.kernel, self.versions, e) if x)
+
+
+@dataclass
+class Column:
+    fn: str
+    pick: Optional[str]
+    who: List[Who]
+    answers: dict               # pass id -> Answer (the first of its picks)
+
+    @property
+    def label(self):
+        return self.pick or "-"
+
+
+@dataclass
+class Cell:
+    action: str                 # keep, switch, undecided, none, or ""
+    answer: object = None       # the Answer, None where no line judges it
+    note: Optional[int] = None  # its footnote
+
+    def text(self, compact=False):
+        """"keep", "→ avx512 −50% (47–53)", "undecided³", "n/a¹", or "-"
+        where no answer line judges the pick in the pass; compact: no
+        blank after the arrow, whole per cents."""
+        a = self.answer
+        if a is None:
+            return "-"
+        if self.action == "switch":
+            return "→%s%s %s" % ("" if compact else " ", a.routine,
+                                 saving_text(a.saving_pct, compact))
+        if self.action == "keep":
+            return "keep"
+        if self.action == "undecided":
+            return "undecided" + mark(self.note)
+        s = "n/a" + mark(self.note)
+        if a.ratio is not None and a.routine and not compact:
+            s += " %s ×%.2f" % (a.routine, a.ratio.median)
+        return s
+
+
+@dataclass
+class Table:
+    suite: str
+    columns: List[Column]
+    passes: List[str]
+    cells: dict                 # (pass id, column index) -> Cell
+
+
+@dataclass
+class Screen:
+    machine: str
+    header: List[tuple]         # (label, text)
+    tables: List[Table]
+    notes: List[str]            # footnote texts, numbered from 1
+    who_notes: dict = field(default_factory=dict)   # assuming -> note number
+
+    def note(self, text):
+        """The number of footnote text, added the first time."""
+        if text not in self.notes:
+            self.notes.append(text)
+        return self.notes.index(text) + 1
+
+
+def mark(n):
+    return "".join(SUPER[int(d) - 1] if d != "0" else "⁰" for d in str(n))
+
+
+def pct(x, digits):
+    return ("%." + str(digits) + "f") % x
+
+
+def saving_text(s, compact=False):
+    """"−50% (47–53)": a saving and its 95% interval, in per cent."""
+    digits = 0 if compact or min(abs(s.median), abs(s.lo),
+                                 abs(s.hi)) >= 9.5 else 1
+    return "−%s%% (%s–%s)" % (pct(s.median, digits), pct(s.lo, digits),
+                               pct(s.hi, digits))
+
+
+def cell_of(screen, a, runs_on):
+    if a is None:
+        return Cell("")
+    if a.action in ("switch", "keep"):
+        return Cell(a.action, a)
+    if a.action == "undecided":
+        return Cell(a.action, a, screen.note(UNDECIDED))
+    return Cell("none", a, screen.note(why_text(a.why, runs_on)))
+
+
+UNDECIDED = ("undecided: the 95% interval reaches both sides of the worth "
+             "(--json: need_epochs, the epochs to decide)")
+
+
+def why_text(why, runs_on):
+    if why == "not-a-cpu":
+        what = runinfo.RUNS_ON_TEXT.get(runs_on, "not a CPU's run")
+        return "%s, not a CPU: no recommendation" % what \
+            if runs_on in NOT_A_CPU else \
+            "%s (runs_on=%s): no recommendation" % (what, runs_on or "?")
+    return WHY_TEXT.get(why, "no recommendation: %s" % why)
+
+
+def columns(answers, fn):
+    """The columns of one function: one per (kernel, versions, entry),
+    then merged where they pick the same variant and agree."""
+    cols = []
+    by = {}
+    for a in answers:
+        if a.fn != fn:
+            continue
+        key = a.column
+        if key not in by:
+            by[key] = Column(fn, a.pick, [Who(a.kernel, a.versions, a.entry,
+                                              a.assuming)], {})
+            cols.append(by[key])
+        by[key].answers.setdefault(a.pass_id, a)
+    merged = []
+    for c in cols:
+        for m in merged:
+            if m.pick == c.pick and agree(m, c):
+                m.who += c.who
+                for p, a in c.answers.items():
+                    m.answers.setdefault(p, a)
+                break
+        else:
+            merged.append(c)
+    return merged
+
+
+def agree(a, b):
+    common = set(a.answers) & set(b.answers)
+    return all(a.answers[p].verdict() == b.answers[p].verdict()
+               for p in common)
+
+
+def build(m):
+    """The Screen of machine m, or None when its log has no answer lines."""
+    if not m.answers:
+        return None
+    runs_on = V.runs_on(m)
+    screen = Screen(m.name, [], [], [])
+    _, host = runinfo.host(m)
+    shown = []
+    for a in m.answers:
+        era = "%s %s" % (a.kernel, a.versions)
+        if era not in shown:
+            shown.append(era)
+    worth = sorted({a.worth_pct for a in m.answers})
+    screen.header = [
+        ("cpu", runinfo.cpu_text(m)),
+        ("ran", "%s; %s" % (host, runinfo.runs_on_text(m))),
+        ("plan", "pagebench %s, %s; worth acting on: %s" % (
+            m.facts.get("version", "?"), runinfo.plan_text(m, passes=False),
+            ", ".join("%g%%" % w for w in worth))),
+        ("kernels", kernels_text(shown)),
+    ]
+    for suite, fns in SUITE_FNS:
+        cols = [c for fn in fns for c in columns(m.answers, fn)]
+        if not cols:
+            continue
+        passes = sorted({p for c in cols for p in c.answers},
+                        key=lambda p: (PASS_ORDER.index(p)
+                                       if p in PASS_ORDER else 99, p))
+        t = Table(suite, cols, passes, {})
+        for p in passes:
+            for i, c in enumerate(cols):
+                t.cells[(p, i)] = cell_of(screen, c.answers.get(p), runs_on)
+        screen.tables.append(t)
+    for c in (c for t in screen.tables for c in t.columns):
+        for w in c.who:
+            if w.assuming and w.assuming not in screen.who_notes:
+                screen.who_notes[w.assuming] = screen.note(
+                    assuming_text(w.assuming))
+    return screen
+
+
+def assuming_text(assuming):
+    if assuming == "fast_string=1":
+        return ("assuming fast strings on (fast_string=1, the default): "
+                "the run could not read the MSR")
+    return "assuming %s: the run could not read it" % assuming
+
+
+def kernels_text(eras):
+    """"linux running 6.18.44, >=5.4, >=7.0; xen 4.15-4.20, >=4.21"."""
+    by = {}
+    for e in eras:
+        k, v = e.split(" ", 1)
+        by.setdefault(k, []).append(v)
+    return "; ".join("%s %s" % (k, ", ".join(vs)) for k, vs in by.items())
+
+
+# -- text -------------------------------------------------------------------
+
+def who_text(screen, c):
+    parts = []
+    for w in c.who:
+        s = w.text(c.fn)
+        if w.assuming:
+            s += mark(screen.who_notes[w.assuming])
+        parts.append(s)
+    return "%s: %s" % (c.label, ", ".join(parts))
+
+
+def table_lines(t, cols, compact=False):
+    """The lines of table t over the column indexes cols."""
+    head1, head2 = ["pass"], [""]
+    last_fn = None
+    for i in cols:
+        c = t.columns[i]
+        head1.append(c.fn if c.fn != last_fn else "")
+        head2.append(c.label)
+        last_fn = c.fn
+    rows = [head1, head2]
+    for p in t.passes:
+        rows.append([p] + [t.cells[(p, i)].text(compact) for i in cols])
+    widths = [max(len(r[j]) for r in rows) for j in range(len(head1))]
+    out = []
+    for r in rows:
+        s = ""
+        for j, x in enumerate(r):
+            s = s.ljust(sum(widths[:j]) + 2 * j) + x if j else x
+        out.append(s.rstrip())
+    return out
+
+
+def chunks(t, compact):
+    """Column indexes per block, so that no line is wider than WIDTH: the
+    functions apart first, then as many columns as fit."""
+    def fits(cols):
+        return max(len(l) for l in table_lines(t, cols, compact)) <= WIDTH
+    every = list(range(len(t.columns)))
+    if fits(every):
+        return [every]
+    out = []
+    for fn in dict.fromkeys(c.fn for c in t.columns):
+        cur = []
+        for i in (i for i in every if t.columns[i].fn == fn):
+            if cur and not fits(cur + [i]):
+                out.append(cur)
+                cur = []
+            cur.append(i)
+        out.append(cur)
+    return out
+
+
+def wrap(label, text):
+    return textwrap.wrap(text, WIDTH, initial_indent="%s: " % label,
+                         subsequent_indent="  ", break_on_hyphens=False)
+
+
+LEGEND = ("cells: keep, or → routine −saving of ns per 4 KiB page (95% "
+          "interval); - not judged; f: flushed")
+
+
+NO_ADVICE = ("n/a, then the routine the run would name and its time over "
+             "the pick's (×r); - not judged; f: flushed")
+
+
+def render(screen, compact, blanks):
+    out = ["== %s" % screen.machine]
+    for label, s in screen.header:
+        out += wrap(label, s)
+    advice = any(c.action in ("keep", "switch", "undecided")
+                 for t in screen.tables for c in t.cells.values())
+    out += wrap("cells", LEGEND[len("cells: "):] if advice else NO_ADVICE)
+    for t in screen.tables:
+        for cols in chunks(t, compact):
+            if blanks:
+                out.append("")
+            out += table_lines(t, cols, compact)
+            out += wrap("picks", "; ".join(who_text(screen, t.columns[i])
+                                          for i in cols))
+    if screen.notes and blanks:
+        out.append("")
+    for i, n in enumerate(screen.notes, 1):
+        out += textwrap.wrap(n, WIDTH, initial_indent=mark(i) + " ",
+                             subsequent_indent="  ")
+    return out
+
+
+def text(screen):
+    """At most HEIGHT lines of at most WIDTH columns: compact cells and no
+    blank lines where the full ones do not fit; a last line says what is
+    cut where even they do not."""
+    for compact, blanks in ((False, True), (True, True), (True, False)):
+        out = render(screen, compact, blanks)
+        if len(out) <= HEIGHT:
+            return "\n".join(out) + "\n"
+    cut = len(out) - HEIGHT + 1
+    return "\n".join(out[:HEIGHT - 1] + [
+        "... %d more lines: pagebench-report verdict --json" % cut]) + "\n"
+
+
+def no_answers_line(m, follows=True):
+    """The one line for a log without answer lines."""
+    return ("%s: no answer lines (a log from before them); the C log reader "
+            "that will decide such logs is not written yet%s" % (
+                m.name, ": today's verdict follows" if follows else ""))

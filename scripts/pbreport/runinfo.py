@@ -1,0 +1,96 @@
+"""How a run was made, from its header lines, for people to read: the CPU,
+the host that ran pagebench, what ran it (runs_on), the plan, and the
+command that makes it again."""
+import re
+
+from . import verdict as V
+
+HOST_RE = re.compile(r"release=(\S+) cpu=(\d+) online=(\d+)")
+RUNS_ON_TEXT = {"tcg": "QEMU's TCG translator", "emulator":
+                "an instruction emulator"}
+
+
+def cpu_text(m):
+    """"GenuineIntel family 0x6 model 0xcf stepping 2, Intel(R) Xeon(R)
+    Processor"; what the log lacks, said."""
+    c = m.facts.get("cpu")
+    s = ("%s family 0x%x model 0x%x stepping %d" % (
+        c["vendor"], c["family"], c["model"], c["stepping"]) if c else
+        "vendor, family and model unknown (no cpu line)")
+    brand = m.facts.get("brand")
+    return s + (", " + brand if brand and brand != "(none)" else "")
+
+
+def host(m):
+    """(program, text): which pagebench ran and on what."""
+    f = m.facts
+    hv = (f.get("hypervisor") or "").strip()
+    under = "" if hv in ("", "none") else " under %s" % hv
+    for key, prog in (("linux", "pagebench-linux"), ("module", "pagebench.ko")):
+        rel = f.get(key, {}).get("release")
+        g = HOST_RE.search(rel) if rel and key == "linux" else None
+        if key == "linux" and g:
+            return prog, "%s on Linux %s (cpu %s of %s)%s" % (
+                prog, g.group(1), g.group(2), g.group(3), under)
+        if key == "module" and rel:
+            return prog, "%s in Linux %s%s" % (prog, rel, under)
+    if m.format != "pagebench":
+        return "xen-2021", "Jan Beulich's 2021 Xen code"
+    boot = f.get("boot")
+    how = " (%s)" % boot.split(" ")[0] if boot else ""
+    return "kernel", "the pagebench kernel%s%s" % (how, under or
+                                                  " on bare metal")
+
+
+def runs_on_text(m):
+    r = V.runs_on(m)
+    if r is None:
+        return "runs_on unknown (no hot load line)"
+    if r in RUNS_ON_TEXT:
+        return "runs_on=%s: %s, not a CPU" % (r, RUNS_ON_TEXT[r])
+    return "runs_on=%s" % r
+
+
+def plan_text(m, passes=True):
+    p = m.facts.get("plan")
+    if not p:
+        return "plan unknown (no plan line)"
+    s = "suite=%s reps=%s" % (p["suite"], "auto" if p["reps"] is None
+                              else p["reps"])
+    if passes:
+        s += " passes=" + p["passes"]
+    if p.get("precision") is not None:
+        s += " precision=%g%% budget=%dms" % (p["precision"], p["budget_ms"])
+    return s
+
+
+def options(m):
+    """The options the run was given, from its cmdline line (the kernel's
+    starts with its own path, which is no option)."""
+    text = (m.facts.get("cmdline") or "").split()
+    if text and "/" in text[0] and "=" not in text[0]:
+        text = text[1:]
+    return text
+
+
+def command(m):
+    """The command that reproduces the run, or None where the log cannot
+    say (Jan's 2021 logs)."""
+    prog, _ = host(m)
+    opts = options(m)
+    quoted = " ".join(opts)
+    if prog == "pagebench-linux":
+        return "build/bin/pagebench-linux" + (" " + quoted if opts else "")
+    if prog == "pagebench.ko":
+        return "scripts/run-linux-module" + (
+            ' --append "%s"' % quoted if opts else "")
+    if prog == "kernel":
+        hv = (m.facts.get("hypervisor") or "").strip()
+        if hv and hv != "none":
+            accel = " --accel tcg" if hv.startswith("TCG") else \
+                " --accel kvm" if hv.startswith("KVM") else ""
+            return "scripts/run-qemu --kernel" + accel + (
+                ' --append "%s"' % quoted if opts else "")
+        return "boot build/pagebench.elf" + (
+            " with the command line: " + quoted if opts else "")
+    return None

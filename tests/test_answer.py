@@ -1,0 +1,347 @@
+"""The answer lines, as scripts/pagebench-report renders them: read into
+the typed model, the one screen of `verdict`, `--json`'s answers[],
+`--format commit` for one machine and a group, the HTML matrix; and no
+recommendation anywhere from a run that is no CPU's. The fixtures are
+tests/fixtures/answer/*.log (gen-fixtures.py says how they are made);
+every expected figure here is read off their lines with the documented
+expression, not computed by the code under test."""
+import glob
+import json
+import os
+import re
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
+from report_tool import ROOT, run_tool  # noqa: E402
+from pbreport import grammar, matrix, parse  # noqa: E402
+from pbreport.answer import Answer, Interval  # noqa: E402
+
+FIX = os.path.join(HERE, "fixtures", "answer")
+A, B, TCG = (os.path.join(FIX, n) for n in ("emr-a.log", "emr-b.log", "tcg.log"))
+LINE = re.compile("^" + grammar.TAG + grammar.regex("answer"))
+FIELDS = ("fn", "pass", "kernel", "versions", "entry", "pick", "assuming",
+          "action", "routine", "ratio", "lo", "hi", "epochs", "pick_ns",
+          "routine_ns", "worth", "need", "why")
+
+
+def lines_of(path):
+    """The answer lines of a log, as {field: text}, read with the
+    documented expression alone."""
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        for l in fh:
+            m = LINE.match(l.rstrip("\n"))
+            if m:
+                out.append(dict(zip(FIELDS, m.groups())))
+    return out
+
+
+def machine(path):
+    ms, _ = parse.load([path])
+    return ms[0]
+
+
+def walk(x):
+    """Every value of a JSON document, as jq's `..` gives them."""
+    yield x
+    if isinstance(x, dict):
+        for v in x.values():
+            yield from walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from walk(v)
+
+
+def fits(test, text, height=matrix.HEIGHT, width=matrix.WIDTH):
+    lines = text.rstrip("\n").split("\n")
+    test.assertLessEqual(len(lines), height, text)
+    test.assertLessEqual(max(len(l) for l in lines), width,
+                         max(lines, key=len))
+
+
+class Model(unittest.TestCase):
+    def test_every_line_is_read(self):
+        for path in (A, B, TCG):
+            got = machine(path).answers
+            want = lines_of(path)
+            self.assertGreater(len(want), 0)
+            self.assertEqual(len(got), len(want))
+            for a, w in zip(got, want):
+                self.assertEqual((a.fn, a.pass_id, a.kernel, a.versions,
+                                  a.entry, a.pick or "-", a.action,
+                                  a.routine or "-"),
+                                 tuple(w[k] for k in FIELDS[:6]) +
+                                 (w["action"], w["routine"]))
+                self.assertEqual(a.assuming, w["assuming"])
+                self.assertEqual(a.why, w["why"])
+                if w["ratio"] is not None:
+                    self.assertEqual(a.ratio, Interval(
+                        float(w["ratio"]), float(w["lo"]), float(w["hi"])))
+
+    def test_the_fixture_covers_every_action(self):
+        acts = {l["action"] for l in lines_of(A)}
+        self.assertEqual(acts, {"keep", "switch", "undecided", "none"})
+        self.assertEqual({l["why"] for l in lines_of(TCG)}, {"not-a-cpu"})
+
+    def test_saving_and_gbps_are_the_lines_arithmetic(self):
+        g = LINE.match('(PB) answer fn=clear_page pass=l1f kernel=linux '
+                       'versions=">=5.4" entry=clear_page pick=stosb '
+                       'action=switch routine=avx512 ratio=0.5000 lo=0.4000 '
+                       'hi=0.6000 epochs=9 pick_ns=512.0 routine_ns=256.0 '
+                       'worth=3.0%').groups()
+        a = Answer.from_groups(g)
+        self.assertEqual(a.saving_pct, Interval(50.0, 40.0, 60.0))
+        self.assertEqual((a.pick_gbps, a.routine_gbps), (8.0, 16.0))
+        self.assertIsNone(a.need_epochs)
+
+
+class Screen(unittest.TestCase):
+    def test_one_screen(self):
+        rc, out, err = run_tool("verdict", "-q", A)
+        self.assertEqual(rc, 0, err)
+        fits(self, out)
+        self.assertTrue(out.startswith("== emr-a.log\ncpu: GenuineIntel "
+                                       "family 0x6 model 0xcf"))
+        for word in ("runs_on=cpu", "pagebench-linux", "kernels: linux"):
+            self.assertIn(word, out)
+
+    def test_each_cell_says_its_lines_action(self):
+        m = machine(A)
+        screen = matrix.build(m)
+        text = matrix.text(screen)
+        rows = text.split("\n")
+        checked = 0
+        for l in lines_of(A):
+            found = []
+            for t in screen.tables:
+                for i, c in enumerate(t.columns):
+                    if c.fn == l["fn"] and any(
+                            (w.kernel, w.versions, w.entry) ==
+                            (l["kernel"], l["versions"], l["entry"])
+                            for w in c.who):
+                        found.append(t.cells[(l["pass"], i)])
+            self.assertEqual(len(found), 1, l)
+            cell = found[0]
+            self.assertEqual(cell.action, l["action"], l)
+            word = {"keep": "keep", "undecided": "undecided", "none": "n/a",
+                    "switch": "→ " + (l["routine"] or "")}[l["action"]]
+            self.assertTrue(cell.text().startswith(word), (cell.text(), l))
+            self.assertTrue(any(r.startswith(l["pass"] + " ") and
+                                cell.text() in r for r in rows), l)
+            checked += 1
+        self.assertEqual(checked, len(lines_of(A)))
+
+    def test_a_switch_cell_shows_the_saving_and_interval(self):
+        screen = matrix.build(machine(A))
+        t = screen.tables[0]
+        i = [c.label for c in t.columns].index("stosb")
+        # clear_page l1f, pick stosb: ratio 0.4969 (0.4626-0.5311).
+        self.assertEqual(t.cells[("l1f", i)].text(), "→ avx512 −50% (47–54)")
+
+    def test_disagreeing_picks_keep_their_own_columns(self):
+        def ans(versions, action):
+            return Answer("copy_page", "l1", "linux", versions, "copy_page",
+                          "movsq", None, action, "regs",
+                          Interval(0.9, 0.8, 1.0 if action != "switch"
+                                   else 0.95), 5, 1.0, 0.9, 3.0,
+                          10 if action == "undecided" else None, None)
+        cols = matrix.columns([ans(">=5.4", "switch"),
+                               ans("running 6.1", "switch"),
+                               ans("4.15-4.20", "undecided")], "copy_page")
+        self.assertEqual([len(c.who) for c in cols], [2, 1])
+
+    def test_many_wide_columns_still_fit(self):
+        """An AMD-like worst case: four clear_page picks, long routine
+        names in every cell, clear_pages and copy_page too."""
+        m = machine(A)
+        out = []
+        picks = (("clear_page", "stosb", ">=5.4"), ("clear_page", "sse2", "4.15-4.20"),
+                 ("clear_page", "clzero_sf", ">=4.21 cold"),
+                 ("clear_page", "orig", "running 6.18.44"),
+                 ("clear_pages", "stosb_all", ">=7.0"),
+                 ("clear_pages", "orig_all", "running 6.18.44"),
+                 ("copy_page", "movsq", ">=5.4"), ("copy_page", "xen_cold", "4.15-4.20"),
+                 ("copy_page", "movsb", ">=4.21 hot"), ("copy_page", "regs", "running 1"))
+        for fn, pick, ver in picks:
+            for p in (matrix.PASS_ORDER if fn == "copy_page" else matrix.PASS_ORDER[:7]):
+                out.append(Answer(fn, p, "xen", ver, fn, pick, "fast_string=1",
+                                  "switch", "sse2_t_pf_all_x", Interval(0.111, 0.0512, 0.1799),
+                                  5, 100.0, 11.1, 3.0, None, None))
+        m.answers = out
+        text = matrix.text(matrix.build(m))
+        fits(self, text)
+
+    def test_a_log_without_answer_lines_says_so_in_one_line(self):
+        path = os.path.join(HERE, "fixtures", "verdict", "hold.log")
+        rc, out, err = run_tool("verdict", "-q", path)
+        self.assertEqual(rc, 0, err)
+        first, rest = out.split("\n", 1)
+        self.assertEqual(first, "hold.log: no answer lines (a log from "
+                         "before them); the C log reader that will decide "
+                         "such logs is not written yet: today's verdict "
+                         "follows")
+        rc, explain, err = run_tool("verdict", "-q", "--explain", path)
+        self.assertEqual(rest, explain)
+
+    def test_explain_is_the_detailed_verdict(self):
+        rc, out, err = run_tool("verdict", "-q", "--explain", A)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("clear_page (per-page variants; ticks per pass)", out)
+        self.assertNotIn("cells: keep", out)
+
+
+class ResultsLogs(unittest.TestCase):
+    """verdict of every results/ log: one screen once it has answer
+    lines; until then, the line that says it has none, per machine."""
+
+    def test_every_results_log(self):
+        paths = sorted(glob.glob(os.path.join(ROOT, "results", "*.log")) +
+                       [os.path.join(ROOT, "results", "xen-2021-clear-page.txt")])
+        self.assertGreater(len(paths), 10)
+        for path in paths:
+            with self.subTest(log=os.path.basename(path)):
+                ms, _ = parse.load([path])
+                ms = [m for m in ms if m.has_data]
+                rc, out, err = run_tool("verdict", "-q", path)
+                self.assertEqual(rc, 0, err)
+                self.assertTrue(ms)
+                for m in ms:
+                    if m.answers:
+                        screen = matrix.text(matrix.build(m))
+                        self.assertIn(screen.rstrip("\n")[3:], out)
+                        fits(self, screen)
+                    else:
+                        self.assertIn(matrix.no_answers_line(m) + "\n", out)
+
+
+class Json(unittest.TestCase):
+    def test_answers_are_structured(self):
+        rc, out, err = run_tool("verdict", "-q", "--json", A, TCG)
+        self.assertEqual(rc, 0, err)
+        doc = json.loads(out)
+        switches = [x for x in walk(doc) if isinstance(x, dict) and
+                    x.get("action") == "switch"]
+        want = [l for l in lines_of(A) if l["action"] == "switch"]
+        self.assertEqual(len(switches), len(want))
+        for got, l in zip(switches, want):
+            self.assertEqual((got["fn"], got["pass"], got["routine"]),
+                             (l["fn"], l["pass"], l["routine"]))
+            hi = float(l["hi"])
+            self.assertAlmostEqual(got["saving_pct"]["lo"], 100 * (1 - hi), 2)
+            self.assertEqual(got["ratio"]["hi"], hi)
+            self.assertAlmostEqual(got["pick_gbps"], 4096 / float(l["pick_ns"]), 3)
+        tcg = doc["machines"][1]["answers"]
+        self.assertEqual({a["action"] for a in tcg}, {"none"})
+        self.assertEqual({a["why"] for a in tcg}, {"not-a-cpu"})
+        for k in ("fn", "pass", "kernel", "versions", "entry", "pick",
+                  "assuming", "action", "routine", "ratio", "saving_pct",
+                  "epochs", "pick_ns", "routine_ns", "pick_gbps",
+                  "routine_gbps", "worth_pct", "need_epochs", "why"):
+            self.assertIn(k, doc["machines"][0]["answers"][0])
+
+    def test_fleet_keeps_a_translator_apart(self):
+        rc, out, err = run_tool("verdict", "-q", "--json", A, TCG)
+        doc = json.loads(out)
+        groups = {}
+        for r in doc["fleet"]:
+            groups.setdefault(tuple(sorted(r["group"].items())),
+                              set()).update(r["group_machines"])
+        for ms in groups.values():
+            self.assertFalse({"emr-a.log", "tcg.log"} <= ms, groups)
+
+
+class Commit(unittest.TestCase):
+    def test_one_machine(self):
+        rc, out, err = run_tool("verdict", "-q", "--format", "commit", A)
+        self.assertEqual(rc, 0, err)
+        lines = out.split("\n")
+        self.assertLessEqual(max(len(l) for l in lines), 76)
+        self.assertTrue(out.isascii())
+        flat = " ".join(out.split())
+        self.assertTrue(flat.startswith("CPU: GenuineIntel family 0x6 model "
+                                        "0xcf stepping 2, Intel(R) Xeon(R) "
+                                        "Processor"))
+        for word in ("pagebench 9a7c35e", "runs_on=cpu", "budget=1000ms",
+                     "Reproduce: build/bin/pagebench-linux",
+                     "Linux 6.18.44-fc-v657"):
+            self.assertIn(word, flat)
+        # clear_page l1f, stosb: the line's figures, GB/s = 4096 / ns.
+        l = next(l for l in lines_of(A) if (l["fn"], l["pass"], l["pick"])
+                 == ("clear_page", "l1f", "stosb"))
+        pns, rns = float(l["pick_ns"]), float(l["routine_ns"])
+        self.assertIn("switch to avx512, saves %.1f%% (95%% %.1f to %.1f%%)"
+                      % (100 * (1 - float(l["ratio"])),
+                         100 * (1 - float(l["hi"])),
+                         100 * (1 - float(l["lo"]))), flat)
+        self.assertIn("stosb %.1f ns/page (%.2f GB/s) -> avx512 %.1f ns/page "
+                      "(%.2f GB/s)" % (pns, 4096 / pns, rns, 4096 / rns), flat)
+
+    def test_a_group_of_two_runs(self):
+        rc, out, err = run_tool("verdict", "-q", "--format", "commit", A, B, TCG)
+        self.assertEqual(rc, 0, err)
+        flat = " ".join(out.split())
+        self.assertIn("CPU group of 2 runs: GenuineIntel family 0x6 model 0xcf", flat)
+        for want in (
+                # l1f: both switch to avx512; emr-b's lower bound is the smaller.
+                "L1 w/ flush (l1f): switch to avx512 on every run; the "
+                "worst, emr-b.log, saves 49.0% (95% 45.3 to 52.7%)",
+                # l2: one switches, the other keeps.
+                "L2 w/o flush (l2): undecided: the runs differ: emr-a.log "
+                "switch to avx512_t, emr-b.log keep",
+                # l3f: two different routines.
+                "L3 w/ flush (l3f): undecided: the runs differ: emr-a.log "
+                "switch to movdir64b, emr-b.log switch to avx512",
+                "L2 w/ flush (l2f): keep sse2 on every run"):
+            self.assertIn(want, flat)
+        group, _, rest = out.partition("\nCPU: ")
+        self.assertNotIn("tcg.log", group)
+        self.assertIn("QEMU TCG", rest)
+        self.assertNotIn("switch to", rest)
+
+
+class Html(unittest.TestCase):
+    def test_the_page_opens_with_the_matrix(self):
+        rc, out, err = run_tool("html", "-q", A, TCG)
+        self.assertEqual(rc, 0, err)
+        self.assertLess(out.index('<section id="answer">'),
+                        out.index('<section id="verdict">'))
+        cells = re.findall(r'<td class="(\w+)" data-fn="(\w+)" '
+                           r'data-pick="([\w-]+)" data-action="(\w*)"', out)
+        screens = [matrix.build(machine(p)) for p in (A, TCG)]
+        want = [(c.action or "blank", col.fn, col.label, c.action)
+                for s in screens for t in s.tables for p in t.passes
+                for col, c in ((t.columns[i], t.cells[(p, i)])
+                               for i in range(len(t.columns)))]
+        self.assertEqual(cells, want)
+        self.assertIn("switch", {c[0] for c in cells})
+        self.assertIn("td.switch{background", out)
+
+    def test_no_recommendation_from_a_translator(self):
+        rc, out, err = run_tool("html", "-q", TCG)
+        sec = out[out.index('<section id="answer">'):out.index('<section id="verdict">')]
+        self.assertNotRegex(sec, r'data-action="(switch|keep|undecided)"')
+        self.assertIn("not a CPU: no recommendation", sec)
+
+
+class NotACpu(unittest.TestCase):
+    def test_the_screen_recommends_nothing(self):
+        rc, out, err = run_tool("verdict", "-q", TCG)
+        self.assertEqual(rc, 0, err)
+        fits(self, out)
+        self.assertNotIn("→", out)
+        self.assertNotIn("keep", out)
+        self.assertNotIn("undecided", out)
+        self.assertIn("QEMU's TCG translator, not a CPU: no recommendation", out)
+
+    def test_commit_recommends_nothing(self):
+        rc, out, err = run_tool("verdict", "-q", "--format", "commit", TCG)
+        self.assertNotIn("switch to", out)
+        self.assertNotIn("keep", out)
+        self.assertIn("not a CPU: no recommendation", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
