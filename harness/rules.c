@@ -74,6 +74,8 @@ void rule_facts_init(struct rule_facts *f, const struct cpu_desc *d,
 	f->vendor[j] = '\0';
 	f->cpu = d;
 	f->fast_string = fast_string;
+	f->cpu_known = true;
+	f->feats_known = ~0ull;
 }
 
 /* -- versions ------------------------------------------------------------- */
@@ -250,6 +252,10 @@ static struct value lookup(struct evaluator *ev, const char *name)
 
 	if (is_flag(name))
 		return flag_value(ev, name);
+	if (!ev->facts->cpu_known &&
+	    (str_eq(name, "vendor") || str_eq(name, "family") || str_eq(name, "model") ||
+	     str_eq(name, "stepping") || str_eq(name, "vfm") || str_eq(name, "cpuid1_eax")))
+		return unknown(name);
 	if (str_eq(name, "vendor"))
 		return (struct value){ .known = TRUE_, .word = ev->facts->vendor };
 	if (str_eq(name, "family"))
@@ -267,7 +273,8 @@ static struct value lookup(struct evaluator *ev, const char *name)
 		       number(ev->fast_string);
 	for (f = FEAT_NONE + 1; f < FEAT_COUNT; f++)
 		if (str_eq(name, feat_name(f)))
-			return number(cpu_has(d, f));
+			return (ev->facts->feats_known >> f) & 1 ?
+			       number(cpu_has(d, f)) : unknown(name);
 	return unknown(name);
 }
 

@@ -79,6 +79,13 @@ struct rule_facts {
 	const struct cpu_desc *cpu;
 	char vendor[13];	/* the cpu line's vendor token */
 	int fast_string;	/* IA32_MISC_ENABLE bit 0: 1, 0 or FACT_UNKNOWN */
+	/*
+	 * What a log from elsewhere does not say (pagebench-decide): the
+	 * CPU's identity (vendor, family, model, stepping), and the feature
+	 * bits outside feats_known. rule_facts_init() knows them all.
+	 */
+	bool cpu_known;
+	uint64_t feats_known;
 };
 
 void rule_facts_init(struct rule_facts *f, const struct cpu_desc *d,

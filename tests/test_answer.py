@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
 from report_tool import ROOT, run_tool  # noqa: E402
-from pbreport import grammar, matrix, parse  # noqa: E402
+from pbreport import decided, grammar, matrix, parse  # noqa: E402
 from pbreport.answer import Answer, Interval  # noqa: E402
 
 FIX = os.path.join(HERE, "fixtures", "answer")
@@ -205,6 +205,7 @@ class ResultsLogs(unittest.TestCase):
             with self.subTest(log=os.path.basename(path)):
                 ms, _ = parse.load([path])
                 ms = [m for m in ms if m.has_data]
+                decided.fill(ms)        # as verdict does: the engine's answers
                 rc, out, err = run_tool("verdict", "-q", path)
                 self.assertEqual(rc, 0, err)
                 self.assertTrue(ms)

@@ -10,8 +10,9 @@
  *
  * Input, a line each, words key=value:
  *   machine NAME                  starts a machine (NAME to the end of line)
- *   cpu vendor=V family=N model=N stepping=N
- *   features NAME=0|1 ...         feature names as the features line has them
+ *   cpu vendor=V family=N model=N stepping=N, or cpu vendor=? (not known)
+ *   features NAME=0|1 ...         feature names as the features line has
+ *                                 them; a feature not named is unknown
  *   fast_string 0|1|?             IA32_MISC_ENABLE bit 0, where the log says
  *   run worth_bp=N not_a_cpu=0|1 tsc_khz=N
  *   pass op=clear|copy pass=ID bytes=N
@@ -38,6 +39,8 @@
 
 struct machine {
 	struct cpu_desc cpu;
+	bool cpu_known;
+	uint64_t feats_known;
 	int fast_string;
 	struct answer_run run;
 	bool has_run;
@@ -97,10 +100,14 @@ static enum feat feat_named(const char *name)
 	return FEAT_NONE;
 }
 
+/* "cpu vendor=?": a log that does not say which CPU it ran on. */
 static void cpu_words(char *const *w, unsigned int nw)
 {
 	const char *vendor = value_of(w, nw, "vendor");
 
+	if (vendor && !strcmp(vendor, "?") && nw == 2)
+		return;
+	m.cpu_known = true;
 	if (!vendor || strlen(vendor) > 12)
 		fail("cpu: a vendor of at most 12 characters is needed", vendor);
 	snprintf(m.cpu.vendor, sizeof(m.cpu.vendor), "%s", vendor);
@@ -122,7 +129,10 @@ static void feature_words(char *const *w, unsigned int nw)
 			fail("features: NAME=0 or NAME=1 expected", w[i]);
 		*eq = '\0';
 		f = feat_named(w[i]);
-		if (f != FEAT_NONE && eq[1] == '1')
+		if (f == FEAT_NONE)
+			continue;
+		m.feats_known |= 1ull << f;
+		if (eq[1] == '1')
 			m.cpu.feats |= 1ull << f;
 	}
 }
@@ -225,6 +235,9 @@ static void run_words(char *const *w, unsigned int nw)
 	if (!m.run.worth_bp || m.run.worth_bp > 5000)
 		fail("run: worth_bp is 10 to 5000 (0.1% to 50%)", NULL);
 	rule_facts_init(&facts, &m.cpu, m.fast_string);
+	/* What the log does not say stays unknown, as the rules need it. */
+	facts.cpu_known = m.cpu_known;
+	facts.feats_known = m.feats_known;
 	answers_begin(&answers, &facts, NULL, &m.run);
 }
 

@@ -9,6 +9,7 @@ import cmdline
 from . import analysis as A
 from . import claims as C
 from . import cmds
+from . import decided
 from . import export as X
 from . import htmlreport as H
 from . import parse as P
@@ -330,6 +331,12 @@ def run(argv):
     machines = select(machines, args.machine)
     if args.strings_variants is not None:
         S.restrict(machines, strings_variants(machines, args.strings_variants))
+    if args.cmd in ("verdict", "html"):
+        try:
+            decided.fill(machines)
+        except (decided.DecideError, OSError) as err:
+            say("error: %s" % err)
+            return EXIT_ENV
 
     if args.cmd == "summary":
         write_out("-", T.summary(machines, args.alpha, args.tie))

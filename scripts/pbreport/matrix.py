@@ -8,11 +8,12 @@ what its answer line says. Picks of one function that run the same
 variant get one column when their answers agree in every pass (a cost
 depends on the variant and the pass, as the screen page has it); where
 they do not agree they keep columns of their own."""
+import os
 import textwrap
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from . import runinfo
+from . import decided, runinfo
 from . import verdict as V
 from .answer import NOT_A_CPU
 
@@ -342,6 +343,8 @@ def text(screen):
 
 def no_answers_line(m, follows=True):
     """The one line for a log without answer lines."""
-    return ("%s: no answer lines (a log from before them); the C log reader "
-            "that will decide such logs is not written yet%s" % (
-                m.name, ": today's verdict follows" if follows else ""))
+    why = ("its figures give the rules no CPU (no cpu line)"
+           if os.access(decided.TOOL, os.X_OK) else
+           "build/bin/pagebench-decide, which decides such logs, is not built (make)")
+    return "%s: no answer lines (a log from before them), and %s%s" % (
+        m.name, why, ": today's verdict follows" if follows else "")

@@ -408,7 +408,7 @@ static void running_case(const char *name, const char *path, const char *want_cl
 	static struct cpu_desc d;
 	struct rule_facts facts;
 	struct rule_running r;
-	struct rule_pick c, p;
+	struct rule_pick c = { 0 }, p = { 0 };
 	char *flags = flags_of(path);
 	char check[80];
 

@@ -1,0 +1,108 @@
+"""Answers for logs that carry none (logs from before the answer lines,
+Jan Beulich's 2021 file), made by the run's own engine: the report hands
+each machine's per-epoch figures to build/bin/pagebench-decide
+(tools/pagebench-decide.c gives the form) and reads back the answer lines
+it prints, exactly as it reads a log's. Nothing here decides; it gathers
+figures: each epoch's median of a variant's value lines (a log without
+epoch lines: each rep, which runs every variant once, is its epoch)."""
+import os
+import statistics
+import subprocess
+
+from . import grammar, rules as R
+from .answer import Answer, NOT_A_CPU
+from .parse import PASS_IDS, pass_bytes
+
+TOOL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "build", "bin", "pagebench-decide")
+# What a run's worth= defaults to: harness/options.h's, as --help says it.
+WORTH_BP = 300
+CENTI = 100
+PASS_ID_OF = {name: pid for pid, name in PASS_IDS.items()}
+# What rules.machine_facts() gives beside feature bits.
+NOT_FEATURES = ("vendor", "family", "model", "stepping", "vfm", "cpuid1_eax",
+                "fast_string")
+
+
+class DecideError(Exception):
+    pass
+
+
+def _epoch_medians(samples):
+    """Each epoch's median of the samples, in hundredths of a tick, in
+    epoch order; samples without an epoch are each their rep's."""
+    by = {}
+    for s in samples:
+        by.setdefault(s.epoch if s.epoch is not None else s.iter, []).append(s.ticks)
+    return [int(round(statistics.median(by[e]) * CENTI)) for e in sorted(by)]
+
+
+def figures(m, key):
+    """The pagebench-decide input of machine m, named key, or None where nothing in
+    it can be decided (no cpu facts for the rules, no timed passes)."""
+    f, _ = R.machine_facts(m)
+    # Every feature bit the log proves (features line, Xen header, a
+    # variant that ran); the rest stay unknown to the rules.
+    feats = " ".join("%s=%d" % (k, 1 if v else 0) for k, v in sorted(f.items())
+                     if k not in NOT_FEATURES and isinstance(v, int))
+    hot = (m.facts.get("hot_load") or {}).get("runs_on")
+    hv = (m.facts.get("hypervisor") or "").strip()
+    not_a_cpu = hot in NOT_A_CPU or hv.startswith("TCG")
+    step = (m.facts.get("tsc_step") or {}).get("step") or 1
+    out = ["machine %s" % key,
+           "cpu vendor=%s family=%d model=%d stepping=%d" % (
+               f["vendor"], f["family"], f["model"], f["stepping"])
+           if "vendor" in f else "cpu vendor=?"]
+    if feats:
+        out.append("features " + feats)
+    if "fast_string" in f:
+        out.append("fast_string %d" % f["fast_string"])
+    out.append("run worth_bp=%d not_a_cpu=%d tsc_khz=%d" % (
+        WORTH_BP, not_a_cpu, m.tsc_khz or 0))
+    passes = 0
+    for (suite, name), p in m.passes.items():
+        pid = PASS_ID_OF.get(name)
+        b = pass_bytes(m, suite, name)
+        if suite not in ("clear", "copy") or pid is None or not b or not p.samples:
+            continue
+        out.append("pass op=%s pass=%s bytes=%d" % (suite, pid, b))
+        for v in p.variants:
+            med = _epoch_medians(p.samples_of(v))
+            if med:
+                failed = (suite, name, v) in m.verify_failed
+                out.append("series variant=%s failed=%d quantum=%d med=%s" % (
+                    v, failed, step * CENTI, ",".join(map(str, med))))
+        passes += 1
+    return "\n".join(out + ["end"]) + "\n" if passes else None
+
+
+def fill(machines):
+    """Give every machine without answer lines the engine's answers, where
+    its figures allow; each machine's answers_from says which it has."""
+    todo = {}
+    for i, m in enumerate(machines):
+        m.answers_from = "log" if m.answers else None
+        if not m.answers:
+            text = figures(m, str(i))
+            if text:
+                todo[str(i)] = (m, text)
+    if not todo or not os.access(TOOL, os.X_OK):
+        return
+    r = subprocess.run([TOOL], input="".join(t for _, t in todo.values()),
+                       capture_output=True, text=True)
+    if r.returncode:
+        raise DecideError("pagebench-decide: %s" % (r.stderr.strip() or
+                                                    "exit %d" % r.returncode))
+    rx = grammar.compiled("answer")
+    cur = None
+    for n, line in enumerate(r.stdout.splitlines(), 1):
+        if line.startswith("machine "):
+            cur = todo.get(line[len("machine "):], (None,))[0]
+            continue
+        body = line.split(") ", 1)[-1]
+        g = rx.match(body)
+        if cur is None or not g:
+            raise DecideError("pagebench-decide printed an unexpected line %d: %r"
+                              % (n, line[:80]))
+        cur.answers.append(Answer.from_groups(g.groups()))
+        cur.answers_from = "pagebench-decide"
