@@ -164,7 +164,7 @@ $(B)/bin/test_mem: $(B)/h/kernel/boot/mem.o
 $(B)/bin/test_smp: $(B)/h/kernel/smp/plan.o
 # The screen's layout, drawing and page-table code, on buffers of the test's own.
 $(B)/bin/test_screen: $(B)/h/kernel/screen/screen.o $(B)/h/kernel/screen/log.o \
-	$(B)/h/kernel/screen/fb.o $(B)/h/kernel/screen/verdict.o \
+	$(B)/h/kernel/screen/fb.o $(B)/h/kernel/screen/answer.o \
 	$(B)/h/kernel/x86/paging.o $(B)/h/$(FONT_C:.c=.o)
 
 $(B)/bin/pagebench-cpuid: $(B)/h/tools/pagebench-cpuid.o $(TOOLS_COMMON)
