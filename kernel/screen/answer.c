@@ -166,7 +166,7 @@ static void cell_text(char *buf, size_t len, const struct answer *r)
 	}
 	if (r->why == WHY_NOT_A_CPU && r->routine && r->has_ratio) {
 		saving_text(s, sizeof(s), r);
-		fmt_snprintf(buf, len, "(%s)", s);
+		fmt_snprintf(buf, len, "~%s", s);
 		return;
 	}
 	fmt_snprintf(buf, len, "n/a");
@@ -292,6 +292,6 @@ unsigned int screen_answer_page(const struct answers *a, unsigned int cols,
 const char *screen_answer_legend(const struct answers *a)
 {
 	return a->run.not_a_cpu ?
-	       "not a CPU (runs_on): (NAME-Z%) figures only, no advice; n/a: not measured; -: not judged" :
+	       "not a CPU: ~NAME-Z% figures only, no advice; n/a not measured; - not judged" :
 	       "NAME-Z%: switch, saving Z%; keep; undecided; n/a: not measured; -: not judged";
 }

@@ -5,7 +5,7 @@
  * function and kernel pick (the variant that runs what the kernel picks:
  * the decision depends on the pick's variant and the pass alone), each
  * cell keep, NAME-Z% (switch to NAME, saving Z%), undecided, n/a, or
- * (NAME-Z%) where the run is not on a CPU; a legend row per function
+ * ~NAME-Z% where the run is not on a CPU (figures, no advice); a legend row per function
  * says whose pick each column is. The functions' columns go side by
  * side where the screen is wide enough, else in bands below each other.
  */

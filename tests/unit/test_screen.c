@@ -490,12 +490,12 @@ static void test_answer_page(void)
 	result(n == 9 && !strcmp(rows[0], "pass  clear_page                                "
 				 "clear_pages   copy_page"), "answer_page_one_band",
 	       "%u rows, '%s'", n, rows[0]);
-	/* Not a CPU: the figures in parentheses, no advice. */
+	/* Not a CPU: the figures marked ~, no advice; a cell is cut to its width. */
 	a.rec[a.n - 2].action = ANSWER_NONE;
 	a.rec[a.n - 2].why = WHY_NOT_A_CPU;
 	a.run.not_a_cpu = true;
 	n = screen_answer_page(&a, 80, rows, ANSWER_PAGE_ROWS);
-	result(!strcmp(rows[7], "hot   (regs_nopf-12 keep"), "answer_page_not_a_cpu_cut",
+	result(!strcmp(rows[7], "hot   ~regs_nopf-12 keep"), "answer_page_not_a_cpu_cut",
 	       "'%s'", rows[7]);
 	result(strstr(screen_answer_legend(&a), "not a CPU") != NULL, "answer_page_legend_not_a_cpu",
 	       "%s", screen_answer_legend(&a));
