@@ -37,7 +37,7 @@ HCFLAGS	:= -std=gnu11 -O2 -g $(WARN) $(DEPFLAGS) -I. -ffile-prefix-map=$(CURDIR)
 	   -DPB_VERSION='"$(VERSION)"'
 NASMFLAGS := -f elf64 -Wall
 
-# The selection rules as C tables (scripts/rules2c), for the verdict lines.
+# The selection rules as C tables (scripts/rules2c), for the answer lines (harness/answer.c).
 RULES_C     := $(B)/gen/rules.c
 # Every layer below the hosts, compiled once for the kernel and once for
 # user space (README.md, "Layout").
@@ -106,15 +106,6 @@ $(RULES_C): scripts/rules2c scripts/pbreport/rules.py rules/selection.rules rule
 	@mkdir -p $(dir $@)
 	scripts/rules2c -o $@
 
-# The verdict's statistics are the report's, in IEEE double. The kernel
-# runs them between passes and at the end, on the booting CPU only, so
-# these objects alone may use SSE registers (CR4.OSFXSR is set at boot);
-# no code on a timed path or on another CPU is built so, and with
-# disable=sse2 (an emulator that cannot run SSE) they are not called.
-VERDICT_FP_C   := $(patsubst %,harness/%.c,stats decide judge)
-VERDICT_FP_OBJ := $(patsubst %.c,$(B)/k/%.o,$(VERDICT_FP_C))
-$(VERDICT_FP_OBJ): KCFLAGS += -msse2 -mfpmath=sse
-
 $(B)/k/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(KCFLAGS) -c -o $@ $<
@@ -164,7 +155,7 @@ $(B)/bin/test_mem: $(B)/h/kernel/boot/mem.o
 $(B)/bin/test_smp: $(B)/h/kernel/smp/plan.o
 # The screen's layout, drawing and page-table code, on buffers of the test's own.
 $(B)/bin/test_screen: $(B)/h/kernel/screen/screen.o $(B)/h/kernel/screen/log.o \
-	$(B)/h/kernel/screen/fb.o $(B)/h/kernel/screen/verdict.o \
+	$(B)/h/kernel/screen/fb.o $(B)/h/kernel/screen/answer.o \
 	$(B)/h/kernel/x86/paging.o $(B)/h/$(FONT_C:.c=.o)
 
 $(B)/bin/pagebench-cpuid: $(B)/h/tools/pagebench-cpuid.o $(TOOLS_COMMON)
@@ -197,9 +188,7 @@ $(B)/bin/pagebench-linux-static: $(LINUX_OBJ) $(HARNESS_LIB)
 # module/Kbuild assembles the nasm files itself.
 KDIR	?= /lib/modules/$(shell uname -r)/build
 MOD	:= $(B)/module
-# The module makes no verdict (its kernel gives it no floating point): it
-# gets none of the verdict's arithmetic (VERDICT_FP_C, above).
-MOD_SRC	:= $(filter-out $(VERDICT_FP_C),$(HARNESS_C)) $(VARIANT_ASM) $(HARNESS_ASM) \
+MOD_SRC	:= $(HARNESS_C) $(VARIANT_ASM) $(HARNESS_ASM) \
 	   $(wildcard lib/*.h cpu/*.h variants/*.h variants/*.inc harness/*.h \
 	   harness/*.def harness/suites/*.h module/*.c module/*.h module/*.def module/*.asm \
 	   module/compat/*.h)

@@ -192,7 +192,8 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 			continue;
 		if (iv.hi < threshold && (!win || iv.median < win_iv.median))
 			win = &in[i], win_iv = iv;
-		if (iv.lo < threshold && (!doubt || iv.lo < doubt_iv.lo))
+		/* Of those that might save worth, the likeliest: the lowest median. */
+		if (iv.lo < threshold && (!doubt || iv.median < doubt_iv.median))
 			doubt = &in[i], doubt_iv = iv;
 	}
 	named = best;

@@ -107,8 +107,8 @@ struct answer {
  * return, no failure, not the pick itself) over the pick, epoch by epoch:
  * switch where some candidate's interval lies wholly below 1 - worth (the
  * lowest median of them), keep where none reaches below it (the nearest
- * challenger named), undecided otherwise (the challenger with the lowest
- * lo, and the epochs projected to decide); none where no advice can be
+ * challenger named), undecided otherwise (of the candidates whose lo is
+ * below 1 - worth, the lowest median, and the epochs projected to decide); none where no advice can be
  * given, and why. False where the pick's entry is not judged in the pass.
  */
 bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The selection rules evaluated on this CPU: scripts/pbreport/rules.py's
- * Evaluator and picks(), step for step, so that the verdict lines say what
- * pagebench-report verdict says of the same log (tests/test_verdict_log.py
- * compares them).
+ * Evaluator and picks(), step for step, for the answer (harness/answer.c);
+ * tests/test_rules_agree.py compares the picks with rules.py's, while the
+ * report still evaluates them itself.
  */
 #include <stddef.h>
 #include "cpu/cpu.h"

@@ -32,10 +32,9 @@ static void begin(struct summary *s, enum op op, enum pass_id id, size_t bytes)
 void summary_begin(struct summary *s, enum op op, enum pass_id id, size_t bytes)
 {
 	begin(s, op, id, bytes);
-	verdict_begin_pass(&s->verdict, op, id);
 }
 
-/* Not a clear or copy pass: no verdict. */
+/* Not a clear or copy pass (suite=scrub's counts). */
 void summary_begin_titled(struct summary *s, const char *title, size_t bytes)
 {
 	begin(s, OP_CLEAR, 0, bytes);
@@ -69,20 +68,13 @@ static uint64_t twice(uint64_t centi)
 }
 
 void summary_add_figure(struct summary *s, const struct variant *v,
-			const struct verdict_figure *fig, bool failed)
+			const struct interval *printed)
 {
-	if (fig->has_interval)
-		summary_add_interval(s, v->name, twice(fig->median), twice(fig->lo),
-				     twice(fig->hi));
+	if (printed->has_interval)
+		summary_add_interval(s, v->name, twice(printed->median), twice(printed->lo),
+				     twice(printed->hi));
 	else
-		summary_add(s, v->name, twice(fig->median));
-	verdict_add_figure(&s->verdict, v, fig, failed);
-}
-
-void summary_add_ratio(struct summary *s, const struct variant *v,
-		       const struct variant *ref, const struct verdict_ratio *r)
-{
-	verdict_add_ratio(&s->verdict, v, ref, r);
+		summary_add(s, v->name, twice(printed->median));
 }
 
 /* Whether row r's interval overlaps the first row's: as good as it. */
@@ -97,15 +89,8 @@ static bool as_good(const struct summary_pass *p, unsigned int r)
 void summary_add_samples(struct summary *s, const struct variant *v,
 			 uint64_t *t, unsigned int n, bool failed)
 {
+	(void)failed;
 	summary_add(s, v->name, summary_median2(t, n));
-	verdict_add(&s->verdict, v, t, n, failed);
-}
-
-void summary_add_aggregate(struct summary *s, const struct variant *v,
-			   uint64_t median, unsigned int n, bool failed)
-{
-	summary_add(s, v->name, 2 * median);
-	verdict_add_aggregate(&s->verdict, v, median, n, failed);
 }
 
 /* Insertion sort: stable, so equal medians keep the table's order. */
@@ -114,7 +99,6 @@ void summary_end(struct summary *s)
 	struct summary_pass *p = s->n ? &s->pass[s->n - 1] : NULL;
 	unsigned int i, j;
 
-	verdict_end_pass(&s->verdict);
 	if (!p)
 		return;
 	for (i = 1; i < p->n; i++)

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include "harness/answer.h"
 #include "harness/passes.h"
-#include "harness/verdict.h"
+#include "harness/interval.h"
 #include "variants/variants.h"
 
 struct summary_row {
@@ -37,7 +37,6 @@ struct summary_pass {
 struct summary {
 	unsigned int n;
 	struct summary_pass pass[OP_COUNT * PASS_COUNT + 16];
-	struct verdict verdict;	/* of the clear and copy passes */
 	struct answers answers;	/* the one decision (harness/answer.h) */
 };
 
@@ -52,22 +51,19 @@ void summary_add(struct summary *s, const char *variant, uint64_t median2);
 /* A row whose figure has an interval (harness/interval.h), all doubled. */
 void summary_add_interval(struct summary *s, const char *variant,
 			  uint64_t median2, uint64_t lo2, uint64_t hi2);
-/* A clear or copy pass's row from epochs: the screen's, and the verdict's. */
-void summary_add_figure(struct summary *s, const struct variant *v,
-			const struct verdict_figure *fig, bool failed);
-/* Its ratio line, after its figure: the verdict's alone (the screen shows times). */
-void summary_add_ratio(struct summary *s, const struct variant *v,
-		       const struct variant *ref, const struct verdict_ratio *r);
 /*
- * A clear or copy pass's row, from its n samples (sorted in place), which
- * the verdict reads until summary_end(); failed: the variant printed a
- * verify FAILED or fault line in this pass, so the verdict leaves it out.
+ * A clear or copy pass's row from epochs: its figure and interval as its
+ * stat line prints them, in hundredths of a tick per call.
+ */
+void summary_add_figure(struct summary *s, const struct variant *v,
+			const struct interval *printed);
+/*
+ * A clear or copy pass's row, from its n samples (sorted in place):
+ * suite=xen. failed is unused since the old verdict went; pass.c, which
+ * passes it, drops it later.
  */
 void summary_add_samples(struct summary *s, const struct variant *v,
 			 uint64_t *t, unsigned int n, bool failed);
-/* copy-hot, copy-cold: the median of n copies, as the line prints it. */
-void summary_add_aggregate(struct summary *s, const struct variant *v,
-			   uint64_t median, unsigned int n, bool failed);
 /* Ranks the rows of the last pass begun. */
 void summary_end(struct summary *s);
 

@@ -42,7 +42,7 @@ static void __attribute__((noreturn)) exit_run(void)
 	case EXIT_HALT:
 	case EXIT_AUTO:
 		out_line("run complete, halting.");
-		/* The screen turns the summary's pages, then stays on the verdict. */
+		/* The screen turns the summary's pages, then stays on the answer. */
 		screen_run_hold();
 		break;
 	}

@@ -20,7 +20,6 @@
 #include "lib/run.h"
 #include "harness/suites/suite.h"
 #include "harness/summary.h"
-#include "harness/verdict.h"
 #include "kernel/boot/mem.h"
 #include "kernel/numa.h"
 #include "kernel/x86/paging.h"
@@ -163,11 +162,6 @@ void kmain(uint32_t magic, uint32_t info)
 
 	plan_build(&plan, &o, &d, mem_largest(&mem));
 	plan_print(&plan);
-	/* The verdict's statistics run on SSE registers (the Makefile says which). */
-	if ((o.disable >> FEAT_SSE2) & 1)
-		verdict_off(&sum.verdict, "disable=sse2, and its statistics run on SSE registers");
-	else
-		judge_attach(&sum.verdict);
 	rule_facts_init(&facts, &d, live.fast_string);
 	run = answer_run_live(&d, &live, o.worth_bp);
 	answers_begin(&sum.answers, &facts, NULL, &run);
@@ -179,7 +173,6 @@ void kmain(uint32_t magic, uint32_t info)
 	}
 
 	answers_print(&sum.answers);
-	verdict_report(&sum.verdict, &facts);
 	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);
 	screen_run_summary(&sum, live.tsc_khz);
 	run_step("end of run");

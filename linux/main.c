@@ -20,7 +20,6 @@
 #include "lib/status.h"
 #include "cpu/live.h"
 #include "harness/summary.h"
-#include "harness/verdict.h"
 #include "linux/linux.h"
 
 #ifndef PB_VERSION
@@ -217,7 +216,6 @@ int main(int argc, char **argv)
 	} else if (linux_buffers(&bufs, &plan)) {
 		linux_sched_fifo();
 		out_line("linux wbinvd=no ibpb=no interrupts=on");
-		judge_attach(&sum.verdict);
 		answers_begin(&sum.answers, &facts, have_running ? &running : NULL, &run);
 		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);
 	} else {
@@ -226,7 +224,6 @@ int main(int argc, char **argv)
 		status = STATUS_CANNOT;
 	}
 	answers_print(&sum.answers);
-	verdict_report(&sum.verdict, &facts);
 
 	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);
 	free(cmdline);

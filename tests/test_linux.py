@@ -281,7 +281,7 @@ class LinuxRunner(unittest.TestCase):
     def test_answer_lines(self):
         """Answer lines (docs/log-format.md, "The answer"): one per
         function, pass and pick, after the last pass and before the
-        verdict, runtime and done: lines; where the pick is the table's
+        runtime and done: lines; where the pick is the table's
         reference, each figure is the routine's ratio line's; the action
         follows from the printed intervals and worth=; no candidate that
         a kernel cannot take; hot entries only in hot passes, cold ones

@@ -24,7 +24,8 @@ TAG = re.compile(r"^\([A-Za-z0-9_]{1,15}\) (.*?)\r?$")
 
 sys.path.insert(0, os.path.join(REPO, "tests"))
 import screen  # noqa: E402  (tests/screen.py: the screendump reader)
-import verdict_lines  # noqa: E402  (tests/verdict_lines.py: the log's verdict lines)
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+from pbreport import grammar  # noqa: E402  (the log grammar, from docs/log-format.md)
 psf2c = screen.psf2c
 
 
@@ -312,8 +313,10 @@ def joined_messages(rows):
 class ScreenBoots(unittest.TestCase):
     OPTIONS = "suite=xen passes=l1 reps=1"
 
-    def check_screen(self, lines, text, rows):
-        """The end of a run: the machine's identity, the summary, the footer."""
+    def check_screen(self, lines, text, shots):
+        """The end of a run: the machine's identity, the answer first, then
+        the summary, the footer."""
+        answer, rows = shots
         cols = screen.geometry_from_log(text)[0]
         first = lambda p: next(l for l in lines if l.startswith(p))
         # The header keeps what says which machine this was, word for word
@@ -321,7 +324,10 @@ class ScreenBoots(unittest.TestCase):
         header = [first(p) for p in ("brand: ", "cpu vendor=", "cache ", "tsc khz=")]
         for i, h in enumerate(header):
             self.assertEqual(rows[i], h[:cols].rstrip(), "header row %d" % i)
+            self.assertEqual(answer[i], rows[i], "header row %d" % i)
         self.assertRegex(rows[1], r"^cpu vendor=\S+ family=0x[0-9a-f]+ model=0x[0-9a-f]+ stepping=\d+$")
+        self.assertRegex(answer[5], r"^answer: ")
+        self.assertRegex(answer[7], r"^─ answer ─+$")
         self.assertRegex(rows[4], r"^─ progress ─+$")
         self.assertRegex(rows[5], r"^summary")
         self.assertRegex(rows[7], r"^─ summary ─+$")
@@ -334,39 +340,43 @@ class ScreenBoots(unittest.TestCase):
         # The footer: the done: line, the log file's line and how the run
         # ended, last on the screen, as serial said them.
         log = next(l for l in lines if l.startswith("log "))
-        self.assertEqual(rows[-3:], ["done: 0 failures", log[:cols].rstrip(),
-                                     "run complete, halting."])
-        self.assertRegex(rows[-4], r"^─+$")
+        for r in (answer, rows):
+            self.assertEqual(r[-3:], ["done: 0 failures", log[:cols].rstrip(),
+                                      "run complete, halting."])
+            self.assertRegex(r[-4], r"^─+$")
 
     def test_bios_iso_seabios(self):
-        lines, text, rows = boot_and_read(self, "--accel", "tcg", "--append", self.OPTIONS)
+        lines, text, shots = boot_and_read(self, "--accel", "tcg", "--append", self.OPTIONS,
+                                           pages=2)
         self.assertIn("screen: vga-text cells=80x25 addr=0xb8000", lines)
-        self.assertEqual(len(rows), 25)
-        self.check_screen(lines, text, rows)
+        self.assertEqual(len(shots[1]), 25)
+        self.check_screen(lines, text, shots)
 
     def test_bios_kernel_text_assumed(self):
         """QEMU's -kernel loader says nothing of the screen: text is assumed."""
-        lines, text, rows = boot_and_read(self, "--kernel", "--accel", "tcg", "--append", self.OPTIONS)
+        lines, text, shots = boot_and_read(self, "--kernel", "--accel", "tcg", "--append",
+                                           self.OPTIONS, pages=2)
         self.assertIn("screen: vga-text cells=80x25 addr=0xb8000 assumed", lines)
-        self.check_screen(lines, text, rows)
+        self.check_screen(lines, text, shots)
 
     @unittest.skipUnless(os.path.exists(OVMF), "OVMF is not installed: UEFI screen not tested")
     def test_uefi_iso_ovmf_framebuffer(self):
-        lines, text, rows = boot_and_read(self, "--uefi", "--accel", "tcg", "--append", self.OPTIONS)
+        lines, text, shots = boot_and_read(self, "--uefi", "--accel", "tcg", "--append",
+                                           self.OPTIONS, pages=2)
         # GRUB found a video mode and the kernel drew on the framebuffer.
         self.assertNotIn("no suitable video mode found", text)
         self.assertNotIn("no console will be available to OS", text)
         fb = next(l for l in lines if l.startswith("screen: "))
         self.assertRegex(fb, r"^screen: framebuffer \d+x\d+ bpp=(15|16|24|32) pitch=\d+ "
                              r"rgb=\d+:\d+,\d+:\d+,\d+:\d+ addr=0x[0-9a-f]+ cells=\d+x\d+ scale=\d+$")
-        self.check_screen(lines, text, rows)
+        self.check_screen(lines, text, shots)
 
     def test_summary_agrees_with_the_report(self):
         """Winner and margin of each pass, as pagebench-report winners says
         of the serial log; every variant, its ticks per page from the log."""
-        lines, text, rows = boot_and_read(self, "--accel", "tcg", "--append",
-                                          "suite=xen passes=l1,l2 reps=3")
-        blocks = summary_blocks(rows)
+        lines, text, shots = boot_and_read(self, "--accel", "tcg", "--append",
+                                           "suite=xen passes=l1,l2 reps=3", pages=2)
+        blocks = summary_blocks(shots[1])
         with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
             f.write(text)
             f.flush()
@@ -403,13 +413,15 @@ class ScreenBoots(unittest.TestCase):
         return out
 
     def test_summary_pages_take_turns(self):
-        """More blocks than fit: pages, each whole, turning by themselves."""
+        """More blocks than fit: pages, each whole, turning by themselves,
+        after the answer's page."""
         lines, text, shots = boot_and_read(self, "--accel", "tcg", "--append",
-                                           "suite=clear passes=l1,l1f,l2 reps=1", pages=3)
+                                           "suite=clear passes=l1,l1f,l2 reps=1", pages=4)
+        self.assertRegex(shots[0][5], r"^answer: ")
         seen = {}
-        for k, rows in enumerate(shots):
+        for k, rows in enumerate(shots[1:]):
             self.assertEqual(rows[5], "summary page %d of 3 (a new page every 8 s), "
-                                      "then the verdict" % (k + 1))
+                                      "then the answer again" % (k + 1))
             for label, rows_ in summary_blocks(rows).items():
                 seen[label] = rows_
         self.assertEqual(set(seen), {"L1 w/o flush", "L1 w/ flush", "L2 w/o flush"})
@@ -426,109 +438,131 @@ class ScreenBoots(unittest.TestCase):
         self.assertEqual(rows[-3], "done: 1 failure")
 
 
-# The verdict's page (kernel/screen/verdict.c): a pass per row, each
-# function's winner and a cost per picked variant, at these columns.
-VERDICT_SLICES = {"pass": (0, 6), "clear_page": (6, 43), "copy_page": (43, 80)}
-WINNER_W, COST_W = 10, 9
-VERDICT_OPTIONS = ("variants=stosb,stosq,sse2,orig,movsq,regs,xen_cold,movsb "
-                   "passes=l1,l1f,hot reps=3")
+# The answer's page (kernel/screen/answer.c): bands of a row per pass, a
+# column per function and pick variant, each 14 columns, after 6 for the pass.
+PASS_W, CELL_W = 6, 14
+ANSWER_OPTIONS = ("variants=stosb,stosq,sse2,orig,movsq,regs,xen_cold,movsb "
+                  "passes=l1,l1f,hot reps=3")
 
 
-def verdict_page(rows):
-    """{function: {"columns": [variant heads], "rows": {pass id: (winner,
-    [cost cells])}, "legend": text}} of the screen's verdict page."""
-    top = next(i for i, r in enumerate(rows) if re.match(r"^─ verdict ─+$", r))
+def answer_page(rows):
+    """{function: {"columns": [pick variants], "rows": {pass id: [cells]}}}
+    and the legend rows of the screen's answer page."""
+    top = next(i for i, r in enumerate(rows) if re.match(r"^─ answer ─+$", r))
     body = rows[top + 1:]
-    heads = body[1].ljust(80)
-    assert heads.startswith("pass"), body[:2]
-    out = {}
-    for fn in ("clear_page", "copy_page"):
-        a, b = VERDICT_SLICES[fn]
-        cut = lambda row: [row[a + WINNER_W + k * COST_W:a + WINNER_W + (k + 1) * COST_W].strip()
-                           for k in range(3)]
-        t = {"title": body[0].ljust(80)[a:b].strip(), "columns": [c for c in cut(heads) if c],
-             "rows": {}, "legend": next((r for r in body if r.startswith(fn + ":")), None)}
-        for row in body[2:]:
-            if not row or row.startswith(("clear_page:", "copy_page:")):
-                break
-            row = row.ljust(80)
-            winner = row[a:a + WINNER_W].strip()
-            if winner:
-                t["rows"][row[:6].strip()] = (winner, cut(row)[:len(t["columns"])])
-        out[fn] = t
-    return out
+    out, legends, k = {}, [], 0
+    while k < len(body) and not re.match(r"^─+$", body[k]):
+        row = body[k]
+        if row.startswith("pass  "):
+            names, heads = row.ljust(200), body[k + 1].ljust(200)
+            band = []
+            for c in range(PASS_W, len(heads.rstrip()), CELL_W):
+                fn = names[c:c + CELL_W].strip()
+                if fn:
+                    band.append((fn, []))
+                band[-1][1].append((c, heads[c:c + CELL_W].strip()))
+            for fn, cols in band:
+                out[fn] = {"columns": [h for _, h in cols], "rows": {}}
+            k += 2
+            while k < len(body) and body[k] and not re.match(r"^─+$", body[k]):
+                r = body[k].ljust(200)
+                for fn, cols in band:
+                    out[fn]["rows"][r[:PASS_W].strip()] = [r[c:c + CELL_W].strip() for c, _ in cols]
+                k += 1
+            continue
+        if re.match(r"^\w+: ", row):
+            legends.append(row)
+        k += 1
+    return out, legends
 
 
-def screen_cost(pick):
-    """What the page shows for a pick line of the log."""
-    what, cost, rec = pick[4], pick[5], pick[7]
-    if what == "?":
-        return "?"
-    if cost is None:
-        return "n/a"
-    if cost == "none":
-        return "keep"
-    # From 1000 % on, whole per cent, a half tenth up (kernel/screen/verdict.c).
-    tenths = int(cost[1:-1].replace(".", ""))
-    text = "+%d%%" % ((tenths + 5) // 10) if tenths >= 10000 else cost
-    return text + ("?" if rec.startswith("undecided") else "")
+def screen_cell(a):
+    """The cells the page may show for one answer line (the screen rounds the
+    saving from the unrounded ratio, the line prints four decimals)."""
+    action, routine, ratio, why = a[7], a[8], a[9], a[17]
+    if action == "keep":
+        return {"keep"}
+    if action == "undecided":
+        return {"undecided"}
+    if action == "switch" or (why == "not-a-cpu" and routine != "-" and ratio is not None):
+        r = float(ratio)
+        z = (1 - r) * 100 if r <= 1 else (r - 1) * 100
+        sign = "-" if r <= 1 else "+"
+        mark = "~" if action == "none" else ""
+        return {("%s%s%s%d%%" % (mark, routine, sign, v))[:CELL_W - 1]
+                for v in (int(z), int(z) + 1) if v >= 0}
+    return {"n/a"}
 
 
-class VerdictScreen(unittest.TestCase):
-    """The page that stays at the end of a bare-metal run is the verdict,
-    and it says what the log's verdict lines say."""
+class AnswerScreen(unittest.TestCase):
+    """The first page at the end of a bare-metal run is the answer, it
+    says what the log's answer lines say, and after the summary's pages
+    it comes back and stays."""
 
-    def check_verdict_screen(self, *args):
+    def check_answer_screen(self, *args):
         lines, text, shots = boot_and_read(self, "--accel", "tcg", *args, "--append",
-                                           VERDICT_OPTIONS, pages=4)
-        m = re.match(r"^summary page 1 of (\d+)", shots[0][5])
-        tables = int(m.group(1)) if m else 1
-        self.assertRegex(shots[0][5], r"then the verdict|the verdict follows")
-        self.assertLess(tables, len(shots), "no verdict page among %d pictures" % len(shots))
-        page = shots[tables]
+                                           ANSWER_OPTIONS, pages=5)
+        page = shots[0]
+        self.assertEqual(page[5], "answer: keep or switch, per pass and kernel pick; "
+                                  "the summary's pages follow")
+        m = re.match(r"^summary(?: page 1 of (\d+))?", shots[1][5])
+        self.assertTrue(m, shots[1][5])
+        tables = int(m.group(1) or 1)
+        self.assertLess(tables + 1, len(shots), "the answer did not come back")
         for later in shots[tables + 1:]:
-            self.assertEqual(later, page, "the verdict page did not stay")
-        self.assertEqual(page[5], "verdict: the winner per pass, and what Linux and Xen "
-                                  "pick on this CPU")
-        # It fits 80 columns, whatever the screen's width.
-        self.assertFalse([r for r in page if len(r) > 80 and "─" not in r])
-        got = verdict_page(page)
-        log, _ = verdict_lines.parse(text)
-        for fn, t in got.items():
+            self.assertEqual(later, page, "the answer page did not stay")
+        runs_on = re.search(r"runs_on=(\w+)", text).group(1)
+        self.assertEqual("not a CPU" in page[6], runs_on != "cpu")
+        # The bands fit the screen's width: side by side where it is wide.
+        cols = screen.geometry_from_log(text)[0]
+        self.assertFalse([r for r in page if len(r) > cols])
+        got, legends = answer_page(page)
+        rx = grammar.compiled("answer")
+        answers = [rx.match(l).groups() for l in lines if rx.match(l)]
+        self.assertTrue(answers)
+        shown = {fn for fn in got}
+        for fn in sorted({a[0] for a in answers}):
+            mine = [a for a in answers if a[0] == fn]
+            if fn not in shown:
+                continue        # a band below the screen's rows: serial only
             with self.subTest(function=fn):
-                self.assertEqual(t["title"], fn)
-                decisions = {pid: log[(fn, verdict_lines.pass_label(fn, pid))]
-                             for pid in ("l1", "l1f", "hot")
-                             if (fn, verdict_lines.pass_label(fn, pid)) in log}
-                self.assertEqual(set(t["rows"]), set(decisions))
-                picks = [p for p in next(iter(decisions.values()))["picks"] if p[3] is None]
-                variants = []
-                for p in picks:
-                    if p[4] not in variants and p[4] != "-":
-                        variants.append(p[4])
-                self.assertEqual(t["columns"], [v[:8] for v in variants])
-                # "clear_page: stosb=Linux,Xen hot  sse2=Xen 4.15-4.20,Xen cold"
-                legend = dict(e.split("=", 1) for e in
-                              t["legend"][len(fn) + 2:].split("  "))
-                self.assertEqual(list(legend), variants)
-                for p in picks:
-                    if p[4] != "-":
-                        self.assertIn("Linux" if p[0] == "linux" else "Xen", legend[p[4]])
-                for pid, (winner, costs) in t["rows"].items():
-                    d = decisions[pid]
-                    self.assertEqual(winner, d["winner"], pid)
-                    for v, cell in zip(variants, costs):
-                        p = next(p for p in d["picks"] if p[3] is None and p[4] == v)
-                        self.assertEqual(cell, screen_cost(p), (pid, v))
+                t = got[fn]
+                columns = []
+                for a in mine:
+                    v = a[5] if a[5] != "-" else "?"
+                    if v not in columns:
+                        columns.append(v)
+                self.assertEqual(t["columns"], columns)
+                # A band's rows are its functions' passes: another's alone is "-" here.
+                mine_passes = {a[1] for a in mine}
+                self.assertLessEqual(mine_passes, set(t["rows"]))
+                for pid in set(t["rows"]) - mine_passes:
+                    self.assertEqual(set(t["rows"][pid]), {"-"}, pid)
+                for pid, cells in t["rows"].items():
+                    for v, cell in zip(columns, cells):
+                        here = [a for a in mine if a[1] == pid and (a[5] if a[5] != "-" else "?") == v]
+                        if not here:
+                            self.assertEqual(cell, "-", (pid, v))
+                            continue
+                        # One decision per pick variant and pass, whoever picks it.
+                        self.assertEqual({a[7:10] for a in here}, {here[0][7:10]})
+                        self.assertIn(cell, screen_cell(here[0]), (pid, v, here[0]))
+        for row in legends:
+            fn, rest = row.split(": ", 1)
+            self.assertIn(fn, shown)
+            # Whole entries, the last perhaps cut at the screen's edge.
+            names = [e.split("=", 1)[0] for e in rest.split("  ")]
+            self.assertEqual(names[:-1], got[fn]["columns"][:len(names) - 1])
+            self.assertTrue(got[fn]["columns"][len(names) - 1].startswith(names[-1]), row)
         return page
 
-    def test_bios_verdict_page(self):
-        page = self.check_verdict_screen()
+    def test_bios_answer_page(self):
+        page = self.check_answer_screen()
         self.assertEqual(len(page), 25)
 
     @unittest.skipUnless(os.path.exists(OVMF), "OVMF is not installed: UEFI screen not tested")
-    def test_uefi_verdict_page(self):
-        self.check_verdict_screen("--uefi")
+    def test_uefi_answer_page(self):
+        self.check_answer_screen("--uefi")
 
 
 QEMU_BASE = ["qemu-system-x86_64", "-display", "none", "-serial", "stdio", "-accel", "tcg",

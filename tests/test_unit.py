@@ -81,11 +81,6 @@ class UnitTests(unittest.TestCase):
         the screen's layout and which log lines it shows."""
         self.run_binary("test_screen")
 
-    def test_stats(self):
-        """The verdict's statistics and decision rules (harness/stats.c,
-        decide.c) on samples whose answers are known."""
-        self.run_binary("test_stats")
-
     def test_answer(self):
         """The answer (harness/answer.c) on synthetic per-epoch figures:
         switch, keep, undecided and the epochs it needs, worth=, the

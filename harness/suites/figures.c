@@ -144,37 +144,6 @@ static void stat_line(const struct pass_figures *pf, const char *variant,
 		 med, lo, hi, epoch_stop_name(stop));
 }
 
-/* Millionths in the ratio line's parts of 1 (VERDICT_RATIO_ONE), rounded. */
-static uint64_t ratio_printed(uint64_t ppm)
-{
-	const uint64_t per = RATIO_ONE / VERDICT_RATIO_ONE;
-
-	return (ppm + per / 2) / per;
-}
-
-/*
- * Variant i's ratio line, its figures as it prints them; false where the
- * pass prints none for i: the op's reference (op_ratio_ref()) is not in
- * runs, i is the reference or not in runs, or either lacks epochs.
- */
-static bool ratio_of_variant(const struct pass_figures *pf, variant_set runs,
-			     unsigned int i, struct verdict_ratio *r)
-{
-	int ref = op_ratio_ref(pf->op);
-	struct interval iv;
-
-	if (ref < 0 || !((runs >> ref) & 1) || i == (unsigned int)ref ||
-	    !((runs >> i) & 1) || !figures_ratio(pf, i, (unsigned int)ref, &iv))
-		return false;
-	*r = (struct verdict_ratio){ .median = ratio_printed(iv.median),
-				     .has_interval = iv.has_interval };
-	if (iv.has_interval) {
-		r->lo = ratio_printed(iv.lo);
-		r->hi = ratio_printed(iv.hi);
-	}
-	return true;
-}
-
 static void ratio_lines(const struct pass_figures *pf, variant_set runs)
 {
 	int ref = op_ratio_ref(pf->op);
@@ -224,17 +193,16 @@ void figures_summarise(const struct pass_figures *pf, variant_set runs,
 {
 	unsigned int i;
 
+	/* The verdict's, which read them, is gone; suite.c still passes them. */
+	(void)failed;
+	(void)aggregate_n;
 	if (!sum)
 		return;
 	for (i = 0; i < variant_count; i++) {
 		const struct variant_figures *v = &pf->v[i];
 		bool decimals = v->batch > 1;
-		struct verdict_ratio r;
-		struct verdict_figure fig = {
-			.n = aggregate_n ? aggregate_n : v->n, .epochs = pf->epochs,
-			.batch = v->batch, .median = printed(v->iv.median, decimals),
-			.has_interval = v->iv.has_interval, .step = pf->step,
-		};
+		struct interval fig = { .median = printed(v->iv.median, decimals),
+					.has_interval = v->iv.has_interval };
 
 		if (!((runs >> i) & 1) || !v->n)
 			continue;
@@ -242,9 +210,6 @@ void figures_summarise(const struct pass_figures *pf, variant_set runs,
 			fig.lo = printed(v->iv.lo, decimals);
 			fig.hi = printed(v->iv.hi, decimals);
 		}
-		summary_add_figure(sum, &variants[i], &fig, (failed >> i) & 1);
-		if (ratio_of_variant(pf, runs, i, &r))
-			summary_add_ratio(sum, &variants[i], &variants[op_ratio_ref(pf->op)],
-					  &r);
+		summary_add_figure(sum, &variants[i], &fig);
 	}
 }

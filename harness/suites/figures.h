@@ -82,10 +82,10 @@ void figures_print(const struct pass_figures *pf, variant_set runs,
 		   enum epoch_stop stop);
 
 /*
- * Each variant's figure and interval, as its stat line prints them, and
- * its ratio line's, to the summary and its verdict (sum NULL: none); failed: the variants with
- * a verify FAILED or fault line in the pass; aggregate_n: copy-hot's or
- * copy-cold's copies a variant's aggregate line counts (0: a timed pass).
+ * Each variant's figure and interval, as its stat line prints them, to
+ * the summary (sum NULL: none). failed and aggregate_n are unused since
+ * the old verdict went (the answer reads the figures, harness/answer.h);
+ * they stay until suite.c, which passes them, drops them.
  */
 void figures_summarise(const struct pass_figures *pf, variant_set runs,
 		       variant_set failed, unsigned int aggregate_n,

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the screen shows of the run itself: the progress rows while it
- * measures, and at the end the summary, in pages that fit the screen and
- * take turns, so each can be photographed; then the verdict's page
- * (kernel/screen/verdict.c), which stays.
+ * measures, and at the end the answer's page first (kernel/screen/
+ * answer.c), then the summary, in pages that fit the screen and take
+ * turns, so each can be photographed; then the answer again, which stays.
  */
 #include "kernel/screen/font.h"
 #include "lib/fmt.h"
 #include "cpu/insn.h"
 #include "kernel/screen/screen.h"
 #include "kernel/screen/run.h"
-#include "kernel/screen/verdict.h"
+#include "kernel/screen/answer.h"
 
 #define BAR_CELLS	30
 #define PAGE_SECONDS	8
@@ -75,8 +75,8 @@ static struct {
 	const struct summary *sum;
 	uint64_t tsc_khz;
 	unsigned int ncols, pages;	/* pages of the summary's tables */
-	unsigned int verdict_rows;	/* the verdict's page after them, if any */
-	char verdict[VERDICT_ROWS][VERDICT_COLS + 1];
+	unsigned int answer_rows;	/* the answer's page before them, if any */
+	char answer[ANSWER_PAGE_ROWS][ANSWER_PAGE_COLS + 1];
 	const char *failures[FAILURES_SHOWN];
 	unsigned int nfailures;		/* shown above the summary on every page */
 	unsigned int col_first[COLUMNS_MAX + 1];
@@ -123,17 +123,19 @@ static unsigned int failure_rows(const char **lines)
 	return r;
 }
 
-static void show_verdict(void)
+static void show_answer(void)
 {
-	const char *lines[FAILURES_SHOWN + 1 + VERDICT_ROWS];
+	const char *lines[FAILURES_SHOWN + 1 + ANSWER_PAGE_ROWS];
 	unsigned int n = failure_rows(lines), r;
+	char note[SCREEN_MAX_COLS];
 
-	for (r = 0; r < shown.verdict_rows; r++)
-		lines[n++] = shown.verdict[r];
-	screen_show_page("verdict", lines, n);
-	screen_set_progress((const char *const[]){
-		"verdict: the winner per pass, and what Linux and Xen pick on this CPU",
-		screen_verdict_legend }, 2);
+	for (r = 0; r < shown.answer_rows; r++)
+		lines[n++] = shown.answer[r];
+	screen_show_page("answer", lines, n);
+	fmt_snprintf(note, sizeof(note), "answer: keep or switch, per pass and kernel pick%s",
+		     shown.pages ? "; the summary's pages follow" : "");
+	screen_set_progress((const char *const[]){ note,
+		screen_answer_legend(&shown.sum->answers) }, 2);
 }
 
 static void show_page(unsigned int page)
@@ -146,7 +148,7 @@ static void show_page(unsigned int page)
 	char note[SCREEN_MAX_COLS], legend[SCREEN_MAX_COLS];
 
 	if (page == shown.pages) {
-		show_verdict();
+		show_answer();
 		return;
 	}
 	for (r = 0; r < SCREEN_MAX_ROWS; r++)
@@ -189,10 +191,10 @@ static void show_page(unsigned int page)
 	if (shown.pages > 1)
 		fmt_snprintf(note, sizeof(note), "summary page %u of %u (a new page every %u s)%s",
 			     page + 1, shown.pages, PAGE_SECONDS,
-			     shown.verdict_rows ? ", then the verdict" : "");
+			     shown.answer_rows ? ", then the answer again" : "");
 	else
-		fmt_snprintf(note, sizeof(note), "summary%s", shown.verdict_rows ?
-			     " (the verdict follows in a few seconds)" : "");
+		fmt_snprintf(note, sizeof(note), "summary%s", shown.answer_rows ?
+			     " (the answer follows in a few seconds)" : "");
 	screen_set_progress((const char *const[]){ note, legend }, 2);
 }
 
@@ -207,15 +209,19 @@ void screen_run_summary(const struct summary *sum, uint64_t tsc_khz)
 	screen_log_keep_identity();
 	screen_set_progress((const char *const[]){ "", "" }, 2);
 	paginate(screen_body_rows() - (shown.nfailures ? shown.nfailures + 1 : 0));
-	shown.verdict_rows = screen_verdict_page(&sum->verdict, shown.verdict, VERDICT_ROWS);
-	show_page(0);
+	shown.answer_rows = screen_answer_page(&sum->answers, screen_cols(), shown.answer,
+					       ANSWER_PAGE_ROWS);
+	/* The answer first: what a person at the machine came for. */
+	show_page(shown.answer_rows ? shown.pages : 0);
 }
 
 void screen_run_hold(void)
 {
 	uint64_t wait = shown.tsc_khz ? shown.tsc_khz * 1000 * PAGE_SECONDS :
 		       TICKS_UNKNOWN_RATE;
-	unsigned int page = 0, pages = shown.pages + (shown.verdict_rows ? 1 : 0);
+	unsigned int pages = shown.pages + (shown.answer_rows ? 1 : 0);
+	/* The answer's page (shown.pages) was shown first. */
+	unsigned int page = shown.answer_rows ? shown.pages : 0;
 
 	if (pages < 2)
 		return;
@@ -226,8 +232,8 @@ void screen_run_hold(void)
 			asm volatile("pause");
 		page = (page + 1) % pages;
 		show_page(page);
-		/* The verdict is the page that stays. */
-		if (shown.verdict_rows && page == shown.pages)
+		/* The answer is the page that stays. */
+		if (shown.answer_rows && page == shown.pages)
 			return;
 	}
 }

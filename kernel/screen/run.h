@@ -9,12 +9,13 @@
 /* The progress rows (called through host_progress()). */
 void screen_run_progress(const struct progress *p);
 
-/* The summary in place of the messages, its first page shown; the verdict's last. */
+/* The answer's page in place of the messages; the summary's pages after it. */
 void screen_run_summary(const struct summary *sum, uint64_t tsc_khz);
 
 /*
- * With more than one page: turn them every few seconds, up to the
- * verdict's page, which stays; without a verdict, for ever.
+ * With more than one page: turn them every few seconds, through the
+ * summary's pages and back to the answer's, which stays; without an
+ * answer, for ever.
  */
 void screen_run_hold(void);
 

@@ -40,7 +40,7 @@ static struct {
 	unsigned int nheader, nprogress, nfooter, nmsgs, msg_first, nsummary;
 	unsigned int summary_dropped;
 	bool summary_on;
-	const char *summary_label;	/* the rule above it: "summary", "verdict" */
+	const char *summary_label;	/* the rule above it: "summary", "answer" */
 } scr;
 
 static void copy_text(struct line *l, const char *s, unsigned int max,

@@ -16,7 +16,7 @@
 #include "kernel/screen/font.h"
 #include "kernel/x86/paging.h"
 #include "kernel/screen/screen.h"
-#include "kernel/screen/verdict.h"
+#include "kernel/screen/answer.h"
 #include "tests/unit/check.h"
 
 #define CANARY 0x5a
@@ -390,7 +390,7 @@ static void test_layout(void)
 	}
 }
 
-/* ---- the verdict's page ---- */
+/* ---- the answer's page ---- */
 
 static const struct variant *variant_named(enum op op, const char *name)
 {
@@ -402,72 +402,106 @@ static const struct variant *variant_named(enum op op, const char *name)
 	return NULL;
 }
 
-static void add_pick(struct verdict_decision *d, enum rule_kernel k, const char *version,
-		     const char *entry, const char *variant, int32_t cost, bool undecided)
+static unsigned int add_pick(struct answers *a, enum answer_fn fn, enum rule_kernel k,
+			     const char *versions, const char *entry, const char *variant)
 {
-	struct verdict_pick *p = &d->times.pick[d->times.npicks++];
+	struct answer_pick *p = &a->pick[fn][a->npicks[fn]];
 
-	*p = (struct verdict_pick){ .kernel = k, .entry = entry, .variant = variant,
-				    .status = PICK_MEASURED, .has_cost = cost >= 0,
-				    .cost_tenths = cost, .undecided = undecided };
-	snprintf(p->version, sizeof(p->version), "%s", version);
+	*p = (struct answer_pick){ .kernel = k, .entry = entry, .variant = variant };
+	snprintf(p->versions, sizeof(p->versions), "%s", versions);
+	return a->npicks[fn]++;
+}
+
+static void add_record(struct answers *a, enum answer_fn fn, enum pass_id pass,
+		       unsigned int pick, enum answer_action action, const char *routine,
+		       uint64_t ratio_ppm)
+{
+	a->rec[a->n++] = (struct answer){
+		.fn = fn, .pass = pass, .pick = pick, .action = action,
+		.why = action == ANSWER_NONE ? WHY_NOT_A_CPU : WHY_NONE,
+		.routine = routine ? variant_named(answer_fn_op(fn), routine) : NULL,
+		.has_ratio = routine != NULL,
+		.ratio = { ratio_ppm, ratio_ppm - 1000, ratio_ppm + 1000, true } };
 }
 
 /*
- * A run's decisions made by hand, the longest names and costs among them:
- * the page is 80 columns, its cells say what the picks say, and a fourth
- * picked variant is named as left out rather than squeezed in.
+ * Records made by hand, with the longest names: a column per pick
+ * variant (the same variant's picks share it), each cell what the
+ * record says, the tables in bands that fit 80 columns, side by side on
+ * a wider screen, and a legend row per function.
  */
-static void test_verdict_page(void)
+static void test_answer_page(void)
 {
-	static struct verdict vd;
-	static char rows[VERDICT_ROWS][VERDICT_COLS + 1];
-	struct verdict_decision *c = &vd.decision[0], *h = &vd.decision[1];
-	unsigned int n, i;
+	static struct answers a;
+	static char rows[ANSWER_PAGE_ROWS][ANSWER_PAGE_COLS + 1];
+	unsigned int n, i, lin, lin7, x20, hot, cold, run, cp, cx, cs;
 	bool fits = true;
 
-	c->fn = VERDICT_CLEAR_PAGE;
-	c->op = OP_CLEAR;
-	c->pass = PASS_L1F;
-	c->times.ncand = 1;
-	c->times.cand[0].v = variant_named(OP_CLEAR, "clzero_sf");
-	c->times.d.n = 1;
-	add_pick(c, RULE_LINUX, ">=6.1 <7.0", "clear_page", "stosb", 461, false);
-	add_pick(c, RULE_LINUX, ">=7.0", "clear_page", "stosb", 461, false);
-	add_pick(c, RULE_XEN, "4.15-4.20", "clear_page", "sse2", 13038, false);
-	add_pick(c, RULE_XEN, ">=4.21", "clear_page_hot", "stosb", 461, false);
-	add_pick(c, RULE_XEN, ">=4.21", "clear_page_cold", "clzero_sf", -1, false);
-	add_pick(c, RULE_XEN, ">=4.21", "clear_page_nt", "movdir64b", 52, true);
-	h->fn = VERDICT_COPY_PAGE;
-	h->op = OP_COPY;
-	h->pass = PASS_HOT;
-	h->times.ncand = 1;
-	h->times.cand[0].v = variant_named(OP_COPY, "regs_nopf");
-	h->times.d.n = 1;
-	add_pick(h, RULE_LINUX, ">=6.1", "copy_page", "movsq", 52, true);
-	add_pick(h, RULE_XEN, "4.15-4.20", "copy_page", "xen_cold", -1, false);
-	vd.ndecisions = 2;
+	a.on = true;
+	a.run = (struct answer_run){ 300, false, 2000000 };
+	run = add_pick(&a, ANSWER_CLEAR_PAGE, RULE_LINUX, "running 6.18.44", "clear_page", "stosb");
+	lin = add_pick(&a, ANSWER_CLEAR_PAGE, RULE_LINUX, ">=5.4 <7.0", "clear_page", "stosb");
+	lin7 = add_pick(&a, ANSWER_CLEAR_PAGE, RULE_LINUX, ">=7.0", "clear_page", "stosb");
+	x20 = add_pick(&a, ANSWER_CLEAR_PAGE, RULE_XEN, "4.15-4.20", "clear_page", "sse2");
+	hot = add_pick(&a, ANSWER_CLEAR_PAGE, RULE_XEN, ">=4.21", "clear_page_hot", "stosb");
+	cold = add_pick(&a, ANSWER_CLEAR_PAGE, RULE_XEN, ">=4.21", "clear_page_cold", "clzero_sf");
+	cs = add_pick(&a, ANSWER_CLEAR_PAGES, RULE_LINUX, ">=7.0", "clear_pages", "stosb_all");
+	cp = add_pick(&a, ANSWER_COPY_PAGE, RULE_LINUX, ">=5.4", "copy_page", "movsq");
+	cx = add_pick(&a, ANSWER_COPY_PAGE, RULE_XEN, "4.15-4.20", "copy_page", "xen_cold");
+	for (i = 0; i < 3; i++) {
+		unsigned int pk[] = { run, lin, lin7 };
 
-	n = screen_verdict_page(&vd, rows, VERDICT_ROWS);
+		add_record(&a, ANSWER_CLEAR_PAGE, PASS_L1, pk[i], ANSWER_UNDECIDED, "stosq", 960000);
+		add_record(&a, ANSWER_CLEAR_PAGE, PASS_L1F, pk[i], ANSWER_SWITCH, "avx512_t", 795400);
+	}
+	add_record(&a, ANSWER_CLEAR_PAGE, PASS_L1, x20, ANSWER_SWITCH, "avx_t", 89800);
+	add_record(&a, ANSWER_CLEAR_PAGE, PASS_L1F, x20, ANSWER_SWITCH, "avx512_t", 679200);
+	add_record(&a, ANSWER_CLEAR_PAGE, PASS_L1, hot, ANSWER_UNDECIDED, "stosq", 960000);
+	add_record(&a, ANSWER_CLEAR_PAGE, PASS_L1F, cold, ANSWER_SWITCH, "avx512_t", 709700);
+	add_record(&a, ANSWER_CLEAR_PAGES, PASS_L1, cs, ANSWER_KEEP, "stosq_all", 1016000);
+	add_record(&a, ANSWER_CLEAR_PAGES, PASS_L1F, cs, ANSWER_UNDECIDED, "stosq_all", 966500);
+	add_record(&a, ANSWER_COPY_PAGE, PASS_HOT, cp, ANSWER_SWITCH, "regs_nopf", 880000);
+	add_record(&a, ANSWER_COPY_PAGE, PASS_HOT, cx, ANSWER_KEEP, NULL, 0);
+
+	n = screen_answer_page(&a, 80, rows, ANSWER_PAGE_ROWS);
 	for (i = 0; i < n; i++)
 		fits = fits && strlen(rows[i]) <= 80;
-	result(n == 6 && fits, "verdict_page_fits", "%u rows", n);
-	result(!strcmp(rows[1], "pass   winner    stosb    sse2     clzero_s winner    "
-		       "movsq    xen_cold"), "verdict_page_heads", "'%s'", rows[1]);
-	result(!strcmp(rows[2], "l1f    clzero_sf +46.1%   +1304%   keep"),
-	       "verdict_page_clear_row", "'%s'", rows[2]);
-	/* The copy table starts at column 43, its winner after a space. */
-	result(!strncmp(rows[3], "hot   ", 6) && strspn(rows[3] + 3, " ") == 41 &&
-	       !strcmp(rows[3] + 44, "regs_nopf +5.2%?   keep"), "verdict_page_copy_row",
-	       "'%s'", rows[3]);
-	/* clzero_sf=Xen cold does not fit beside the count: it is counted too. */
-	result(!strcmp(rows[4], "clear_page: stosb=Linux,Xen hot  sse2=Xen 4.15-4.20  "
-		       "+2 more: serial"), "verdict_page_legend", "'%s'", rows[4]);
-	result(!strcmp(rows[5], "copy_page: movsq=Linux  xen_cold=Xen 4.15-4.20"),
-	       "verdict_page_copy_legend", "'%s'", rows[5]);
-	vd.ndecisions = 0;
-	result(screen_verdict_page(&vd, rows, VERDICT_ROWS) == 0, "verdict_page_none",
-	       "a page without decisions");
+	result(n == 12 && fits, "answer_page_fits_80", "%u rows", n);
+	result(!strcmp(rows[0], "pass  clear_page                                clear_pages"),
+	       "answer_page_heads", "'%s'", rows[0]);
+	result(!strcmp(rows[1], "      stosb         sse2          clzero_sf     stosb_all"),
+	       "answer_page_columns", "'%s'", rows[1]);
+	result(!strcmp(rows[2], "l1    undecided     avx_t-91%     -             keep"),
+	       "answer_page_l1", "'%s'", rows[2]);
+	result(!strcmp(rows[3], "l1f   avx512_t-20%  avx512_t-32%  avx512_t-29%  undecided"),
+	       "answer_page_l1f", "'%s'", rows[3]);
+	result(!rows[4][0] && !strcmp(rows[5], "pass  copy_page") &&
+	       !strcmp(rows[6], "      movsq         xen_cold") &&
+	       !strcmp(rows[7], "hot   regs_nopf-12% keep"), "answer_page_copy_band",
+	       "'%s' '%s' '%s'", rows[5], rows[6], rows[7]);
+	result(!rows[8][0] &&
+	       !strcmp(rows[9], "clear_page: stosb=running,linux,xen hot  "
+		       "sse2=xen 4.15-4.20  clzero_sf=xen cold") &&
+	       !strcmp(rows[10], "clear_pages: stosb_all=linux") &&
+	       !strcmp(rows[11], "copy_page: movsq=linux  xen_cold=xen 4.15-4.20"),
+	       "answer_page_legend", "'%s' '%s' '%s'", rows[9], rows[10], rows[11]);
+	/* Wide enough: one band. */
+	n = screen_answer_page(&a, 140, rows, ANSWER_PAGE_ROWS);
+	result(n == 9 && !strcmp(rows[0], "pass  clear_page                                "
+				 "clear_pages   copy_page"), "answer_page_one_band",
+	       "%u rows, '%s'", n, rows[0]);
+	/* Not a CPU: the figures marked ~, no advice; a cell is cut to its width. */
+	a.rec[a.n - 2].action = ANSWER_NONE;
+	a.rec[a.n - 2].why = WHY_NOT_A_CPU;
+	a.run.not_a_cpu = true;
+	n = screen_answer_page(&a, 80, rows, ANSWER_PAGE_ROWS);
+	result(!strcmp(rows[7], "hot   ~regs_nopf-12 keep"), "answer_page_not_a_cpu_cut",
+	       "'%s'", rows[7]);
+	result(strstr(screen_answer_legend(&a), "not a CPU") != NULL, "answer_page_legend_not_a_cpu",
+	       "%s", screen_answer_legend(&a));
+	a.n = 0;
+	result(screen_answer_page(&a, 80, rows, ANSWER_PAGE_ROWS) == 0, "answer_page_none",
+	       "a page without records");
 }
 
 int main(void)
@@ -475,6 +509,6 @@ int main(void)
 	test_fb();
 	test_paging();
 	test_layout();
-	test_verdict_page();
+	test_answer_page();
 	return check_exit();
 }
