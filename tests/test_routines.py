@@ -158,10 +158,12 @@ def disassembly():
     return _DISASM
 
 
-def compare(fixture, insns):
+def compare(fixture, insns, matched=None):
     """[] when pagebench's instructions are the fixture's; else what
-    differs, one line each."""
+    differs, one line each. matched, a list, gets pagebench's
+    instructions as read (padding left out)."""
     problems = []
+    matched = [] if matched is None else matched
     i = 0
 
     def here():
@@ -187,12 +189,14 @@ def compare(fixture, insns):
                             % value)
             return problems
         got = canon_objdump(insns[i][1])
+        matched.append(got)
         if got != value:
             problems.append("at %s: %s where the source has %s"
                             % (here(), got, value))
             return problems
         i += 1
     if i < len(insns):
+        matched += [canon_objdump(t) for _, t in insns[i:]]
         problems.append("at %s: %s after the source's last instruction"
                         % (here(), insns[i][1]))
     return problems
@@ -275,8 +279,8 @@ def show():
     dis = disassembly()
     for routine, f in sorted(fixtures().items()):
         insns = dis.get(routine, [])
-        ours = [canon_objdump(t) for _, t in insns if not is_padding(t)]
-        problems = compare(f, insns) if insns else ["not built"]
+        ours = []
+        problems = compare(f, insns, ours) if insns else ["not built"]
         print("== %s  (%s)  %s" % (routine, f.cite,
                                   "same" if not problems else "DIFFERS"))
         src = f.source()
