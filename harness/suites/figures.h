@@ -36,6 +36,7 @@ struct pass_figures {
 	unsigned int epochs;		/* ended so far */
 	bool use;			/* the pass takes use samples */
 	struct variant_figures *v;	/* per variant, in the pass's slot */
+	variant_set out;		/* time=: stopped early, stop=out */
 };
 
 /* A pass's figures, in slot (below FIGURES_PASSES_MAX) of the storage. */
@@ -63,10 +64,17 @@ bool figures_end_epoch(struct pass_figures *pf, variant_set runs,
 const struct interval *figures_interval(const struct pass_figures *pf,
 					unsigned int i, bool use);
 
+/* Variant i's epochs so far: the pass's, less those after time= stopped it. */
+unsigned int figures_epochs(const struct pass_figures *pf, unsigned int i);
+/* The epochs both i and ref ran: the first ones, as a variant stops for good. */
+unsigned int figures_common_epochs(const struct pass_figures *pf, unsigned int i,
+				   unsigned int ref);
+
 /*
  * Variant i's time over variant ref's, in millionths: the median of the
  * epochs' ratios and its interval (harness/interval.h), each epoch's
- * ratio that of the two epoch medians. False where either lacks epochs.
+ * ratio that of the two epoch medians, over the epochs both ran. False
+ * where either lacks epochs.
  */
 #define RATIO_ONE	1000000u
 bool figures_ratio(const struct pass_figures *pf, unsigned int i,

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+#include "harness/budget.h"
+#include "harness/interval.h"
+
+/* Rule 4's measure: epochs over need, in thousandths; the least goes first. */
+static uint64_t progress_of(const struct budget_pass *p)
+{
+	unsigned int need = p->need > p->floor ? p->need : p->floor;
+
+	if (need <= p->epochs)
+		need = p->epochs + 1;
+	return (uint64_t)p->epochs * 1000 / need;
+}
+
+unsigned int budget_next(struct budget_pass *p, unsigned int n, uint64_t elapsed,
+			 uint64_t budget)
+{
+	unsigned int k, next = n;
+
+	/* 1. The first round, the passes taking turns. */
+	for (k = 0; k < n; k++)
+		if (p[k].stop == EPOCH_GO_ON && p[k].epochs < INTERVAL_EPOCHS_MIN &&
+		    (next == n || p[k].epochs < p[next].epochs))
+			next = k;
+	if (next < n)
+		return next;
+	/* 2. The odd count an interval needs. */
+	for (k = 0; k < n; k++)
+		if (p[k].stop == EPOCH_GO_ON && !(p[k].epochs & 1))
+			return k;
+	/* 3. Who stops. */
+	for (k = 0; k < n; k++) {
+		if (p[k].stop != EPOCH_GO_ON)
+			continue;
+		if (!p[k].open && p[k].epochs >= p[k].floor)
+			p[k].stop = EPOCH_STOP_SETTLED;
+		else if (p[k].epochs + 2 > INTERVAL_EPOCHS_MAX)
+			p[k].stop = EPOCH_STOP_EPOCHS;
+		else if (elapsed >= budget || 2 * p[k].last > budget - elapsed)
+			p[k].stop = EPOCH_STOP_TIME;
+	}
+	/* 4. The one furthest from its need. */
+	for (k = 0; k < n; k++)
+		if (p[k].stop == EPOCH_GO_ON &&
+		    (next == n || progress_of(&p[k]) < progress_of(&p[next])))
+			next = k;
+	return next;
+}
