@@ -2,14 +2,20 @@
 #include "harness/budget.h"
 #include "harness/interval.h"
 
-/* Rule 4's measure: epochs over need, in thousandths; the least goes first. */
+/*
+ * Rule 4's measure, the least goes first: below its floor, a pass's
+ * epochs over its floor; from it, 1 and its epochs over its need, in
+ * thousandths.
+ */
 static uint64_t progress_of(const struct budget_pass *p)
 {
-	unsigned int need = p->need > p->floor ? p->need : p->floor;
+	unsigned int need = p->need;
 
+	if (p->epochs < p->floor)
+		return (uint64_t)p->epochs * 1000 / p->floor;
 	if (need <= p->epochs)
 		need = p->epochs + 1;
-	return (uint64_t)p->epochs * 1000 / need;
+	return 1000 + (uint64_t)p->epochs * 1000 / need;
 }
 
 unsigned int budget_next(struct budget_pass *p, unsigned int n, uint64_t elapsed,

@@ -14,9 +14,10 @@
  *      open question and it has its floor of epochs; epochs, at
  *      INTERVAL_EPOCHS_MAX; time, where two more of its epochs, at the
  *      last one's length, would end beyond the budget;
- *   4. of the passes left, the one furthest from what it needs goes next:
- *      the fewest epochs over the epochs it is projected to need (at
- *      least its floor), so that the closest calls get the most epochs.
+ *   4. of the passes left, one below its floor first (the fewest epochs
+ *      over its floor), then the one furthest from what it needs: the
+ *      fewest epochs over the epochs it is projected to need, so that
+ *      the closest calls get the most epochs.
  *
  * Past the first round no pass starts two epochs the budget cannot
  * afford at their last length: a run ends within its budget, plus what

@@ -45,8 +45,9 @@ static unsigned int undecided(const struct interval *iv, uint64_t threshold,
  * One question: whether it is open, the variants it still needs and
  * those it names, its projection. best is the candidate of the lowest
  * median over the pick; another candidate is out when its ratio over
- * the pick, or over best (epoch by epoch, as the pair ran), cannot fall
- * below 1 - worth.
+ * the pick cannot fall below 1 - worth, or, once best surely saves
+ * worth, when its ratio over best (epoch by epoch, as the pair ran)
+ * cannot.
  */
 static bool judge_one(const struct race_question *q, uint64_t threshold,
 		      race_ratio_fn *ratio, void *ctx, unsigned int epochs,
@@ -76,7 +77,13 @@ static bool judge_one(const struct race_question *q, uint64_t threshold,
 		out = iv[i].lo >= threshold;
 		paired = i != best && ratio(ctx, i, best, &rival[i]) &&
 			 rival[i].has_interval;
-		out = out || (paired && rival[i].lo >= threshold);
+		/*
+		 * Beside a best that surely saves worth: a keep needs every
+		 * candidate's own interval above the threshold, so only a
+		 * decided switch lets the best's rivals go.
+		 */
+		out = out || (paired && iv[best].hi < threshold &&
+			      rival[i].lo >= threshold);
 		if (!paired)
 			rival[i] = (struct interval){ 0 };
 		if (!out)
@@ -129,4 +136,12 @@ void race_judge(const struct race *r, race_ratio_fn *ratio, void *ctx,
 		}
 		out->named |= named;
 	}
+}
+
+variant_set race_keep(const struct race_outcome *rc, variant_set active,
+		      unsigned int epochs, unsigned int floor)
+{
+	if (!rc->open && epochs >= floor)
+		return active;
+	return active & (epochs < floor ? rc->named | rc->needed : rc->needed);
 }

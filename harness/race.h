@@ -10,8 +10,10 @@
  * says where the question stands:
  *
  *   - a candidate is out when it cannot save worth over the pick (its
- *     lo >= 1 - worth), or over the best candidate (the lowest median):
- *     its time over the best's, epoch by epoch, has lo >= 1 - worth;
+ *     lo >= 1 - worth), or, once the best candidate (the lowest median)
+ *     surely saves worth (its hi < 1 - worth), when it cannot save worth
+ *     over that one: its time over the best's, epoch by epoch, has
+ *     lo >= 1 - worth;
  *   - the question is settled (keep) when every candidate is out, or
  *     (switch) when one is left and its hi < 1 - worth;
  *   - otherwise it is open: its pick and the candidates left are measured.
@@ -76,5 +78,15 @@ bool race_add(struct race *r, unsigned int pick, variant_set cands);
 /* Where the race stands after epochs epochs. */
 void race_judge(const struct race *r, race_ratio_fn *ratio, void *ctx,
 		unsigned int epochs, struct race_outcome *out);
+
+/*
+ * What a pass still measures of active after epochs epochs, floor the
+ * epochs it runs before it may stop settled: below the floor every
+ * variant an answer names, from it the open questions' needs; all of
+ * active where the race is settled and the floor reached, as the pass
+ * then stops with them.
+ */
+variant_set race_keep(const struct race_outcome *rc, variant_set active,
+		      unsigned int epochs, unsigned int floor);
 
 #endif

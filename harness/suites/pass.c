@@ -315,10 +315,7 @@ static void race_update(struct suite_run *s, struct pass_state *ps)
 	race_judge(&r, race_ratio, &ps->figs, ps->epoch, &rc);
 	ps->open = rc.open > 0;
 	ps->need = rc.need;
-	if (!ps->open && ps->epoch >= pass_floor(ps->id))
-		return;		/* settled: every variant stops with the pass */
-	keep = ps->active & (ps->epoch < pass_floor(ps->id) ? rc.named | rc.needed :
-			     rc.needed);
+	keep = race_keep(&rc, ps->active, ps->epoch, pass_floor(ps->id));
 	ps->figs.out |= ps->active & ~keep;
 	ps->active = keep;
 }

@@ -108,7 +108,8 @@ static uint64_t due(const struct pass_state *ps, uint64_t span, unsigned int npa
 static void spend_time(struct suite_run *s, struct pass_state *ps, unsigned int n)
 {
 	static struct budget_pass bp[FIGURES_PASSES_MAX];
-	uint64_t budget = s->p->time_ms * s->ticks_per_ms;
+	uint64_t budget = s->p->time_ms * s->ticks_per_ms, elapsed;
+	bool first_round = true;
 	unsigned int k;
 
 	for (k = 0; k < n; k++)
@@ -116,8 +117,17 @@ static void spend_time(struct suite_run *s, struct pass_state *ps, unsigned int 
 					      .stop = op_runs(s, ps[k].op) ?
 						      EPOCH_GO_ON : EPOCH_STOP_REPS };
 	for (;;) {
-		unsigned int next = budget_next(bp, n, rdtsc_ordered() - s->clock.t_start,
-						budget);
+		unsigned int next;
+
+		elapsed = rdtsc_ordered() - s->clock.t_start;
+		next = budget_next(bp, n, elapsed, budget);
+		if (first_round && (next == n || ps[next].epoch >= INTERVAL_EPOCHS_MIN)) {
+			first_round = false;
+			if (elapsed > budget)
+				out_line("note: time=%lums: the first round, %u epochs of every pass and variant, took %lu ms: the passes stop there",
+					 (unsigned long)s->p->time_ms, INTERVAL_EPOCHS_MIN,
+					 (unsigned long)(elapsed / s->ticks_per_ms));
+		}
 
 		for (k = 0; k < n; k++)
 			if (bp[k].stop != EPOCH_GO_ON)
