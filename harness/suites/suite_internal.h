@@ -4,7 +4,8 @@
  * between them, which flow one way: the driver (suite.c) lets the passes
  * take turns; a pass's epochs (pass.c) and Ma Ling's copy-hot/copy-cold
  * (copy_hot_cold.c) call the timed call (call.c), the checks
- * (verify.c) and the buffers' layout (layout.c). Only these files include
+ * (verify.c), the buffers' layout (layout.c) and, under time=, the
+ * questions still open (questions.c). Only these files include
  * this; the suites' interface is harness/suites/suite.h.
  */
 #ifndef PB_SUITE_INTERNAL_H
@@ -149,10 +150,6 @@ void pass_begin(struct suite_run *s, struct pass_state *ps, enum op op,
 enum epoch_stop pass_epoch(struct suite_run *s, struct pass_state *ps);
 /* The pass has stopped for stop: its stat and ratio lines. */
 void pass_stop(struct suite_run *s, struct pass_state *ps, enum epoch_stop stop);
-/* Epochs a pass runs under time= before it may stop settled. */
-unsigned int pass_floor(enum pass_id id);
-/* time=: s->picks, from the kernel rules on this CPU. */
-void race_find_picks(struct suite_run *s, const struct cpu_desc *d);
 
 /* Whether variant i is measured in the pass's epochs: it runs, and time= has not stopped it. */
 static inline bool variant_measured(const struct suite_run *s,
@@ -163,6 +160,20 @@ static inline bool variant_measured(const struct suite_run *s,
 {
 	return variant_runs(s, i, ps->op) && ((ps->active >> i) & 1);
 }
+
+/* questions.c */
+
+/* time=: s->picks, from the kernel rules on this CPU. */
+void race_find_picks(struct suite_run *s, const struct cpu_desc *d);
+/* Epochs a pass runs under time= before it may stop settled. */
+unsigned int pass_floor(enum pass_id id);
+/*
+ * time=: after an odd count of epochs from the first round on, the race
+ * of the pass's questions says what it still measures: below its floor
+ * every variant an answer names, from it those of the open questions. A
+ * variant it stops measuring stops for good (stop=out).
+ */
+void pass_race(struct suite_run *s, struct pass_state *ps);
 
 /* copy_hot_cold.c */
 
