@@ -18,6 +18,19 @@ static uint64_t progress_of(const struct budget_pass *p)
 	return 1000 + (uint64_t)p->epochs * 1000 / need;
 }
 
+/*
+ * Whether a pass below its floor still reaches it when the time is
+ * spent: where its epochs left to the floor cost at most an even share
+ * of the budget, as the L1 and L2 passes' few milliseconds do after a
+ * first round of large L3 and MEM passes has overrun the budget.
+ */
+static bool floor_is_cheap(const struct budget_pass *p, unsigned int n,
+			   uint64_t budget)
+{
+	return p->epochs < p->floor &&
+	       (uint64_t)(p->floor - p->epochs) * p->last <= budget / (n ? n : 1);
+}
+
 unsigned int budget_next(struct budget_pass *p, unsigned int n, uint64_t elapsed,
 			 uint64_t budget)
 {
@@ -42,7 +55,8 @@ unsigned int budget_next(struct budget_pass *p, unsigned int n, uint64_t elapsed
 			p[k].stop = EPOCH_STOP_SETTLED;
 		else if (p[k].epochs + 2 > INTERVAL_EPOCHS_MAX)
 			p[k].stop = EPOCH_STOP_EPOCHS;
-		else if (elapsed >= budget || 2 * p[k].last > budget - elapsed)
+		else if ((elapsed >= budget || 2 * p[k].last > budget - elapsed) &&
+			 !floor_is_cheap(&p[k], n, budget))
 			p[k].stop = EPOCH_STOP_TIME;
 	}
 	/* 4. The one furthest from its need. */

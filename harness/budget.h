@@ -13,15 +13,18 @@
  *   3. then a pass stops: settled, once its race (harness/race.h) has no
  *      open question and it has its floor of epochs; epochs, at
  *      INTERVAL_EPOCHS_MAX; time, where two more of its epochs, at the
- *      last one's length, would end beyond the budget;
+ *      last one's length, would end beyond the budget, unless it is
+ *      below its floor and the epochs to it cost at most an even share
+ *      of the budget (budget / passes);
  *   4. of the passes left, one below its floor first (the fewest epochs
  *      over its floor), then the one furthest from what it needs: the
  *      fewest epochs over the epochs it is projected to need, so that
  *      the closest calls get the most epochs.
  *
  * Past the first round no pass starts two epochs the budget cannot
- * afford at their last length: a run ends within its budget, plus what
- * one epoch took beyond its estimate.
+ * afford at their last length, but for the cheap floors of rule 3: a run
+ * whose first round fits ends within its budget, plus what one epoch
+ * took beyond its estimate.
  */
 #ifndef PB_BUDGET_H
 #define PB_BUDGET_H

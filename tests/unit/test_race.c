@@ -124,6 +124,19 @@ static void test_budget(void)
 	       clock == BUDGET_FLOOR * 10 + BUDGET_FLOOR_DEEP * 50,
 	       "budget.settled_run_ends_early", "took %llu ticks of %llu",
 	       (unsigned long long)clock, (unsigned long long)budget);
+	/* A first round overrun by a costly pass: a cheap pass still gets its floor. */
+	{
+		static const struct model mixed[] = {
+			{ 2, BUDGET_FLOOR, 0, 100 }, { 900, BUDGET_FLOOR_DEEP, 0, 100 },
+		};
+
+		run_budget(mixed, p, 2, 1000);
+		result(p[0].epochs == BUDGET_FLOOR && p[0].stop == EPOCH_STOP_TIME &&
+		       p[1].epochs == INTERVAL_EPOCHS_MIN && p[1].stop == EPOCH_STOP_TIME,
+		       "budget.cheap_floor_after_overrun", "epochs %u (%s) and %u (%s)",
+		       p[0].epochs, epoch_stop_name(p[0].stop), p[1].epochs,
+		       epoch_stop_name(p[1].stop));
+	}
 	/* A budget the first round overruns: the first round, and nothing more. */
 	clock = run_budget(costly, p, 2, 1000);
 	result(p[0].epochs == INTERVAL_EPOCHS_MIN && p[1].epochs == INTERVAL_EPOCHS_MIN &&
