@@ -7,7 +7,7 @@
 
 #define FIGURE_LEN	24
 #define BP_ONE		10000u		/* hundredths of a per cent in a whole */
-/* Beyond this many times the distance, the projection is past ANSWER_NEED_MAX anyway. */
+/* Beyond this many times the distance, the projection is past NEED_EPOCHS_MAX anyway. */
 #define NEED_FAR	32u
 
 const char *answer_fn_name(enum answer_fn f)
@@ -130,7 +130,7 @@ static uint64_t ns10(uint64_t centi, uint64_t tsc_khz, uint64_t pages)
  * The epochs at which the interval's half-width, shrinking as one over
  * the root of the epochs, would no longer reach across the threshold:
  * (half / distance)^2 x epochs, at least one more than ran, at most
- * ANSWER_NEED_MAX.
+ * NEED_EPOCHS_MAX.
  */
 static unsigned int need_epochs(const struct interval *iv, uint64_t threshold,
 				unsigned int epochs)
@@ -139,18 +139,18 @@ static unsigned int need_epochs(const struct interval *iv, uint64_t threshold,
 
 	dist = iv->median > threshold ? iv->median - threshold : threshold - iv->median;
 	if (!dist || half >= dist * NEED_FAR)
-		return ANSWER_NEED_MAX;
+		return NEED_EPOCHS_MAX;
 	/* Both scaled alike until the squares and the product fit 64 bits. */
 	while (dist > (1u << 24)) {
 		dist >>= 1;
 		half >>= 1;
 	}
 	if (!dist)
-		return ANSWER_NEED_MAX;
+		return NEED_EPOCHS_MAX;
 	n = (half * half * epochs + dist * dist - 1) / (dist * dist);
 	if (n <= epochs)
 		n = epochs + 1;
-	return n > ANSWER_NEED_MAX ? ANSWER_NEED_MAX : (unsigned int)n;
+	return n > NEED_EPOCHS_MAX ? NEED_EPOCHS_MAX : (unsigned int)n;
 }
 
 bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,

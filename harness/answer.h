@@ -98,9 +98,6 @@ struct answer {
 	unsigned int need_epochs;	/* undecided: the epochs that would decide */
 };
 
-/* The most epochs need= names. */
-#define ANSWER_NEED_MAX	1000
-
 /*
  * The decision for one pick of fn in one pass of bytes a call, from the
  * pass's n variants: its candidates (fn's op and shape, stores done at

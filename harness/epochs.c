@@ -10,10 +10,11 @@ const char *epoch_stop_name(enum epoch_stop s)
 	static const char *const names[] = {
 		[EPOCH_GO_ON] = "none", [EPOCH_STOP_PRECISION] = "precision",
 		[EPOCH_STOP_BUDGET] = "budget", [EPOCH_STOP_REPS] = "reps",
-		[EPOCH_STOP_EPOCHS] = "epochs",
+		[EPOCH_STOP_EPOCHS] = "epochs", [EPOCH_STOP_SETTLED] = "settled",
+		[EPOCH_STOP_OUT] = "out", [EPOCH_STOP_TIME] = "time",
 	};
 
-	return s <= EPOCH_STOP_EPOCHS ? names[s] : "?";
+	return s <= EPOCH_STOP_TIME ? names[s] : "?";
 }
 
 /*
@@ -43,12 +44,16 @@ unsigned int epoch_reps_fixed(unsigned int reps, unsigned int e)
 	return reps / n + (e < reps % n);
 }
 
-unsigned int epoch_reps_adaptive(const struct epoch_rule *r, uint64_t rep_ticks)
+unsigned int epoch_reps_for(uint64_t budget, unsigned int epochs, uint64_t rep_ticks)
 {
-	uint64_t fit = rep_ticks ? r->budget_ticks / (INTERVAL_EPOCHS_MIN * rep_ticks)
-				 : EPOCH_REPS_MAX;
+	uint64_t fit = rep_ticks && epochs ? budget / epochs / rep_ticks : EPOCH_REPS_MAX;
 
 	return fit < 1 ? 1 : fit > EPOCH_REPS_MAX ? EPOCH_REPS_MAX : (unsigned int)fit;
+}
+
+unsigned int epoch_reps_adaptive(const struct epoch_rule *r, uint64_t rep_ticks)
+{
+	return epoch_reps_for(r->budget_ticks, INTERVAL_EPOCHS_MIN, rep_ticks);
 }
 
 enum epoch_stop epoch_next(const struct epoch_rule *r, unsigned int epochs,

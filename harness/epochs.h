@@ -53,9 +53,16 @@ enum epoch_stop {
 	EPOCH_STOP_BUDGET,	/* two more epochs would overrun the budget */
 	EPOCH_STOP_REPS,	/* the reps reps= asked for */
 	EPOCH_STOP_EPOCHS,	/* INTERVAL_EPOCHS_MAX epochs */
+	/* time= (harness/budget.h, harness/race.h): */
+	EPOCH_STOP_SETTLED,	/* every question of the pass is decided */
+	EPOCH_STOP_OUT,		/* this variant can no longer change a decision */
+	EPOCH_STOP_TIME,	/* the run's time budget cannot afford two more epochs */
 };
 
-/* "precision", "budget", "reps", "epochs": the stat line's stop=. */
+/*
+ * "precision", "budget", "reps", "epochs", "settled", "out", "time": the
+ * stat line's stop=.
+ */
 const char *epoch_stop_name(enum epoch_stop s);
 
 /* reps= split: the epochs (odd, at most INTERVAL_EPOCHS_MAX) and the reps of epoch e. */
@@ -68,6 +75,8 @@ unsigned int epoch_reps_fixed(unsigned int reps, unsigned int e);
  * them fit the budget, fewer for passes too long for that, at least 1.
  */
 unsigned int epoch_reps_adaptive(const struct epoch_rule *r, uint64_t rep_ticks);
+/* The same for a pass of budget ticks that is to run epochs epochs (time=: its share). */
+unsigned int epoch_reps_for(uint64_t budget, unsigned int epochs, uint64_t rep_ticks);
 
 /*
  * Whether to stop after epochs epochs: precise when every interval of

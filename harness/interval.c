@@ -93,9 +93,10 @@ bool interval_of_ratio(const struct epoch_series *num,
 		       const struct epoch_series *den, struct interval *iv)
 {
 	uint64_t ratio[INTERVAL_EPOCHS_MAX], whole, share, step;
-	unsigned int e, n = den->epochs;
+	/* A variant the race stopped has fewer epochs: the first ones are common. */
+	unsigned int e, n = num->epochs < den->epochs ? num->epochs : den->epochs;
 
-	if (!n || num->epochs != n || !num->median || !den->median)
+	if (!n || !num->median || !den->median)
 		return false;
 	if (n > INTERVAL_EPOCHS_MAX)
 		n = INTERVAL_EPOCHS_MAX;

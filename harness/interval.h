@@ -87,6 +87,12 @@ bool interval_of_ratio(const struct epoch_series *num,
 /* A ratio in millionths as the ratio and answer lines print it: "0.3744", rounded. */
 void ratio_text(char *buf, unsigned int len, uint64_t ppm);
 
+/*
+ * The most epochs a projection names: the answer's need= and the race's
+ * time budget alike (harness/answer.h, harness/race.h).
+ */
+#define NEED_EPOCHS_MAX	1000
+
 /* Integer square root: the largest r with r * r <= x. */
 uint64_t isqrt_u64(uint64_t x);
 

@@ -218,7 +218,15 @@ void options_finish(struct options *o)
 		o->reps = 0;
 	}
 
-	/* reps= fixes the reps; precision= and budget= add epochs instead. */
+	/* reps= fixes the reps; time=, precision= and budget= add epochs instead. */
+	if (o->time_ms && suites[o->suite].reps) {
+		opt_error(o, "time=: suite %s runs a fixed number of reps (reps=); only suites all, clear and copy spend a time budget",
+			  suite_name(o->suite));
+		o->time_ms = 0;
+	} else if (o->time_ms && o->reps) {
+		opt_error(o, "reps=: fixes the reps of each pass, while time= adds epochs until the run's time is spent; give one of them");
+		o->time_ms = 0;
+	}
 	if ((o->precision_bp || o->budget_ms) && suites[o->suite].reps) {
 		opt_error(o, "%s=: suite %s runs a fixed number of reps (reps=); only suites all, clear and copy add epochs until precise",
 			  o->precision_bp ? "precision" : "budget", suite_name(o->suite));

@@ -18,11 +18,11 @@ static void reps_default(char *buf, size_t size)
 	size_t n = 0;
 	unsigned int i, others = 0;
 
-	/* 0: epochs until precise (precision=, budget=). */
+	/* 0: epochs until time= is spent (or precision=, budget=). */
 	if (suites[0].reps)
 		opt_append(buf, size, &n, "%u", suites[0].reps);
 	else
-		opt_append(buf, size, &n, "epochs until precise");
+		opt_append(buf, size, &n, "epochs until time= is spent");
 	for (i = 1; i < SUITE_COUNT; i++)
 		if (suites[i].reps != suites[0].reps)
 			opt_append(buf, size, &n, "%s%s %u", others++ ? ", " : " (",
@@ -83,16 +83,17 @@ const struct option_def option_defs[] = {
 	{ .key = "precision", .parse = parse_precision,
 	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
 	  .value = "P%",
-	  .what = "suites all, clear and copy, in place of reps=: add epochs "
-		  "to a pass until every figure's 95% interval is within P% of "
-		  "its median, 0.1% to 50% (docs/method.md, \"Epochs\")",
-	  .dflt = "1%" },
+	  .what = "suites all, clear and copy, in place of reps= and time=: "
+		  "add epochs to a pass until every figure's 95% interval is "
+		  "within P% of its median, 0.1% to 50% (docs/method.md, "
+		  "\"Epochs\")",
+	  .dflt = "1% where given without time=" },
 	{ .key = "budget", .parse = parse_budget,
 	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
 	  .value = "T",
 	  .what = "the same: the time a pass may take, 10ms to 3600s, like "
 		  "500ms or 2s (3 epochs run whatever it says)",
-	  .dflt = "1000ms" },
+	  .dflt = "1000ms where given without time=" },
 	{ .key = "worth", .parse = parse_worth,
 	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
 	  .value = "P%",
@@ -101,6 +102,14 @@ const struct option_def option_defs[] = {
 		  "wholly above P%, 0.1% to 50% in steps of 0.1% "
 		  "(docs/log-format.md, \"The answer\")",
 	  .dflt = "3%" },
+	{ .key = "time", .parse = parse_time,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .value = "T",
+	  .what = "suites all, clear and copy: the whole run's time, 1s to "
+		  STR(TIME_MAX_S) "s, like 30s or 2000ms, shared between the passes by "
+		  "what they still need to decide (docs/method.md, \"One time "
+		  "budget\"); it wins over precision= and budget=",
+	  .dflt = "30s" },
 	{ .key = "passes", .parse = parse_passes,
 	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .names = pass_names, .value = "PASS,...",

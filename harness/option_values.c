@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The options whose value is a number, a size, a time or text: console=,
- * tag=, reps=, precision=, budget=, variants= (kept as given, checked once
+ * tag=, reps=, precision=, budget=, time=, variants= (kept as given, checked once
  * the suite is known), cpu=, cpus=, watchdog=, scrub= and sizes=.
  */
 #include "harness/host.h"
@@ -179,8 +179,9 @@ void parse_worth(struct options *o, char *val)
 	parse_percent(o, "worth", val, 1, WORTH_MIN_BP, WORTH_MAX_BP, &o->worth_bp);
 }
 
-/* budget=T: a time per pass, with its unit: 500ms, 2s. */
-void parse_budget(struct options *o, char *val)
+/* A time with its unit, 500ms or 2s, from min_ms to max_ms; false if not. */
+static bool parse_ms(const char *val, uint64_t min_ms, uint64_t max_ms,
+		     uint64_t *ms)
 {
 	static const struct { const char *unit; uint64_t ms; } units[] = {
 		{ "ms", 1 }, { "s", 1000 },
@@ -195,15 +196,29 @@ void parse_budget(struct options *o, char *val)
 	for (i = 0; n && i < ARRAY_SIZE(units); i++) {
 		if (!str_eq(val + n, units[i].unit) || !parse_u64(num, &v))
 			continue;
-		if (v <= BUDGET_MAX_MS / units[i].ms &&
-		    v * units[i].ms >= BUDGET_MIN_MS) {
-			o->budget_ms = v * units[i].ms;
-			return;
+		if (v <= max_ms / units[i].ms && v * units[i].ms >= min_ms) {
+			*ms = v * units[i].ms;
+			return true;
 		}
 		break;
 	}
-	opt_error(o, "budget=: bad time '%s'; valid: a time per pass from %ums to %us, like 500ms or 2s",
-		  val, BUDGET_MIN_MS, BUDGET_MAX_MS / 1000);
+	return false;
+}
+
+/* budget=T: a time per pass, with its unit: 500ms, 2s. */
+void parse_budget(struct options *o, char *val)
+{
+	if (!parse_ms(val, BUDGET_MIN_MS, BUDGET_MAX_MS, &o->budget_ms))
+		opt_error(o, "budget=: bad time '%s'; valid: a time per pass from %ums to %us, like 500ms or 2s",
+			  val, BUDGET_MIN_MS, BUDGET_MAX_MS / 1000);
+}
+
+/* time=T: the whole run's time, with its unit: 30s, 1500ms. */
+void parse_time(struct options *o, char *val)
+{
+	if (!parse_ms(val, TIME_MIN_MS, TIME_MAX_MS, &o->time_ms))
+		opt_error(o, "time=: bad time '%s'; valid: the whole run's time from %us to %us, like 30s or 2000ms",
+			  val, TIME_MIN_MS / 1000, TIME_MAX_S);
 }
 
 void parse_variants(struct options *o, char *val)

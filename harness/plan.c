@@ -205,7 +205,11 @@ void plan_build(struct plan *p, const struct options *o,
 	*p = (struct plan){ .suite = o->suite };
 	p->reps = o->reps ? o->reps : suites[o->suite].reps;
 	p->stats = suites[o->suite].how == HOW_PASSES && !suites[o->suite].xen_only;
-	if (!p->reps) {
+	p->worth_bp = o->worth_bp ? o->worth_bp : WORTH_DEFAULT_BP;
+	if (!p->reps && (o->time_ms || !(o->precision_bp || o->budget_ms))) {
+		p->time_ms = o->time_ms ? o->time_ms : TIME_DEFAULT_MS;
+		p->time_over = o->precision_bp || o->budget_ms;
+	} else if (!p->reps) {
 		p->precision_bp = o->precision_bp ? o->precision_bp : PRECISION_DEFAULT_BP;
 		p->budget_ms = o->budget_ms ? o->budget_ms : BUDGET_DEFAULT_MS;
 	}
@@ -440,6 +444,10 @@ void plan_print(const struct plan *p)
 	if (p->reps)
 		out_line("plan suite=%s reps=%u passes=%s", suite_name(p->suite),
 			 p->reps, n ? list : "none");
+	else if (p->time_ms)
+		out_line("plan suite=%s reps=auto passes=%s time=%lums",
+			 suite_name(p->suite), n ? list : "none",
+			 (unsigned long)p->time_ms);
 	else if (p->precision_bp % 100)
 		out_line("plan suite=%s reps=auto passes=%s precision=%u.%02u%% budget=%lums",
 			 suite_name(p->suite), n ? list : "none",
@@ -449,6 +457,9 @@ void plan_print(const struct plan *p)
 		out_line("plan suite=%s reps=auto passes=%s precision=%u%% budget=%lums",
 			 suite_name(p->suite), n ? list : "none",
 			 p->precision_bp / 100, (unsigned long)p->budget_ms);
+	if (p->time_over)
+		out_line("note: time=%lums: the run's time budget wins over precision= and budget=, which were given too",
+			 (unsigned long)p->time_ms);
 	for (id = 0; id < PASS_COUNT; id++)
 		if (p->passes & (1u << id))
 			out_line("sizes pass=%s fill=%zu clear=%zu copy=%zu",

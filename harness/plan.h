@@ -23,8 +23,15 @@ struct plan {
 	 * but suite=xen, which is the 2021 experiment exactly.
 	 */
 	bool stats;
-	unsigned int precision_bp;	/* reps 0: precision=, budget= */
+	unsigned int precision_bp;	/* reps 0 without time=: precision=, budget= */
 	uint64_t budget_ms;
+	/*
+	 * reps 0: time= (harness/budget.h), the default; time_over: precision=
+	 * or budget= was given too, and time= won.
+	 */
+	uint64_t time_ms;
+	bool time_over;
+	unsigned int worth_bp;		/* worth=: the answer's, which the race serves */
 	size_t batch_room;		/* bytes a batch's buffers may span */
 	pass_set passes;		/* the passes that run */
 	size_t nr[PASS_COUNT];		/* fill size of a pass, in pages */

@@ -2,11 +2,32 @@
 #include "cpu/insn.h"
 #include "harness/progress.h"
 
-void progress_start(struct progress_clock *c, uint64_t tsc_khz, uint64_t total)
+void progress_start(struct progress_clock *c, uint64_t tsc_khz, uint64_t total,
+		    uint64_t budget_ms)
 {
 	*c = (struct progress_clock){
 		.tsc_khz = tsc_khz, .t_start = rdtsc_ordered(), .total = total,
+		.budget_ms = budget_ms,
 	};
+}
+
+void progress_figures(const struct progress_clock *c, uint64_t elapsed_ms,
+		      unsigned int *percent, uint64_t *left_ms)
+{
+	*left_ms = PROGRESS_UNKNOWN;
+	if (c->budget_ms && c->tsc_khz) {
+		/* By the time budget: the run is over when it is spent. */
+		*percent = elapsed_ms >= c->budget_ms ? 100 :
+			   (unsigned int)(elapsed_ms * 100 / c->budget_ms);
+		*left_ms = elapsed_ms >= c->budget_ms ? 0 : c->budget_ms - elapsed_ms;
+		return;
+	}
+	/* By the work done so far: the passes differ in size, the units do not. */
+	*percent = !c->total ? 0 : c->done >= c->total ? 100 :
+		   (unsigned int)(c->done * 100 / c->total);
+	/* Past the planned work (epochs beyond it) no estimate is left. */
+	if (c->tsc_khz && c->done && c->done < c->total)
+		*left_ms = elapsed_ms * (c->total - c->done) / c->done;
 }
 
 void progress_next(struct progress_clock *c, const char *suite, const char *pass,
@@ -18,13 +39,9 @@ void progress_next(struct progress_clock *c, const char *suite, const char *pass
 		.reps = reps, .left_ms = PROGRESS_UNKNOWN,
 	};
 
-	pr.percent = c->total ? (unsigned int)(c->done * 100 / c->total) : 0;
-	if (c->tsc_khz) {
+	if (c->tsc_khz)
 		pr.elapsed_ms = (rdtsc_ordered() - c->t_start) / c->tsc_khz;
-		/* By the work done so far: the passes differ in size, the units do not. */
-		if (c->done)
-			pr.left_ms = pr.elapsed_ms * (c->total - c->done) / c->done;
-	}
+	progress_figures(c, pr.elapsed_ms, &pr.percent, &pr.left_ms);
 	host_progress(&pr);
 	c->done += units;
 }

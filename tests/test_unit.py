@@ -50,6 +50,14 @@ class UnitTests(unittest.TestCase):
         synthetic clock, the batch a short call gets."""
         self.run_binary("test_interval")
 
+    def test_race(self):
+        """time= (issue 27): the budget rule on a synthetic clock, racing on
+        synthetic candidates of known ratios (a clear loser stops early,
+        the closest get the most epochs, the right decision in 95% of
+        seeded trials), calibration under racing, and progress never above
+        100% nor a wrapped time."""
+        self.run_binary("test_race")
+
     def test_cpu(self):
         """CPUID decoding on recorded register values, cache arithmetic."""
         self.run_binary("test_cpu")

@@ -46,7 +46,7 @@ void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
 		struct fault f;
 		bool ok;
 
-		if (!variant_runs(s, i, ps->op))
+		if (!variant_measured(s, ps, i))
 			continue;
 		run_step("%s variant %s batch rep %u", ps->header, v->name, ps->rep);
 		progress_next(&s->clock, op_name(ps->op), ps->header, v->name,

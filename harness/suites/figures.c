@@ -9,6 +9,7 @@
 /* A variant's figures in one pass. */
 struct variant_figures {
 	unsigned int batch;
+	unsigned int epochs;			/* its epochs (time=: it may stop early) */
 	unsigned int n;				/* samples over the epochs */
 	unsigned int in_epoch;			/* of them in the current epoch */
 	uint64_t epoch[FIGURES_EPOCH_REPS_MAX];	/* the current epoch's samples */
@@ -30,7 +31,7 @@ void figures_begin(struct pass_figures *pf, unsigned int slot, enum op op,
 	unsigned int i;
 
 	*pf = (struct pass_figures){ op, op_name(op), pass, step, 0, use,
-				     pool[slot < FIGURES_PASSES_MAX ? slot : 0] };
+				     pool[slot < FIGURES_PASSES_MAX ? slot : 0], 0 };
 	for (i = 0; i < VARIANTS_MAX; i++)
 		pf->v[i] = (struct variant_figures){ .batch = 1 };
 }
@@ -56,7 +57,7 @@ void figures_add_use(struct pass_figures *pf, unsigned int i, uint64_t ticks)
 {
 	struct variant_figures *v = &pf->v[i];
 
-	if (pf->epochs < INTERVAL_EPOCHS_MAX && v->nuse == pf->epochs)
+	if (v->epochs < INTERVAL_EPOCHS_MAX && v->nuse == v->epochs)
 		v->use[v->nuse++] = ticks * CENTI;
 }
 
@@ -77,11 +78,11 @@ bool figures_end_epoch(struct pass_figures *pf, variant_set runs,
 	for (i = 0; i < variant_count; i++) {
 		struct variant_figures *v = &pf->v[i];
 
-		if (!((runs >> i) & 1) || !v->in_epoch)
+		if (!((runs >> i) & 1) || !v->in_epoch || v->epochs == INTERVAL_EPOCHS_MAX)
 			continue;
-		v->med[pf->epochs] = median_u64(v->epoch, v->in_epoch);
+		v->med[v->epochs++] = median_u64(v->epoch, v->in_epoch);
 		v->in_epoch = 0;
-		interval_of_epochs(v->med, pf->epochs + 1, quantum(pf, v->batch), &v->iv);
+		interval_of_epochs(v->med, v->epochs, quantum(pf, v->batch), &v->iv);
 		if (v->nuse)
 			interval_of_epochs(v->use, v->nuse, quantum(pf, 1), &v->use_iv);
 		precise &= interval_precise(&v->iv, precision_bp);
@@ -100,8 +101,21 @@ struct epoch_series figures_series(const struct pass_figures *pf, unsigned int i
 {
 	const struct variant_figures *v = &pf->v[i];
 
-	return (struct epoch_series){ v->med, v->n ? pf->epochs : 0, v->iv.median,
+	return (struct epoch_series){ v->med, v->n ? v->epochs : 0, v->iv.median,
 				      quantum(pf, v->batch) };
+}
+
+unsigned int figures_epochs(const struct pass_figures *pf, unsigned int i)
+{
+	return pf->v[i].epochs;
+}
+
+unsigned int figures_common_epochs(const struct pass_figures *pf, unsigned int i,
+				   unsigned int ref)
+{
+	unsigned int a = pf->v[i].epochs, b = pf->v[ref].epochs;
+
+	return a < b ? a : b;
 }
 
 bool figures_ratio(const struct pass_figures *pf, unsigned int i,
@@ -129,7 +143,8 @@ static void figure(char *buf, uint64_t centi, bool decimals)
 }
 
 static void stat_line(const struct pass_figures *pf, const char *variant,
-		      const char *metric, unsigned int reps, unsigned int batch,
+		      const char *metric, unsigned int reps, unsigned int epochs,
+		      unsigned int batch,
 		      const struct interval *iv, enum epoch_stop stop)
 {
 	char med[FIGURE_MAX], lo[FIGURE_MAX] = "?", hi[FIGURE_MAX] = "?";
@@ -140,7 +155,7 @@ static void stat_line(const struct pass_figures *pf, const char *variant,
 		figure(hi, iv->hi, batch > 1);
 	}
 	out_line("stat suite=%s pass=%s variant=%s%s reps=%u epochs=%u batch=%u median=%s lo=%s hi=%s unit=ticks stop=%s",
-		 pf->suite, pf->pass, variant, metric, reps, pf->epochs, batch,
+		 pf->suite, pf->pass, variant, metric, reps, epochs, batch,
 		 med, lo, hi, epoch_stop_name(stop));
 }
 
@@ -165,7 +180,7 @@ static void ratio_lines(const struct pass_figures *pf, variant_set runs)
 		}
 		out_line("ratio suite=%s pass=%s variant=%s ref=%s epochs=%u median=%s lo=%s hi=%s",
 			 pf->suite, pf->pass, variants[i].name, variants[ref].name,
-			 pf->epochs, med, lo, hi);
+			 figures_common_epochs(pf, i, (unsigned int)ref), med, lo, hi);
 	}
 }
 
@@ -176,13 +191,14 @@ void figures_print(const struct pass_figures *pf, variant_set runs,
 
 	for (i = 0; i < variant_count; i++) {
 		const struct variant_figures *v = &pf->v[i];
+		enum epoch_stop why = (pf->out >> i) & 1 ? EPOCH_STOP_OUT : stop;
 
 		if (!((runs >> i) & 1) || !v->n)
 			continue;
-		stat_line(pf, variants[i].name, "", v->n, v->batch, &v->iv, stop);
+		stat_line(pf, variants[i].name, "", v->n, v->epochs, v->batch, &v->iv, why);
 		if (pf->use && v->nuse)
-			stat_line(pf, variants[i].name, " metric=use", v->nuse, 1,
-				  &v->use_iv, stop);
+			stat_line(pf, variants[i].name, " metric=use", v->nuse, v->epochs, 1,
+				  &v->use_iv, why);
 	}
 	ratio_lines(pf, runs);
 }

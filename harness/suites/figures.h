@@ -36,6 +36,7 @@ struct pass_figures {
 	unsigned int epochs;		/* ended so far */
 	bool use;			/* the pass takes use samples */
 	struct variant_figures *v;	/* per variant, in the pass's slot */
+	variant_set out;		/* time=: stopped early, stop=out */
 };
 
 /* A pass's figures, in slot (below FIGURES_PASSES_MAX) of the storage. */
@@ -63,10 +64,17 @@ bool figures_end_epoch(struct pass_figures *pf, variant_set runs,
 const struct interval *figures_interval(const struct pass_figures *pf,
 					unsigned int i, bool use);
 
+/* Variant i's epochs so far: the pass's, less those after time= stopped it. */
+unsigned int figures_epochs(const struct pass_figures *pf, unsigned int i);
+/* The epochs both i and ref ran: the first ones, as a variant stops for good. */
+unsigned int figures_common_epochs(const struct pass_figures *pf, unsigned int i,
+				   unsigned int ref);
+
 /*
  * Variant i's time over variant ref's, in millionths (RATIO_ONE): the
  * median of the epochs' ratios and its interval, interval_of_ratio()'s
- * (harness/interval.h). False where either lacks epochs.
+ * (harness/interval.h), over the epochs both ran. False where either
+ * lacks epochs.
  */
 bool figures_ratio(const struct pass_figures *pf, unsigned int i,
 		   unsigned int ref, struct interval *iv);

@@ -238,26 +238,40 @@ enum epoch_stop pass_epoch(struct suite_run *s, struct pass_state *ps)
 
 		ps->rep_fn(s, ps, shown_reps(s->p, e, ps->reps));
 		if (!ps->reps)
-			ps->reps = epoch_reps_adaptive(&s->rule, rdtsc_ordered() - r0);
+			ps->reps = epoch_reps_for(s->rule.budget_ticks,
+						  s->p->time_ms ? pass_floor(ps->id) :
+						  INTERVAL_EPOCHS_MIN,
+						  rdtsc_ordered() - r0);
 	}
 	ps->epoch++;
 	if (!s->p->stats)
 		return EPOCH_STOP_REPS;
 	for (i = 0; ps->use && i < variant_count; i++)
-		if (variant_runs(s, i, ps->op))
+		if (variant_measured(s, ps, i))
 			use_rep(s, ps, i);
-	precise = figures_end_epoch(&ps->figs, op_runs(s, ps->op),
+	precise = figures_end_epoch(&ps->figs, op_runs(s, ps->op) & ps->active,
 				    s->rule.precision_bp);
 	ps->last = rdtsc_ordered() - t0;
 	ps->own += ps->last;
+	if (s->p->time_ms) {
+		pass_race(s, ps);
+		return EPOCH_GO_ON;
+	}
 	/* A pass whose variants all faulted has nothing left to measure. */
 	stop = op_runs(s, ps->op) ? epoch_next(&s->rule, ps->epoch, precise,
 					       ps->own, ps->last) : EPOCH_STOP_REPS;
-	if (stop != EPOCH_GO_ON) {
-		ps->printed = op_runs(s, ps->op);
-		figures_print(&ps->figs, ps->printed, stop);
-	}
+	if (stop != EPOCH_GO_ON)
+		pass_stop(s, ps, stop);
 	return stop;
+}
+
+void pass_stop(struct suite_run *s, struct pass_state *ps, enum epoch_stop stop)
+{
+	if (ps->ended)
+		return;
+	ps->ended = true;
+	ps->printed = op_runs(s, ps->op);
+	figures_print(&ps->figs, ps->printed, stop);
 }
 
 static void timed_reps(struct suite_run *s, struct pass_state *ps,
@@ -274,7 +288,7 @@ static void timed_reps(struct suite_run *s, struct pass_state *ps,
 		for (i = 0; i < VARIANTS_MAX; i++)
 			nlegacy[i] = 0;
 	for (i = 0; i < variant_count; i++)
-		if (variant_runs(s, i, ps->op) &&
+		if (variant_measured(s, ps, i) &&
 		    timed_rep(s, ps, i, reps, legacy, nlegacy, &ticks[i])) {
 			timed |= 1ull << i;
 			if (ticks[i] < shortest)
@@ -292,7 +306,7 @@ static void timed_reps(struct suite_run *s, struct pass_state *ps,
 			figures_set_batch(&ps->figs, i, ps->batch);
 	}
 	for (i = 0; i < variant_count; i++) {
-		if (!((timed >> i) & 1) || !variant_runs(s, i, ps->op))
+		if (!((timed >> i) & 1) || !variant_measured(s, ps, i))
 			continue;
 		if (ps->batch == 1)
 			figures_add(&ps->figs, i, ticks[i]);
@@ -306,7 +320,8 @@ void pass_begin(struct suite_run *s, struct pass_state *ps, enum op op,
 {
 	*ps = (struct pass_state){ .op = op, .id = id, .header = passes[id].header,
 				   .nr = s->p->nr[id], .batch = 1, .slot = slot,
-				   .use = passes[id].use, .rep_fn = timed_reps };
+				   .use = passes[id].use, .rep_fn = timed_reps,
+				   .active = op_runs(s, op), .open = true };
 	figures_begin(&ps->figs, slot, op, passes[id].id, s->timer.step,
 		      passes[id].use);
 }

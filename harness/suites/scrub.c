@@ -292,7 +292,7 @@ void scrub_run(const struct plan *p, const struct cpu_desc *d,
 	for (i = 0; i < variant_count; i++)
 		nvar += (s.runs >> i) & 1;
 	progress_start(&s.clock, tsc_khz,
-		       (uint64_t)nvar * p->reps * (nc + (s.cpus.nodes > 1)));
+		       (uint64_t)nvar * p->reps * (nc + (s.cpus.nodes > 1)), 0);
 	for (k = 0; k < nc; k++)
 		count_steps(&s, c[k], LOCAL);
 	/* With NUMA, one more step: every CPU clearing the next node's memory. */

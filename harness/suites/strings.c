@@ -137,7 +137,7 @@ void strings_run(const struct plan *p, const struct cpu_desc *d,
 	/* Guard page, dst's window, guard page, src's window, guard page. */
 	s.dwin = b->strings + PAGE_SIZE;
 	s.swin = s.dwin + (STRINGS_WINDOW_PAGES + 1) * PAGE_SIZE;
-	progress_start(&s.clock, tsc_khz, count_batches(&s));
+	progress_start(&s.clock, tsc_khz, count_batches(&s), 0);
 	strings_tsc_grain(&grain);
 	strings_print_tsc(&grain);
 	for (op = STRING_MEMSET; op <= STRING_MEMCPY; op++) {

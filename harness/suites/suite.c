@@ -8,7 +8,9 @@
  * The driver: which passes run, and in what turns (run_passes); one pass's
  * epochs are harness/suites/pass.c's.
  */
+#include "cpu/insn.h"
 #include "harness/bench.h"
+#include "harness/budget.h"
 #include "harness/epochs.h"
 #include "harness/host.h"
 #include "lib/out.h"
@@ -120,6 +122,55 @@ static uint64_t due(const struct pass_state *ps, uint64_t span, unsigned int npa
 }
 
 /*
+ * time=: the passes take turns as the run's time budget says
+ * (harness/budget.h), from the start of the suite: first round, pairs of
+ * epochs, the passes furthest from what their open questions need first;
+ * a pass prints its lines when it stops.
+ */
+static void spend_time(struct suite_run *s, struct pass_state *ps, unsigned int n)
+{
+	static struct budget_pass bp[FIGURES_PASSES_MAX];
+	uint64_t budget = s->p->time_ms * s->ticks_per_ms, elapsed;
+	bool first_round = true;
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		bp[k] = (struct budget_pass){ .floor = pass_floor(ps[k].id), .open = true,
+					      .stop = op_runs(s, ps[k].op) ?
+						      EPOCH_GO_ON : EPOCH_STOP_REPS };
+	for (;;) {
+		unsigned int next;
+
+		elapsed = rdtsc_ordered() - s->clock.t_start;
+		next = budget_next(bp, n, elapsed, budget);
+		if (first_round && (next == n || ps[next].epoch >= INTERVAL_EPOCHS_MIN)) {
+			first_round = false;
+			if (elapsed > budget)
+				out_line("note: time=%lums: the first round, %u epochs of every pass and variant, took %lu ms: the passes stop there",
+					 (unsigned long)s->p->time_ms, INTERVAL_EPOCHS_MIN,
+					 (unsigned long)(elapsed / s->ticks_per_ms));
+		}
+
+		for (k = 0; k < n; k++)
+			if (bp[k].stop != EPOCH_GO_ON)
+				pass_stop(s, &ps[k], bp[k].stop);
+		if (next == n)
+			break;
+		sample_pass_select(next);
+		if (!ps[next].epoch && passes[ps[next].id].kind != KIND_TIMED)
+			ma_ling(s, &ps[next]);
+		pass_epoch(s, &ps[next]);
+		bp[next].epochs = ps[next].epoch;
+		bp[next].last = ps[next].last;
+		bp[next].open = ps[next].open;
+		bp[next].need = ps[next].need;
+		/* A pass whose variants all faulted has nothing left to measure. */
+		if (!op_runs(s, ps[next].op))
+			bp[next].stop = EPOCH_STOP_REPS;
+	}
+}
+
+/*
  * The page suites with stats: every pass takes turns, an epoch at a time,
  * so that each one's epochs spread over the whole run and sample what
  * changes on a shared machine over it (docs/method.md, "Epochs"). First
@@ -152,6 +203,10 @@ static void run_passes(struct suite_run *s)
 		sample_pass_reset();
 	}
 	host_pass_begin();
+	if (s->p->time_ms) {
+		spend_time(s, ps, n);
+		goto end;
+	}
 	for (k = 0; k < n; k++) {
 		sample_pass_select(k);
 		if (passes[ps[k].id].kind != KIND_TIMED)
@@ -172,6 +227,7 @@ static void run_passes(struct suite_run *s)
 		sample_pass_select(next);
 		running[next] = pass_epoch(s, &ps[next]) == EPOCH_GO_ON;
 	}
+end:
 	/* Cycles per pass; one disturbance line, for passes that shared their time. */
 	for (k = 0; k < n; k++) {
 		sample_pass_select(k);
@@ -211,19 +267,30 @@ void suite_run(const struct plan *p, const struct cpu_desc *d,
 	s.ticks_per_ms = tsc_khz ? tsc_khz : TIMER_TICKS_PER_MS_UNKNOWN;
 	s.rule = (struct epoch_rule){ p->reps, p->precision_bp,
 				      p->budget_ms * s.ticks_per_ms };
+	if (p->time_ms) {
+		/* Each pass's even share sizes its reps an epoch (epoch_reps_for()). */
+		unsigned int npasses = 0;
+
+		for (id = 0; id < PASS_COUNT; id++)
+			for (op = 0; op < OP_COUNT; op++)
+				npasses += pass_runs(&s, id, op);
+		s.rule.budget_ticks = p->time_ms * s.ticks_per_ms / (npasses ? npasses : 1);
+		race_find_picks(&s, d);
+	}
 	if (p->stats) {
 		timer_measure(&s.timer);
 		out_line("tsc step=%lu region=%lu reads=%u", (unsigned long)s.timer.step,
 			 (unsigned long)s.timer.region, s.timer.reads);
 		if (!tsc_khz && !p->reps)
-			out_line("note: no TSC rate: budget= counts %lu ticks a millisecond",
+			out_line(p->time_ms ? "note: no TSC rate: time= counts %lu ticks a millisecond" :
+				 "note: no TSC rate: budget= counts %lu ticks a millisecond",
 				 (unsigned long)s.ticks_per_ms);
 	}
 	for (id = 0; id < PASS_COUNT; id++)
 		for (op = 0; op < OP_COUNT; op++)
 			if (pass_runs(&s, id, op))
 				total += iterations(&s, id, op) * iteration_pages(p, id);
-	progress_start(&s.clock, tsc_khz, total);
+	progress_start(&s.clock, tsc_khz, total, p->time_ms);
 
 	if (p->stats) {
 		run_passes(&s);

@@ -4,7 +4,8 @@
  * between them, which flow one way: the driver (suite.c) lets the passes
  * take turns; a pass's epochs (pass.c) and Ma Ling's copy-hot/copy-cold
  * (copy_hot_cold.c) call the timed call (call.c), the checks
- * (verify.c) and the buffers' layout (layout.c). Only these files include
+ * (verify.c), the buffers' layout (layout.c) and, under time=, the
+ * questions still open (questions.c). Only these files include
  * this; the suites' interface is harness/suites/suite.h.
  */
 #ifndef PB_SUITE_INTERNAL_H
@@ -19,6 +20,7 @@
 #include "harness/host.h"
 #include "harness/plan.h"
 #include "harness/progress.h"
+#include "harness/race.h"
 #include "harness/timer.h"
 #include "harness/suites/figures.h"
 #include "variants/variants.h"
@@ -27,6 +29,13 @@
 
 struct pass_state;
 struct summary;
+struct cpu_desc;
+
+/*
+ * The functions a kernel calls, whose picks time= races (harness/race.h):
+ * each measured by the variants of its op and shape.
+ */
+enum race_fn { RACE_CLEAR_PAGE, RACE_CLEAR_PAGES, RACE_COPY_PAGE, RACE_FNS };
 
 struct suite_run {
 	const struct plan *p;
@@ -39,6 +48,7 @@ struct suite_run {
 	struct buffer_sizes sizes;	/* of b, as the plan asked for them */
 	uint64_t ticks_per_ms;
 	struct epoch_rule rule;
+	variant_set picks[RACE_FNS];	/* time=: what some kernel rule selects here */
 };
 
 static inline bool variant_runs(const struct suite_run *s, unsigned int i,
@@ -123,11 +133,47 @@ struct pass_state {
 	variant_set printed;	/* have stat lines: the variants at its stop */
 	unsigned int aggregate_n; /* copy-hot, copy-cold: Ma Ling's copies */
 	void (*rep_fn)(struct suite_run *s, struct pass_state *ps, unsigned int reps);
+	/* time= (harness/race.h) */
+	variant_set active;	/* still measured */
+	bool open;		/* some question of its race is open */
+	unsigned int need;	/* epochs its open questions are projected to need */
+	bool ended;		/* its stat lines are printed */
 };
 
 void pass_begin(struct suite_run *s, struct pass_state *ps, enum op op,
 		enum pass_id id, unsigned int slot);
+/*
+ * The pass's next epoch. With time= it returns EPOCH_GO_ON and leaves
+ * the stop to the run's budget (harness/budget.h); otherwise its own
+ * rule (harness/epochs.h) stops it, and its stat lines are printed.
+ */
 enum epoch_stop pass_epoch(struct suite_run *s, struct pass_state *ps);
+/* The pass has stopped for stop: its stat and ratio lines. */
+void pass_stop(struct suite_run *s, struct pass_state *ps, enum epoch_stop stop);
+
+/* Whether variant i is measured in the pass's epochs: it runs, and time= has not stopped it. */
+static inline bool variant_measured(const struct suite_run *s,
+				    const struct pass_state *ps, unsigned int i);
+
+static inline bool variant_measured(const struct suite_run *s,
+				    const struct pass_state *ps, unsigned int i)
+{
+	return variant_runs(s, i, ps->op) && ((ps->active >> i) & 1);
+}
+
+/* questions.c */
+
+/* time=: s->picks, from the kernel rules on this CPU. */
+void race_find_picks(struct suite_run *s, const struct cpu_desc *d);
+/* Epochs a pass runs under time= before it may stop settled. */
+unsigned int pass_floor(enum pass_id id);
+/*
+ * time=: after an odd count of epochs from the first round on, the race
+ * of the pass's questions says what it still measures: below its floor
+ * every variant an answer names, from it those of the open questions. A
+ * variant it stops measuring stops for good (stop=out).
+ */
+void pass_race(struct suite_run *s, struct pass_state *ps);
 
 /* copy_hot_cold.c */
 

@@ -108,6 +108,10 @@ def facts(m):
     if p and p["reps"] is not None:
         out.append(("plan", "suite=%s reps=%d passes=%s" % (
             p["suite"], p["reps"], p["passes"])))
+    elif p and p.get("time_ms"):
+        out.append(("plan", "suite=%s passes=%s, epochs until the run's %d ms "
+                    "are spent on the questions still open" % (
+                        p["suite"], p["passes"], p["time_ms"])))
     elif p:
         out.append(("plan", "suite=%s passes=%s, epochs until every figure "
                     "is within %g%% or a pass has spent %d ms" % (

@@ -847,7 +847,8 @@ class Reader:
                          "reps": None if g[1] == "auto" else int(g[1]),
                          "passes": g[2],
                          "precision": float(g[3]) if g[3] else None,
-                         "budget_ms": int(g[4]) if g[4] else None}
+                         "budget_ms": int(g[4]) if g[4] else None,
+                         "time_ms": int(g[5]) if g[5] else None}
         elif kind == "tsc_step":
             f["tsc_step"] = {"step": int(g[0]), "region": int(g[1]),
                              "reads": int(g[2])}

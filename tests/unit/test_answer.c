@@ -160,8 +160,8 @@ static void test_switch_keep_undecided(void)
 	half = (double)(a.ratio.hi - a.ratio.lo) / 2;
 	dist = dabs((double)a.ratio.median - 970000.0);
 	want = half * half / (dist * dist) * E;
-	if (want > ANSWER_NEED_MAX)
-		want = ANSWER_NEED_MAX;
+	if (want > NEED_EPOCHS_MAX)
+		want = NEED_EPOCHS_MAX;
 	result(dabs(a.need_epochs - want) <= 1.5 && a.need_epochs > E, "answer.undecided_need",
 	       "need=%u, (half/dist)^2 x epochs = %.1f", a.need_epochs, want);
 	answer_text(line, sizeof(line), &cpu_run, &pk, &a);
@@ -194,7 +194,7 @@ static void test_switch_keep_undecided(void)
 	add(&p, OP_CLEAR, "stosb", 100000, 0, E, 0);
 	add(&p, OP_CLEAR, "avx_t", 97000, 20000, E, 1);
 	result(decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a) &&
-	       a.action == ANSWER_UNDECIDED && a.need_epochs == ANSWER_NEED_MAX,
+	       a.action == ANSWER_UNDECIDED && a.need_epochs == NEED_EPOCHS_MAX,
 	       "answer.undecided_on_threshold", "action=%d need=%u", a.action, a.need_epochs);
 }
 

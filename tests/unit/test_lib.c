@@ -982,8 +982,10 @@ static void test_options_help(void)
 	       !strstr(help_text, "  console=") && !strstr(help_text, "  watchdog="),
 	       "help.linux_keys", "%s", help_text);
 	result(strstr(help_text, "\n  suite=all|xen|clear|copy|scrub|strings ") &&
-	       strstr(help_text, "Default: epochs until precise (xen 3, scrub 3, strings 11).") &&
-	       strstr(help_text, "\n  precision=P% ") && strstr(help_text, "Default: 1000ms.") &&
+	       strstr(help_text, "Default: epochs until time= is spent (xen 3, scrub 3, strings 11).") &&
+	       strstr(help_text, "\n  precision=P% ") &&
+	       strstr(help_text, "Default: 1000ms where given without time=.") &&
+	       strstr(help_text, "\n  time=T ") && strstr(help_text, "Default: 30s.") &&
 	       strstr(help_text, "PASS: l1 l1f l2 l2f l3 l3f mem hot cold all."),
 	       "help.generated", "%s", help_text);
 	expect_u("help.linux_width", help_long_lines, 0);
@@ -1295,17 +1297,39 @@ static void test_options_precision(void)
 		     "suite strings");
 	expect_error("opt.precision_scrub", "suite=scrub precision=1%", "precision=", NULL);
 
-	/* The plan: until precise by default, with the defaults or the options. */
+	/* time=: its values, and the errors of the other budgets. */
+	parse("time=30s");
+	result(!o.nerrors && o.time_ms == 30000, "opt.time.30s", "ms=%llu",
+	       (unsigned long long)o.time_ms);
+	parse("time=1500ms");
+	result(!o.nerrors && o.time_ms == 1500, "opt.time.1500ms", "ms=%llu",
+	       (unsigned long long)o.time_ms);
+	expect_error("opt.time_bad.999ms", "time=999ms", "time=", "from 1s to 86400s");
+	expect_error("opt.time_bad.unitless", "time=30", "time=", "like 30s");
+	expect_error("opt.time_bad.86401s", "time=86401s", "time=", NULL);
+	expect_error("opt.time_and_reps", "time=5s reps=5", "reps=", "time=");
+	expect_error("opt.time_xen", "suite=xen time=5s", "time=",
+		     "suite xen runs a fixed number of reps");
+
+	/* The plan: the run's time budget by default, or the options. */
 	build(&p, NULL, &skylake, 1024 * MIB);
-	result(!p.reps && p.stats && p.precision_bp == PRECISION_DEFAULT_BP &&
-	       p.budget_ms == BUDGET_DEFAULT_MS && p.batch_room == 512 * 1024,
-	       "plan.precision_default", "reps=%u stats=%d bp=%u ms=%llu room=%zu",
-	       p.reps, p.stats, p.precision_bp, (unsigned long long)p.budget_ms,
-	       p.batch_room);
+	result(!p.reps && p.stats && p.time_ms == TIME_DEFAULT_MS && !p.time_over &&
+	       !p.precision_bp && !p.budget_ms && p.batch_room == 512 * 1024,
+	       "plan.time_default", "reps=%u stats=%d time=%llu bp=%u ms=%llu room=%zu",
+	       p.reps, p.stats, (unsigned long long)p.time_ms, p.precision_bp,
+	       (unsigned long long)p.budget_ms, p.batch_room);
 	build(&p, "precision=0.5% budget=250ms", &skylake, 1024 * MIB);
-	result(!p.reps && p.precision_bp == 50 && p.budget_ms == 250,
+	result(!p.reps && !p.time_ms && p.precision_bp == 50 && p.budget_ms == 250,
 	       "plan.precision_given", "bp=%u ms=%llu", p.precision_bp,
 	       (unsigned long long)p.budget_ms);
+	build(&p, "precision=2%", &skylake, 1024 * MIB);
+	result(!p.time_ms && p.precision_bp == 200 && p.budget_ms == BUDGET_DEFAULT_MS,
+	       "plan.precision_alone", "bp=%u ms=%llu", p.precision_bp,
+	       (unsigned long long)p.budget_ms);
+	build(&p, "budget=250ms time=10s", &skylake, 1024 * MIB);
+	result(p.time_ms == 10000 && p.time_over && !p.budget_ms && !p.precision_bp,
+	       "plan.time_wins", "time=%llu over=%d ms=%llu", (unsigned long long)p.time_ms,
+	       p.time_over, (unsigned long long)p.budget_ms);
 	build(&p, "reps=7", &skylake, 1024 * MIB);
 	result(p.reps == 7 && p.stats && !p.precision_bp, "plan.reps_fixed",
 	       "reps=%u bp=%u", p.reps, p.precision_bp);

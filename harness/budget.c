@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+#include "harness/budget.h"
+#include "harness/interval.h"
+
+/*
+ * Rule 4's measure, the least goes first: below its floor, a pass's
+ * epochs over its floor; from it, 1 and its epochs over its need, in
+ * thousandths.
+ */
+static uint64_t progress_of(const struct budget_pass *p)
+{
+	unsigned int need = p->need;
+
+	if (p->epochs < p->floor)
+		return (uint64_t)p->epochs * 1000 / p->floor;
+	if (need <= p->epochs)
+		need = p->epochs + 1;
+	return 1000 + (uint64_t)p->epochs * 1000 / need;
+}
+
+/*
+ * Whether a pass below its floor still reaches it when the time is
+ * spent: where its epochs left to the floor cost at most an even share
+ * of the budget, as the L1 and L2 passes' few milliseconds do after a
+ * first round of large L3 and MEM passes has overrun the budget.
+ */
+static bool floor_is_cheap(const struct budget_pass *p, unsigned int n,
+			   uint64_t budget)
+{
+	return p->epochs < p->floor &&
+	       (uint64_t)(p->floor - p->epochs) * p->last <= budget / (n ? n : 1);
+}
+
+unsigned int budget_next(struct budget_pass *p, unsigned int n, uint64_t elapsed,
+			 uint64_t budget)
+{
+	unsigned int k, next = n;
+
+	/* 1. The first round, the passes taking turns. */
+	for (k = 0; k < n; k++)
+		if (p[k].stop == EPOCH_GO_ON && p[k].epochs < INTERVAL_EPOCHS_MIN &&
+		    (next == n || p[k].epochs < p[next].epochs))
+			next = k;
+	if (next < n)
+		return next;
+	/* 2. The odd count an interval needs. */
+	for (k = 0; k < n; k++)
+		if (p[k].stop == EPOCH_GO_ON && !(p[k].epochs & 1))
+			return k;
+	/* 3. Who stops. */
+	for (k = 0; k < n; k++) {
+		if (p[k].stop != EPOCH_GO_ON)
+			continue;
+		if (!p[k].open && p[k].epochs >= p[k].floor)
+			p[k].stop = EPOCH_STOP_SETTLED;
+		else if (p[k].epochs + 2 > INTERVAL_EPOCHS_MAX)
+			p[k].stop = EPOCH_STOP_EPOCHS;
+		else if ((elapsed >= budget || 2 * p[k].last > budget - elapsed) &&
+			 !floor_is_cheap(&p[k], n, budget))
+			p[k].stop = EPOCH_STOP_TIME;
+	}
+	/* 4. The one furthest from its need. */
+	for (k = 0; k < n; k++)
+		if (p[k].stop == EPOCH_GO_ON &&
+		    (next == n || progress_of(&p[k]) < progress_of(&p[next])))
+			next = k;
+	return next;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * time=: one time budget for a whole run of the page suites, shared
+ * between the passes by need (docs/method.md, "One time budget"). The
+ * passes take turns an epoch at a time; which goes next, and which stops
+ * and why, is decided here, on a clock the caller reads, so that
+ * tests/unit/test_race.c runs the rule on a synthetic one:
+ *
+ *   1. the first round: until every pass has INTERVAL_EPOCHS_MIN epochs,
+ *      the pass with the fewest goes next, whatever the time;
+ *   2. a pass with an even count of epochs goes on to the next odd one
+ *      (an interval needs an odd count), whatever the time;
+ *   3. then a pass stops: settled, once its race (harness/race.h) has no
+ *      open question and it has its floor of epochs; epochs, at
+ *      INTERVAL_EPOCHS_MAX; time, where two more of its epochs, at the
+ *      last one's length, would end beyond the budget, unless it is
+ *      below its floor and the epochs to it cost at most an even share
+ *      of the budget (budget / passes);
+ *   4. of the passes left, one below its floor first (the fewest epochs
+ *      over its floor), then the one furthest from what it needs: the
+ *      fewest epochs over the epochs it is projected to need, so that
+ *      the closest calls get the most epochs.
+ *
+ * Past the first round no pass starts two epochs the budget cannot
+ * afford at their last length, but for the cheap floors of rule 3: a run
+ * whose first round fits ends within its budget, plus what one epoch
+ * took beyond its estimate.
+ */
+#ifndef PB_BUDGET_H
+#define PB_BUDGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "harness/epochs.h"
+
+/*
+ * The floor: the epochs a pass runs before it may stop settled, so that
+ * a question is not decided on the few epochs that happened to agree
+ * (docs/method.md, "One time budget"); the L3 and MEM passes' floor
+ * brings their interval factor f(E) from 4.08 at 3 epochs to 1.33.
+ */
+#define BUDGET_FLOOR		5
+#define BUDGET_FLOOR_DEEP	9
+
+struct budget_pass {
+	unsigned int epochs;	/* ended */
+	unsigned int floor;	/* epochs before it may stop settled */
+	uint64_t last;		/* ticks its last epoch took */
+	bool open;		/* some question of its race is open */
+	unsigned int need;	/* epochs its open questions are projected to need */
+	enum epoch_stop stop;	/* EPOCH_GO_ON while it runs */
+};
+
+/*
+ * The pass to run next, or n when every pass has stopped; passes that
+ * stop now get their stop. elapsed and budget in ticks.
+ */
+unsigned int budget_next(struct budget_pass *p, unsigned int n, uint64_t elapsed,
+			 uint64_t budget);
+
+#endif
