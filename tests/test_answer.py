@@ -174,17 +174,35 @@ class Screen(unittest.TestCase):
         text = matrix.text(matrix.build(m))
         fits(self, text)
 
-    def test_a_log_without_answer_lines_says_so_in_one_line(self):
+    def test_a_log_without_answer_lines_is_decided_by_the_engine(self):
+        """A log from before the answer lines gets the engine's answers
+        (pagebench-decide), and its screen says where they came from."""
         path = os.path.join(HERE, "fixtures", "verdict", "hold.log")
         rc, out, err = run_tool("verdict", "-q", path)
         self.assertEqual(rc, 0, err)
-        first, rest = out.split("\n", 1)
-        self.assertEqual(first, "hold.log: no answer lines (a log from "
-                         "before them); the C log reader that will decide "
-                         "such logs is not written yet: today's verdict "
-                         "follows")
+        self.assertIn("\nanswers: made by build/bin/pagebench-decide", out)
+        ms, _ = parse.load([path])
+        decided.fill(ms)
+        self.assertEqual(ms[0].answers_from, "pagebench-decide")
+        self.assertTrue(ms[0].answers)
+        self.assertEqual(out.rstrip("\n"), matrix.text(matrix.build(ms[0])).rstrip("\n"))
         rc, explain, err = run_tool("verdict", "-q", "--explain", path)
-        self.assertEqual(rest, explain)
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("answers: made by", explain)
+
+    def test_without_the_engine_a_log_says_so_in_one_line(self):
+        path = os.path.join(HERE, "fixtures", "verdict", "hold.log")
+        ms, _ = parse.load([path])
+        tool, decided.TOOL = decided.TOOL, os.path.join(HERE, "no-such-tool")
+        try:
+            decided.fill(ms)
+            line = matrix.no_answers_line(ms[0])
+        finally:
+            decided.TOOL = tool
+        self.assertEqual(ms[0].answers, [])
+        self.assertEqual(line, "hold.log: no answer lines (a log from before them), and "
+                         "build/bin/pagebench-decide, which decides such logs, is not "
+                         "built (make): today's verdict follows")
 
     def test_explain_is_the_detailed_verdict(self):
         rc, out, err = run_tool("verdict", "-q", "--explain", A)

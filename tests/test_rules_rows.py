@@ -2,7 +2,7 @@
 scripts/pbreport/rules.py on made-up facts: the same CPUs as
 tests/unit/test_rules.c's check_builtin() gives harness/rules.c, with the
 same expected picks, so that both evaluators are held to the rows (on
-recorded CPUs tests/test_verdict_log.py compares them line for line).
+recorded CPUs tests/test_rules_agree.py compares them).
 
 - Xen 4.21 on keeps CLZERO only where the CLFLUSH line size (CPUID.1
   EBX[15:8] x 8, capped at 128) is a power of two: the features line's

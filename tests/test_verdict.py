@@ -392,7 +392,7 @@ class VerdictTest(unittest.TestCase):
                         self.assertFalse(p["significant"])
 
     def test_text_says_what_it_decided(self):
-        rc, out, err = run_tool("verdict", "-q", fx("hold.log"))
+        rc, out, err = run_tool("verdict", "-q", "--explain", fx("hold.log"))
         self.assertEqual(rc, 0, err)
         self.assertIn("L1 w/ flush: winner clzero", out)
         self.assertIn("linux >=5.4 <7.0 clear_page: clear_page_erms = stosb: "
@@ -473,7 +473,7 @@ def l1_verdict(test, log, text=False):
         with open(path, "w") as f:
             f.write(log)
         if text:
-            rc, out, err = run_tool("verdict", "-q", path)
+            rc, out, err = run_tool("verdict", "--explain", "-q", path)
             test.assertEqual(rc, 0, err)
             return out
         return decision(verdict_json(path)["machines"][0], "clear_page",
@@ -581,7 +581,7 @@ class NextUserTest(unittest.TestCase):
         d = self.verdict({"sse2": ((1000, 980, 1020), None),
                           "stosb": ((1200, 1180, 1220), None)})
         self.assertIsNone(d["with_use"])
-        rc, out, err = run_tool("verdict", "-q", fx("hold.log"))
+        rc, out, err = run_tool("verdict", "--explain", "-q", fx("hold.log"))
         self.assertEqual((rc, err), (0, ""))
         self.assertNotIn("next user", out)
 
@@ -664,7 +664,7 @@ class PairedTest(unittest.TestCase):
             self.assertIsNone(d["paired"], (d["function"], d["pass"]))
         d = self.verdict({})
         self.assertIsNone(d["paired"])
-        rc, out, err = run_tool("verdict", "-q", fx("hold.log"))
+        rc, out, err = run_tool("verdict", "--explain", "-q", fx("hold.log"))
         self.assertEqual((rc, err), (0, ""))
         self.assertNotIn("paired against", out)
 
@@ -736,7 +736,7 @@ class ModuleLogTest(unittest.TestCase):
 
 class BadInputTest(unittest.TestCase):
     def test_no_features_line(self):
-        rc, out, err = run_tool("verdict", fx("nofeatures.log"))
+        rc, out, err = run_tool("verdict", "--explain", fx("nofeatures.log"))
         self.assertEqual(rc, 0, err)
         self.assertNotIn("Traceback", err)
         self.assertIn("the log has no features line", out)
@@ -745,7 +745,7 @@ class BadInputTest(unittest.TestCase):
                       out)
 
     def test_truncated_log(self):
-        rc, out, err = run_tool("verdict", fx("truncated.log"))
+        rc, out, err = run_tool("verdict", "--explain", fx("truncated.log"))
         self.assertEqual(rc, 0, err)
         self.assertNotIn("Traceback", err)
         self.assertIn("the log ends early", err)
@@ -761,14 +761,14 @@ class BadInputTest(unittest.TestCase):
                            "version 5.3.18"),
                           (("--xen", "banana"), "not a version number"),
                           (("--linux", "6.x"), "not a version number")):
-            rc, out, err = run_tool("verdict", *args, fx("hold.log"))
+            rc, out, err = run_tool("verdict", "--explain", *args, fx("hold.log"))
             self.assertEqual(rc, 2)
             self.assertIn(msg, err)
             self.assertNotIn("Traceback", err)
             self.assertEqual(out, "")
 
     def test_no_data(self):
-        rc, out, err = run_tool("verdict", stdin=b"garbage\n")
+        rc, out, err = run_tool("verdict", "--explain", stdin=b"garbage\n")
         self.assertEqual(rc, 1)
         self.assertIn("no usable data", err)
 
@@ -965,7 +965,8 @@ class HtmlVerdictTest(unittest.TestCase):
         rc, page, err = run_tool("html", "-q", *logs)
         self.assertEqual(rc, 0, err)
         got = self.Page(page)
-        self.assertEqual(got.sections[:2], ["verdict", "claims"])
+        # The answer's matrix first (tests/test_answer.py), then the detail.
+        self.assertEqual(got.sections[:3], ["answer", "verdict", "claims"])
         self.assertLess(got.sections.index("claims"),
                         got.sections.index("machines"))
         v = verdict_json(*logs)

@@ -203,6 +203,9 @@ def build(m):
             ", ".join("%g%%" % w for w in worth))),
         ("kernels", kernels_text(shown)),
     ]
+    if m.answers_from == "pagebench-decide":
+        screen.header.append(("answers", "made by build/bin/pagebench-decide, the run's own "
+                              "engine, from the log's value lines (it has no answer lines)"))
     for suite, fns in SUITE_FNS:
         cols = [c for fn in fns for c in columns(m.answers, fn)]
         if not cols:

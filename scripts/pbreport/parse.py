@@ -358,6 +358,7 @@ class Machine:
         self.renamed = []               # (table, old, new): an old log's names
         self.cur_block = None           # the StrBlock lines go to
         self.answers = []               # answer.Answer, in log order
+        self.answers_from = None        # "log", or "pagebench-decide" (decided.py)
 
     # -- facts -----------------------------------------------------------
     @property
