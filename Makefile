@@ -224,7 +224,7 @@ deps:
 # The log goes to build/logs, which git ignores; SAVE=1 keeps it in results/.
 run: DEPS_FOR = run
 run: deps all
-	scripts/run-qemu $(if $(filter 1,$(SAVE)),--log-dir results) $(RUN_ARGS)
+	scripts/run-qemu --answer $(if $(filter 1,$(SAVE)),--log-dir results) $(RUN_ARGS)
 
 test: DEPS_FOR = test
 test: deps all

@@ -472,3 +472,29 @@ class ExitStatus(unittest.TestCase):
         r = subprocess.run([SCRIPT, "--help"], capture_output=True, text=True)
         for status in ("0  ", "1  ", "2  ", "3  ", "4  "):
             self.assertIn("\n  " + status, r.stdout)
+
+
+class Answer(unittest.TestCase):
+    """make run ends with the answer: run-qemu --answer prints, after the
+    serial log, what pagebench-report verdict draws from the saved log;
+    under TCG its cells say no recommendation."""
+
+    def test_answer_after_the_log(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "run.log")
+            r = run_qemu("--kernel", "--accel", "tcg", "--answer", "-q", "-o", log,
+                         "--append", "suite=clear passes=l1 time=2s variants=stosb,stosq,sse2")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            report = subprocess.run([os.path.join(REPO, "scripts", "pagebench-report"),
+                                     "verdict", "-q", log], capture_output=True, text=True,
+                                    timeout=120)
+        self.assertEqual(report.returncode, 0, report.stderr)
+        self.assertTrue(report.stdout.startswith("== run.log\n"), report.stdout)
+        self.assertTrue(r.stdout.endswith(report.stdout), (r.stdout, report.stdout))
+        self.assertIn("runs_on=tcg", report.stdout)
+        self.assertIn("not a CPU: no recommendation", report.stdout)
+        self.assertNotIn("→", report.stdout)
+
+    def test_make_run_asks_for_it(self):
+        with open(os.path.join(REPO, "Makefile")) as f:
+            self.assertRegex(f.read(), r"\n\tscripts/run-qemu --answer ")
