@@ -177,16 +177,16 @@ def open_file_in(dir_fd, name, shown, exclusive=False, mode=0o644):
     return fd
 
 
-def open_output(path, exclusive=False, mode=0o644):
-    """A text file to write path (its folder made when missing), opened as
-    open_folder and open_file_in check."""
+def open_output(path, exclusive=False, mode=0o644, binary=False):
+    """A file object to write path (its folder made when missing), text
+    unless binary, opened as open_folder and open_file_in check."""
     folder = os.path.dirname(os.path.abspath(path))
     dfd = open_folder(folder, make=True)
     try:
         fd = open_file_in(dfd, os.path.basename(path), path, exclusive, mode)
     finally:
         os.close(dfd)
-    return os.fdopen(fd, "w")
+    return os.fdopen(fd, "wb" if binary else "w")
 
 
 if __name__ == "__main__":
