@@ -12,6 +12,7 @@ machine's losses. Time linear in the machines shows as a steady figure in
 the last column.
 """
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -55,18 +56,22 @@ def main(argv):
     a, b = host_logs()
     if len(a) != len(b):
         sys.exit("bench_fleet: nodea and nodeb of %s differ in length" % PDSH)
-    print("%9s %10s %12s" % ("machines", "seconds", "ms/machine"))
+    print("%9s %9s %9s %10s %10s" % ("machines", "wall s", "cpu s", "wall ms/m", "cpu ms/m"))
     with tempfile.TemporaryDirectory() as folder:
         for n in sizes:
             paths = write_fleet(folder, n, a, b)
             t = time.monotonic()
+            ru = resource.getrusage(resource.RUSAGE_CHILDREN)
             r = subprocess.run([REPORT, "verdict", "-q"] + paths,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             dt = time.monotonic() - t
+            ru2 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = ru2.ru_utime + ru2.ru_stime - ru.ru_utime - ru.ru_stime
             if r.returncode:
                 sys.exit("bench_fleet: verdict exited %d: %s"
                          % (r.returncode, r.stderr.decode(errors="replace")[-500:]))
-            print("%9d %10.1f %12.2f" % (n, dt, 1000 * dt / n), flush=True)
+            print("%9d %9.1f %9.1f %10.2f %10.2f" % (n, dt, cpu, 1000 * dt / n, 1000 * cpu / n),
+                  flush=True)
             for p in paths:
                 os.remove(p)
 
