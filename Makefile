@@ -146,6 +146,8 @@ $(B)/bin/test_%: $(B)/h/tests/unit/test_%.o $(B)/h/tests/unit/abi.o $(TOOLS_COMM
 
 # Tests that run a suite: user space's host of ring 0's means (linux/host_ring0.c).
 $(B)/bin/test_sample $(B)/bin/test_strings_run: $(B)/h/linux/host_ring0.o
+# suite=scrub's per-node memory check, on a made-up sysfs.
+$(B)/bin/test_node_mem: $(B)/h/linux/node_mem.o
 
 # Kernel code that is pure (no ring 0), tested in user space.
 $(B)/bin/test_acpi: $(B)/h/kernel/acpi/tables.o

@@ -165,6 +165,29 @@ static void lock_all(const struct mapping *map, unsigned int n, size_t total)
 			 strerror(err), (unsigned long long)rl.rlim_cur / 1024, total / 1024);
 }
 
+void linux_fit_scrub(struct plan *p)
+{
+	static char why[OUT_LINE_MAX];
+	int ids[HOST_NODES_MAX];
+	struct buffer_sizes s;
+	struct host_cpus c;
+	unsigned int i;
+
+	if (!p->scrub_bytes)
+		return;
+	host_cpus(&c);
+	if (c.nodes < 2)	/* one mapping, not bound: the plan's check is it */
+		return;
+	for (i = 0; i < c.nodes; i++)
+		ids[i] = linux_node_id(i);
+	plan_buffer_sizes(p, &s);
+	if (linux_scrub_fits_nodes("/sys/devices/system/node", ids, c.nodes,
+				   round_up(s.scrub, HUGE_PAGE), why, sizeof(why)))
+		return;
+	p->scrub_skip = why;
+	p->scrub_bytes = 0;
+}
+
 bool linux_buffers(struct buffers *b, const struct plan *p)
 {
 	struct mapping map[1 + HOST_NODES_MAX];

@@ -48,6 +48,20 @@ int linux_node_id(unsigned int i);
 /* buffers.c */
 /* Maps, touches and locks the plan's buffers; prints their lines. */
 bool linux_buffers(struct buffers *b, const struct plan *p);
+/*
+ * suite=scrub on more than one NUMA node: the plan skips the region (its
+ * skipped line says why) when a node's free memory cannot hold it, before
+ * anything is mapped.
+ */
+void linux_fit_scrub(struct plan *p);
+
+/*
+ * node_mem.c: whether a region of that many bytes fits each of the NUMA
+ * nodes (kernel numbers) in at most half its MemFree, read from
+ * root/nodeN/meminfo (root: /sys/devices/system/node); false with why.
+ */
+bool linux_scrub_fits_nodes(const char *root, const int *nodes, unsigned int n,
+			    uint64_t region, char *why, size_t len);
 
 /* irqs.c: the interrupts that reached one CPU, from /proc/interrupts */
 #define IRQ_SOURCES_MAX 128

@@ -203,6 +203,7 @@ int main(int argc, char **argv)
 	run = answer_run_live(&d, &live, o.worth_bp);
 	mem = linux_mem_available();
 	plan_build(&plan, &o, &d, mem / 2);
+	linux_fit_scrub(&plan);
 	plan_print(&plan);
 	/*
 	 * A run that can measure none of what was asked must not look like

@@ -4,9 +4,12 @@ stopping quietly when stdout's reader goes away.
 
 Each script puts its folder on sys.path and imports this module."""
 import argparse
+import errno
+import fcntl
 import os
 import re
 import select
+import stat
 import subprocess
 import sys
 
@@ -104,3 +107,95 @@ def drop_stdout():
     fd = os.open(os.devnull, os.O_WRONLY)
     os.dup2(fd, sys.stdout.fileno())
     os.close(fd)
+
+
+# -- output paths a root script can open safely ------------------------------
+# Root writing by path where another user can rename or plant entries would
+# write where that user says (a symlink to /etc, a FIFO that hangs it). So a
+# script's outputs are opened here only: in a folder no other user can swap
+# entries in (owned by root or us; not writable by others, unless sticky),
+# never through a symlink (O_NOFOLLOW), never a FIFO or device (O_NONBLOCK,
+# then the file's own fstat), never a file another user owns or that has
+# other links.
+
+class UnsafePath(Exception):
+    """An output path refused, and why (status ENVIRONMENT)."""
+
+
+def folder_unsafe(st):
+    """Why a folder with this stat lets another user swap its entries, or None."""
+    if not stat.S_ISDIR(st.st_mode):
+        return "not a folder"
+    if st.st_uid not in (0, os.geteuid()):
+        return "owned by uid %d, who can rename or replace what is in it" % st.st_uid
+    if st.st_mode & 0o022 and not st.st_mode & stat.S_ISVTX:
+        return ("writable by other users and not sticky: they can rename or replace "
+                "what is in it (chmod o-w,g-w or +t, or use a folder of your own)")
+    return None
+
+
+def open_folder(path, make=False):
+    """A descriptor of the folder path (made, 0755, when missing and make),
+    refused (UnsafePath) when another user can swap its entries. Writes go
+    through this descriptor, so the folder checked is the one written."""
+    try:
+        if make:
+            os.makedirs(path, exist_ok=True)
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as e:
+        raise UnsafePath("%s: %s" % (path, e.strerror))
+    why = folder_unsafe(os.fstat(fd))
+    if why:
+        os.close(fd)
+        raise UnsafePath("%s: %s" % (path, why))
+    return fd
+
+
+def open_file_in(dir_fd, name, shown, exclusive=False, mode=0o644):
+    """A descriptor to write name in the folder dir_fd (open_folder),
+    emptied; created, and with exclusive never an existing one. shown names
+    it in messages."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(name, flags | (os.O_EXCL if exclusive else 0), mode, dir_fd=dir_fd)
+    except OSError as e:
+        why = {errno.ELOOP: "a symlink", errno.ENXIO: "a FIFO"}.get(e.errno, e.strerror)
+        raise UnsafePath("%s: %s: not written" % (shown, why)) from e
+    st = os.fstat(fd)
+    why = None
+    if not stat.S_ISREG(st.st_mode):
+        why = "not a regular file"
+    elif st.st_uid != os.geteuid():
+        why = "owned by uid %d" % st.st_uid
+    elif st.st_nlink != 1:
+        why = "it has %d links" % st.st_nlink
+    if why:
+        os.close(fd)
+        raise UnsafePath("%s: %s: not written" % (shown, why))
+    os.ftruncate(fd, 0)
+    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+    return fd
+
+
+def open_output(path, exclusive=False, mode=0o644, binary=False):
+    """A file object to write path (its folder made when missing), text
+    unless binary, opened as open_folder and open_file_in check."""
+    folder = os.path.dirname(os.path.abspath(path))
+    dfd = open_folder(folder, make=True)
+    try:
+        fd = open_file_in(dfd, os.path.basename(path), path, exclusive, mode)
+    finally:
+        os.close(dfd)
+    return os.fdopen(fd, "wb" if binary else "w")
+
+
+if __name__ == "__main__":
+    # For the shell scripts: scripts/cmdline.py safe-folder DIR
+    if len(sys.argv) == 3 and sys.argv[1] == "safe-folder":
+        try:
+            os.close(open_folder(sys.argv[2]))
+        except UnsafePath as e:
+            print("%s: %s" % (os.path.basename(sys.argv[0]), e), file=sys.stderr)
+            sys.exit(ENVIRONMENT)
+    else:
+        sys.exit("usage: cmdline.py safe-folder DIR")

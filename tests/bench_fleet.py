@@ -2,7 +2,12 @@
 """How long `pagebench-report verdict` takes on generated fleets: a
 benchmark that prints figures, not a test (its times depend on the CPU).
 
-Usage: tests/bench_fleet.py [MACHINES ...]     default: 1000 2000 4000 16000
+Usage: tests/bench_fleet.py [--fleet-only] [MACHINES ...]
+                                              default: 1000 2000 4000 16000
+
+--fleet-only times fleet.fleet() alone, in this process, on the two
+machines' verdicts copied under MACHINES names: the step that was
+quadratic, without the parsing and per-machine verdicts that are linear.
 
 Each fleet is pdsh streams (at most 4,000 hosts each, under fleet.py's
 MAX_HOSTS) built from tests/fixtures/verdict/pdsh.log: host i prints nodea's
@@ -12,6 +17,7 @@ machine's losses. Time linear in the machines shows as a steady figure in
 the last column.
 """
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -50,23 +56,45 @@ def write_fleet(folder, machines, a, b):
     return paths
 
 
+def fleet_only(sizes):
+    sys.path.insert(0, os.path.join(REPO, "scripts"))
+    from pbreport import analysis as A, fleet as F, verdict as V
+    machines, _ = F.load([PDSH])
+    two = [V.machine_verdict(m, A.DEFAULT_ALPHA, {}) for m in machines]
+    print("%9s %9s %10s %6s" % ("machines", "cpu s", "cpu ms/m", "rows"))
+    for n in sizes:
+        # Each machine's decisions objects of its own, as parsed logs give.
+        vs = [dict(two[i % 2], machine="n%05d" % i,
+                   decisions=[dict(d) for d in two[i % 2]["decisions"]]) for i in range(n)]
+        t = time.process_time()
+        rows = F.fleet(vs)
+        dt = time.process_time() - t
+        print("%9d %9.2f %10.3f %6d" % (n, dt, 1000 * dt / n, len(rows)), flush=True)
+
+
 def main(argv):
+    if argv[:1] == ["--fleet-only"]:
+        return fleet_only([int(n) for n in argv[1:]] or [1000, 2000, 4000, 16000])
     sizes = [int(n) for n in argv] or [1000, 2000, 4000, 16000]
     a, b = host_logs()
     if len(a) != len(b):
         sys.exit("bench_fleet: nodea and nodeb of %s differ in length" % PDSH)
-    print("%9s %10s %12s" % ("machines", "seconds", "ms/machine"))
+    print("%9s %9s %9s %10s %10s" % ("machines", "wall s", "cpu s", "wall ms/m", "cpu ms/m"))
     with tempfile.TemporaryDirectory() as folder:
         for n in sizes:
             paths = write_fleet(folder, n, a, b)
             t = time.monotonic()
+            ru = resource.getrusage(resource.RUSAGE_CHILDREN)
             r = subprocess.run([REPORT, "verdict", "-q"] + paths,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             dt = time.monotonic() - t
+            ru2 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = ru2.ru_utime + ru2.ru_stime - ru.ru_utime - ru.ru_stime
             if r.returncode:
                 sys.exit("bench_fleet: verdict exited %d: %s"
                          % (r.returncode, r.stderr.decode(errors="replace")[-500:]))
-            print("%9d %10.1f %12.2f" % (n, dt, 1000 * dt / n), flush=True)
+            print("%9d %9.1f %9.1f %10.2f %10.2f" % (n, dt, cpu, 1000 * dt / n, 1000 * cpu / n),
+                  flush=True)
             for p in paths:
                 os.remove(p)
 

@@ -79,6 +79,10 @@ class UnitTests(unittest.TestCase):
         """The kernel's RAM allocator, and placing a block in a NUMA node's range."""
         self.run_binary("test_mem")
 
+    def test_node_mem(self):
+        """suite=scrub's region against each NUMA node's MemFree (pagebench-linux)."""
+        self.run_binary("test_node_mem")
+
     def test_logfile(self):
         """The log kept for the UEFI log file (line ends, its limit and the
         closing note) and how the boot stick's partitions are found."""

@@ -6,6 +6,7 @@ import importlib.machinery
 import importlib.util
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 import unittest
@@ -157,6 +158,110 @@ class Images(unittest.TestCase):
         self.assertEqual(r.returncode, 3)
         self.assertRegex(r.stderr, r"has no PBRESULTS partition \(its GPT lists 1, 2 "
                                    r"\(FAT NO NAME\), 3, 4 \(FAT OTHERLABEL\), 5\)")
+
+
+NOBODY = 65534
+# An mcopy that first lets another user (nobody, who can write DEST's
+# folder when the test says so) rename the folder mcopy writes into and put
+# a symlink to a root-only folder in its place: the swap a hostile user
+# races root for, made certain. It fails, and is meant to, where that
+# folder is not theirs to rename.
+SWAP_MCOPY = r"""#!/bin/sh
+for last; do :; done
+folder=$(dirname "$last")
+setpriv --reuid=%(uid)d --regid=%(uid)d --clear-groups \
+    sh -c 'mv "$1" "$1.moved" && ln -s "$2" "$1"' sh "$folder" "$ROOT_ONLY" 2>/dev/null
+exec %(mcopy)s "$@"
+"""
+
+
+@unittest.skipUnless(os.path.exists(ELF), "needs build/pagebench.elf: run make")
+@unittest.skipUnless(os.geteuid() == 0 and shutil.which("setpriv") and shutil.which("mcopy"),
+                     "needs root, setpriv and mtools: another user's moves against root")
+class HostileDest(unittest.TestCase):
+    """usb-logs run by root where another user (nobody) can act: whatever
+    that user plants, nothing is written outside the private temporary
+    folder and DEST, and nothing hangs. Before: the temporary folder was in
+    DEST, so the swap above had mcopy write into the root-only folder, and
+    copy_out() followed a planted DEST/NAME (a FIFO hung it; /dev/zero, a
+    MemoryError)."""
+
+    volume, fill = Images.volume, Images.fill
+
+    def setUp(self):
+        Images.setUp(self)
+        os.chmod(self.tmp, 0o755)                   # nobody may reach DEST
+        self.root_only = os.path.join(self.tmp, "root-only")
+        os.mkdir(self.root_only, 0o700)
+        bindir = os.path.join(self.tmp, "bin")
+        os.mkdir(bindir)
+        with open(os.path.join(bindir, "mcopy"), "w") as f:
+            f.write(SWAP_MCOPY % {"uid": NOBODY, "mcopy": shutil.which("mcopy")})
+        os.chmod(os.path.join(bindir, "mcopy"), 0o755)
+        self.env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"],
+                        ROOT_ONLY=self.root_only)
+        self.fill()
+
+    def as_nobody(self, *argv):
+        subprocess.run(["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY,
+                        "--clear-groups"] + list(argv), check=True)
+
+    def run_as_root(self, dest):
+        def limit():            # a read of /dev/zero fails fast, not after 20 GiB
+            import resource
+            resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+        return subprocess.run([SCRIPT, self.stick, dest], capture_output=True, text=True,
+                              timeout=60, env=self.env, preexec_fn=limit)
+
+    def test_dest_another_user_can_write(self):
+        for mode, owner in ((0o755, NOBODY), (0o777, 0), (0o775, 0)):
+            with self.subTest(mode=oct(mode), owner=owner):
+                dest = tempfile.mkdtemp(dir=self.tmp)
+                os.chown(dest, owner, NOBODY)
+                os.chmod(dest, mode)
+                r = self.run_as_root(dest)
+                self.assertEqual(os.listdir(self.root_only), [])
+                self.assertEqual(r.returncode, 3, r.stderr)
+                self.assertNotIn("Traceback", r.stderr)
+                self.assertRegex(r.stderr, r"^usb-logs: DEST %s: (owned by uid %d|writable by "
+                                 r"other users and not sticky)" % (dest, NOBODY))
+                self.assertEqual(os.listdir(dest), [])
+
+    def test_planted_names_in_a_sticky_dest(self):
+        dest = os.path.join(self.tmp, "sticky")
+        os.mkdir(dest)
+        os.chmod(dest, 0o1777)
+        first, second, third = sorted(LOGS)
+        self.as_nobody("ln", "-s", "/dev/zero", os.path.join(dest, first))
+        self.as_nobody("mkfifo", os.path.join(dest, second))
+        self.as_nobody("ln", "-s", os.path.join(self.root_only, third),
+                       os.path.join(dest, third))
+        r = self.run_as_root(dest)
+        self.assertEqual(os.listdir(self.root_only), [])
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+        self.assertEqual(r.stderr.splitlines(), [
+            "usb-logs: %s/%s exists (a symlink): not replaced" % (dest, first),
+            "usb-logs: %s/%s exists and is not a regular file: not replaced" % (dest, second),
+            "usb-logs: %s/%s exists (a symlink): not replaced" % (dest, third)])
+        self.assertEqual(r.stdout.count("(NOT copied)"), 3)
+        self.assertEqual(os.readlink(os.path.join(dest, first)), "/dev/zero")
+        self.assertTrue(stat.S_ISFIFO(os.lstat(os.path.join(dest, second)).st_mode))
+        self.assertEqual(sorted(os.listdir(dest)), sorted(LOGS))
+
+    def test_a_sticky_dest_takes_new_logs(self):
+        dest = os.path.join(self.tmp, "sticky")
+        os.mkdir(dest)
+        os.chmod(dest, 0o1777)
+        r = self.run_as_root(dest)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(os.listdir(self.root_only), [])
+        for name, text in LOGS.items():
+            st = os.lstat(os.path.join(dest, name))
+            self.assertTrue(stat.S_ISREG(st.st_mode))
+            self.assertEqual(st.st_uid, 0)
+            with open(os.path.join(dest, name), "rb") as f:
+                self.assertEqual(f.read(), text)
 
 
 class NotAStick(unittest.TestCase):

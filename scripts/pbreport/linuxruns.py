@@ -6,6 +6,8 @@ import os
 import subprocess
 import time
 
+import cmdline  # scripts/cmdline.py: the scripts that import this put it on sys.path
+
 from . import parse as P
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -39,7 +41,11 @@ def run(who, args, path, tool=TOOL):
     """pagebench-linux ARGS into path: (its machines with data, seconds).
     A run that fails says so with the log's last error lines."""
     t0 = time.monotonic()
-    with open(path, "wb") as out:
+    try:
+        out = cmdline.open_output(path, binary=True)
+    except cmdline.UnsafePath as e:
+        raise SystemExit("%s: %s" % (who, e))
+    with out:
         r = subprocess.run([tool] + args, stdout=out, stderr=subprocess.PIPE)
     took = time.monotonic() - t0
     if r.returncode != 0:
