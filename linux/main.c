@@ -26,9 +26,23 @@
 #error "build with -DPB_VERSION=\"...\" (the Makefile passes git describe)"
 #endif
 
+/*
+ * The first error of a write to standard output: stdio keeps only that
+ * one happened (ferror), and a help longer than its buffer fails in the
+ * middle, long before stdout_close() asks.
+ */
+static int stdout_errno;
+
+static void stdout_check(void)
+{
+	if (!stdout_errno && ferror(stdout))
+		stdout_errno = errno ? errno : EIO;
+}
+
 static void help_line(const char *line)
 {
 	puts(line);
+	stdout_check();
 }
 
 static void usage(void)
@@ -40,6 +54,7 @@ static void usage(void)
 	      "output. OPTION=VALUE words are read as the kernel reads its\n"
 	      "command line; these are the ones that apply here:\n"
 	      "\n", stdout);
+	stdout_check();
 	options_help(PROGRAM_LINUX, help_line);
 	fputs("\n"
 	      "Exit status:\n"
@@ -53,6 +68,7 @@ static void usage(void)
 	      "     written (a full disk, >/dev/full); standard error says which\n"
 	      "A closed pipe (the reader gone, as with | head) stops the run\n"
 	      "quietly with status 0.\n", stdout);
+	stdout_check();
 }
 
 /*
@@ -82,7 +98,7 @@ static int stdout_close(int status)
 {
 	errno = 0;
 	if (fflush(stdout) || ferror(stdout) || fclose(stdout))
-		log_lost(errno ? errno : EIO);
+		log_lost(stdout_errno ? stdout_errno : errno ? errno : EIO);
 	return status;
 }
 
