@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The tree's layering, read from the sources and the built objects.
 
-README.md's "Layout" section holds one table: every source folder, what it
+docs/hacking.md's "Layout" section holds one table: every source folder, what it
 holds, and the folders it may include (and so call). This module reads
 that table and checks the tree against it:
 
@@ -62,12 +62,16 @@ def folder_of(path):
     return os.path.dirname(path)
 
 
-def read_table(readme=None):
-    """{folder: set of folders it may include}, from README's Layout."""
-    text = open(readme or os.path.join(REPO, "README.md"), encoding="utf-8").read()
+# The one place the table is written.
+LAYOUT_DOC = os.path.join("docs", "hacking.md")
+
+
+def read_table(doc=None):
+    """{folder: set of folders it may include}, from docs/hacking.md's Layout."""
+    text = open(doc or os.path.join(REPO, LAYOUT_DOC), encoding="utf-8").read()
     m = re.search(r"^## Layout\n(.*?)(?=^## |\Z)", text, re.M | re.S)
     if not m:
-        raise ValueError("README.md has no '## Layout' section")
+        raise ValueError("%s has no '## Layout' section" % LAYOUT_DOC)
     table = {}
     for line in m.group(1).splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -78,7 +82,7 @@ def read_table(readme=None):
             continue
         table[folder.group(1)] = set(FOLDER_CELL.findall(cells[2]))
     if not table:
-        raise ValueError("README.md's Layout section has no folder table")
+        raise ValueError("%s's Layout section has no folder table" % LAYOUT_DOC)
     return table
 
 
@@ -346,7 +350,7 @@ def main(argv):
         inc, unresolved = include_edges()
         obj, missing = object_edges()
         problems = []
-        problems += ["folder not in README's Layout table: %s/" % f
+        problems += ["folder not in the Layout table (docs/hacking.md): %s/" % f
                      for f in unlisted_folders(table)]
         problems += ["unresolved include in %s: %s" % u for u in unresolved]
         problems += ["include points up: %s -> %s" % (a, b)
@@ -358,7 +362,7 @@ def main(argv):
                      for c in cycles(module_edges(inc))]
         problems += ["reference cycle: " + " -> ".join(c)
                      for c in cycles([(a, b) for a, b, _ in obj])]
-        problems += ["README's Layout table has a cycle: " + " -> ".join(c)
+        problems += ["the Layout table (docs/hacking.md) has a cycle: " + " -> ".join(c)
                      for c in table_cycles(table)]
         problems += ["%s/ holds %d C files" % c for c in crowded_folders()]
         problems += ["%s:%d names %s, which does not exist" % b for b in named_paths()]

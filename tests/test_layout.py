@@ -1,4 +1,4 @@
-"""The tree keeps README.md's Layout table: includes and symbol references
+"""The tree keeps the Layout table of docs/hacking.md: includes and symbol references
 point down, nothing goes in a circle, folders stay small, and every path a
 comment names exists. tests/layout.py does the reading; each check is also
 shown to fail on a tree built to break it."""
