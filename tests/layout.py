@@ -265,6 +265,60 @@ def named_paths(scan=None):
     return bad
 
 
+# A Markdown link whose target is a file of ours: [text](path#anchor).
+MD_LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def heading_anchors(path):
+    """The anchors GitHub gives the headings of a Markdown file: lower
+    case, punctuation but - and _ dropped, spaces as -, and -1, -2, ...
+    after a repeated one."""
+    seen, out = collections.Counter(), set()
+    fenced = False
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("```"):
+                fenced = not fenced
+            m = None if fenced else re.match(r"#{1,6} +(.*?)\s*$", line)
+            if not m:
+                continue
+            slug = re.sub(r"[^\w\- ]", "", m.group(1).lower()).replace(" ", "-")
+            out.add(slug if not seen[slug] else "%s-%d" % (slug, seen[slug]))
+            seen[slug] += 1
+    return out
+
+
+def broken_links(scan=None):
+    """(file, line, target, why) for every relative link of a Markdown file
+    of scan (every tracked .md by default) whose file or heading is not
+    there; links to other sites are not followed."""
+    bad = []
+    for f in scan or [f for f in tracked_files() if f.endswith(".md")]:
+        if f.startswith("tests/fixtures/"):
+            continue
+        fenced = False
+        with open(os.path.join(REPO, f), encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+        for lineno, line in enumerate(lines, 1):
+            if line.startswith("```"):
+                fenced = not fenced
+            if fenced or line.startswith("    "):
+                continue
+            for m in MD_LINK.finditer(line):
+                target = m.group(1)
+                if re.match(r"[a-z]+:", target):
+                    continue
+                path, _, anchor = target.partition("#")
+                full = os.path.normpath(os.path.join(REPO, os.path.dirname(f), path)) \
+                    if path else os.path.join(REPO, f)
+                if not os.path.exists(full):
+                    bad.append((f, lineno, target, "no such file"))
+                elif anchor and full.endswith(".md") and \
+                        anchor not in heading_anchors(full):
+                    bad.append((f, lineno, target, "no such heading"))
+    return bad
+
+
 def _parents(folder):
     while folder:
         yield folder
@@ -366,6 +420,7 @@ def main(argv):
                      for c in table_cycles(table)]
         problems += ["%s/ holds %d C files" % c for c in crowded_folders()]
         problems += ["%s:%d names %s, which does not exist" % b for b in named_paths()]
+        problems += ["%s:%d links to %s: %s" % b for b in broken_links()]
         problems += ["not built: %s (run make)" % t for t in missing]
         for pkg in PY_PACKAGES:
             edges, hidden = python_imports(pkg)
