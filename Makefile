@@ -6,7 +6,7 @@
 #   make module   build/module/pagebench.ko, against KDIR's kernel headers
 # Missing Debian packages are installed when run as root (scripts/deps).
 #
-# Sources by layer, lowest first (README.md, "Layout"): lib/, cpu/,
+# Sources by layer, lowest first (docs/hacking.md, "Layout"): lib/, cpu/,
 # variants/, harness/ and harness/suites/ are compiled for every host;
 # boot/ and kernel/ are the ring-0 host, linux/ the user-space host
 # (pagebench-linux), module/ the host as a Linux kernel module
@@ -40,7 +40,7 @@ NASMFLAGS := -f elf64 -Wall
 # The selection rules as C tables (scripts/rules2c), for the answer lines (harness/answer.c).
 RULES_C     := $(B)/gen/rules.c
 # Every layer below the hosts, compiled once for the kernel and once for
-# user space (README.md, "Layout").
+# user space (docs/hacking.md, "Layout").
 # The factors of the epoch intervals, computed by scripts/interval-constants.
 INTERVAL_C  := $(B)/gen/interval_table.c
 HARNESS_C   := $(wildcard lib/*.c cpu/*.c variants/*.c harness/*.c harness/suites/*.c) \
@@ -179,7 +179,7 @@ $(B)/bin/pagebench-linux: $(LINUX_OBJ) $(HARNESS_LIB)
 	$(CC) -o $@ $^
 
 # The same program linked statically: one file to copy to any x86-64
-# Linux of a fleet (README.md, "A fleet"), whatever its libc.
+# Linux of a fleet (docs/running.md, "A fleet"), whatever its libc.
 $(B)/bin/pagebench-linux-static: $(LINUX_OBJ) $(HARNESS_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -static -o $@ $^

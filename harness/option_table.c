@@ -52,7 +52,7 @@ const struct option_def option_defs[] = {
 	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
 	  .names = selftest_names,
 	  .what = "a deliberate failure, to test how it is caught and reported "
-		  "(README.md, \"Options\", says what each does)",
+		  "(docs/running.md, \"Options\", says what each does)",
 	  .dflt = "off" },
 	{ .key = "disable", .parse = parse_disable,
 	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,

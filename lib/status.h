@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The exit statuses of the user-space programs (pagebench-linux,
- * pagebench-cpuid), one scheme for both; README.md and each --help say
+ * pagebench-cpuid), one scheme for both; docs/reading.md and each --help say
  * what they mean there. The kernel's own status is success or failure only.
  *
  * Output whose reader went away (a closed pipe, EPIPE: "| head -1") ends a

@@ -17,7 +17,7 @@
  * host.c: the most bytes one call may clear or copy with interrupts off.
  * At a slow 1 byte per ns (a clear of memory far from the CPU, a slow
  * variant) 1 MiB takes about 1 ms; a pass of L2 size or less stays whole
- * on current CPUs (README, "The kernel module").
+ * on current CPUs (docs/running.md, "pagebench.ko").
  */
 #define PBK_WINDOW_BYTES	(1024u * 1024)
 /* host_pause() sleeps in slices of this, or up to twice it. */

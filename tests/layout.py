@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The tree's layering, read from the sources and the built objects.
 
-README.md's "Layout" section holds one table: every source folder, what it
+docs/hacking.md's "Layout" section holds one table: every source folder, what it
 holds, and the folders it may include (and so call). This module reads
 that table and checks the tree against it:
 
@@ -62,12 +62,16 @@ def folder_of(path):
     return os.path.dirname(path)
 
 
-def read_table(readme=None):
-    """{folder: set of folders it may include}, from README's Layout."""
-    text = open(readme or os.path.join(REPO, "README.md"), encoding="utf-8").read()
+# The one place the table is written.
+LAYOUT_DOC = os.path.join("docs", "hacking.md")
+
+
+def read_table(doc=None):
+    """{folder: set of folders it may include}, from docs/hacking.md's Layout."""
+    text = open(doc or os.path.join(REPO, LAYOUT_DOC), encoding="utf-8").read()
     m = re.search(r"^## Layout\n(.*?)(?=^## |\Z)", text, re.M | re.S)
     if not m:
-        raise ValueError("README.md has no '## Layout' section")
+        raise ValueError("%s has no '## Layout' section" % LAYOUT_DOC)
     table = {}
     for line in m.group(1).splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -78,7 +82,7 @@ def read_table(readme=None):
             continue
         table[folder.group(1)] = set(FOLDER_CELL.findall(cells[2]))
     if not table:
-        raise ValueError("README.md's Layout section has no folder table")
+        raise ValueError("%s's Layout section has no folder table" % LAYOUT_DOC)
     return table
 
 
@@ -261,6 +265,60 @@ def named_paths(scan=None):
     return bad
 
 
+# A Markdown link whose target is a file of ours: [text](path#anchor).
+MD_LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def heading_anchors(path):
+    """The anchors GitHub gives the headings of a Markdown file: lower
+    case, punctuation but - and _ dropped, spaces as -, and -1, -2, ...
+    after a repeated one."""
+    seen, out = collections.Counter(), set()
+    fenced = False
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("```"):
+                fenced = not fenced
+            m = None if fenced else re.match(r"#{1,6} +(.*?)\s*$", line)
+            if not m:
+                continue
+            slug = re.sub(r"[^\w\- ]", "", m.group(1).lower()).replace(" ", "-")
+            out.add(slug if not seen[slug] else "%s-%d" % (slug, seen[slug]))
+            seen[slug] += 1
+    return out
+
+
+def broken_links(scan=None):
+    """(file, line, target, why) for every relative link of a Markdown file
+    of scan (every tracked .md by default) whose file or heading is not
+    there; links to other sites are not followed."""
+    bad = []
+    for f in scan or [f for f in tracked_files() if f.endswith(".md")]:
+        if f.startswith("tests/fixtures/"):
+            continue
+        fenced = False
+        with open(os.path.join(REPO, f), encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+        for lineno, line in enumerate(lines, 1):
+            if line.startswith("```"):
+                fenced = not fenced
+            if fenced or line.startswith("    "):
+                continue
+            for m in MD_LINK.finditer(line):
+                target = m.group(1)
+                if re.match(r"[a-z]+:", target):
+                    continue
+                path, _, anchor = target.partition("#")
+                full = os.path.normpath(os.path.join(REPO, os.path.dirname(f), path)) \
+                    if path else os.path.join(REPO, f)
+                if not os.path.exists(full):
+                    bad.append((f, lineno, target, "no such file"))
+                elif anchor and full.endswith(".md") and \
+                        anchor not in heading_anchors(full):
+                    bad.append((f, lineno, target, "no such heading"))
+    return bad
+
+
 def _parents(folder):
     while folder:
         yield folder
@@ -346,7 +404,7 @@ def main(argv):
         inc, unresolved = include_edges()
         obj, missing = object_edges()
         problems = []
-        problems += ["folder not in README's Layout table: %s/" % f
+        problems += ["folder not in the Layout table (docs/hacking.md): %s/" % f
                      for f in unlisted_folders(table)]
         problems += ["unresolved include in %s: %s" % u for u in unresolved]
         problems += ["include points up: %s -> %s" % (a, b)
@@ -358,10 +416,11 @@ def main(argv):
                      for c in cycles(module_edges(inc))]
         problems += ["reference cycle: " + " -> ".join(c)
                      for c in cycles([(a, b) for a, b, _ in obj])]
-        problems += ["README's Layout table has a cycle: " + " -> ".join(c)
+        problems += ["the Layout table (docs/hacking.md) has a cycle: " + " -> ".join(c)
                      for c in table_cycles(table)]
         problems += ["%s/ holds %d C files" % c for c in crowded_folders()]
         problems += ["%s:%d names %s, which does not exist" % b for b in named_paths()]
+        problems += ["%s:%d links to %s: %s" % b for b in broken_links()]
         problems += ["not built: %s (run make)" % t for t in missing]
         for pkg in PY_PACKAGES:
             edges, hidden = python_imports(pkg)

@@ -1,4 +1,4 @@
-"""The tree keeps README.md's Layout table: includes and symbol references
+"""The tree keeps the Layout table of docs/hacking.md: includes and symbol references
 point down, nothing goes in a circle, folders stay small, and every path a
 comment names exists. tests/layout.py does the reading; each check is also
 shown to fail on a tree built to break it."""
@@ -59,6 +59,12 @@ class TreeKeepsTheLayout(unittest.TestCase):
     def test_named_paths_exist(self):
         bad = layout.named_paths()
         self.assertEqual(["%s:%d names %s" % b for b in bad], [])
+
+    def test_doc_links_resolve(self):
+        """README and docs/ link to each other by relative paths and
+        headings; a moved section must take its links along."""
+        bad = layout.broken_links()
+        self.assertEqual(["%s:%d links to %s: %s" % b for b in bad], [])
 
     def test_harness_names_no_host(self):
         """The harness reaches a host only through harness/host.h."""
@@ -140,6 +146,22 @@ class ChecksCanFail(unittest.TestCase):
                         "#include <linux/module.h>\n" % self.STALE)
             bad = layout.named_paths([name])
         self.assertEqual([p for _, _, p in bad], [self.STALE])
+
+    def test_a_broken_link_is_caught(self):
+        with tempfile.TemporaryDirectory(dir=layout.REPO, prefix=".pb-layout-") as d:
+            rel = os.path.relpath(d, layout.REPO)
+            name = os.path.join(rel, "x.md")
+            with open(os.path.join(layout.REPO, name), "w") as f:
+                f.write("# A `b=c`: d\n## A `b=c`: d\n"
+                        "[ok](#a-bc-d) [ok](#a-bc-d-1) [ok](../README.md) "
+                        "[ok](https://example.org/x.md)\n"
+                        "[bad](#nowhere) [bad](no-such.md) [bad](../README.md#nowhere)\n"
+                        "    [in code](no-such.md)\n")
+            bad = layout.broken_links([name])
+        self.assertEqual([(line, target, why) for _, line, target, why in bad],
+                         [(4, "#nowhere", "no such heading"),
+                          (4, "no-such.md", "no such file"),
+                          (4, "../README.md#nowhere", "no such heading")])
 
     def test_the_table_is_read(self):
         table = layout.read_table()

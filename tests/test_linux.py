@@ -902,11 +902,11 @@ def help_options(tool):
     return dict(re.findall(r"^  (\w+)=(\S+)$", out.stdout, re.M))
 
 
-def readme_options():
-    """README's Options table: {key: {"programs", "names"}}, with programs
+def documented_options():
+    """The Options table of docs/running.md: {key: {"programs", "names"}}, with programs
     from "kernel only" / "pagebench-linux only" and the a|b|c names of the
     first column, each name with the programs of its own row."""
-    with open(os.path.join(REPO, "README.md")) as f:
+    with open(os.path.join(REPO, "docs", "running.md")) as f:
         text = f.read()
     table = text.split("| Option | Meaning | Default |\n|---|---|---|\n", 1)[1]
     table = table.split("\n\n", 1)[0]
@@ -926,7 +926,7 @@ def readme_options():
 
 
 class OptionsDocumented(unittest.TestCase):
-    """--help comes from the parser's own table, so README's Options table
+    """--help comes from the parser's own table, so docs/running.md's Options table
     is checked against it: no option the parser lacks, none it leaves out,
     each for the same programs, and the same names where it lists them."""
 
@@ -941,7 +941,7 @@ class OptionsDocumented(unittest.TestCase):
         self.assertIn("watchdog", kernel)
         self.assertNotIn("cpu", kernel)
 
-    def test_readme_table_matches_the_parser(self):
+    def test_documented_table_matches_the_parser(self):
         helps = {"linux": help_options(TOOL), "kernel": help_options(CPUID_TOOL)}
         parser = {}
         for program, options in helps.items():
@@ -951,14 +951,14 @@ class OptionsDocumented(unittest.TestCase):
                 if re.fullmatch(r"[a-z0-9-]+(\|[a-z0-9-]+)*", form):
                     for name in form.split("|"):
                         k["names"].setdefault(name, set()).add(program)
-        readme = readme_options()
-        self.assertEqual(sorted(readme), sorted(parser),
-                         "README's Options table vs the parser's keys")
+        documented = documented_options()
+        self.assertEqual(sorted(documented), sorted(parser),
+                         "docs/running.md's Options table vs the parser's keys")
         for key in sorted(parser):
             with self.subTest(key=key):
-                self.assertEqual(readme[key]["programs"], parser[key]["programs"])
+                self.assertEqual(documented[key]["programs"], parser[key]["programs"])
                 if parser[key]["names"]:
-                    self.assertEqual(readme[key]["names"], parser[key]["names"])
+                    self.assertEqual(documented[key]["names"], parser[key]["names"])
 
 
 class StringsSuite(unittest.TestCase):

@@ -1,6 +1,7 @@
 """The command-line habits every script here shares: --version gives the
 build's version string (the log's version line), and the exit statuses
-mean the same in each (README.md, "Exit status")."""
+mean the same in each (docs/hacking.md, "Conventions";
+docs/running.md, each tool's "Exit status")."""
 import os
 import subprocess
 import unittest

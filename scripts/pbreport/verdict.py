@@ -30,7 +30,7 @@ _SHAPES = {}
 
 
 # The module's build appends module/<suite>.def, the running kernel's own
-# routines, to the table of variants/ (README, "pagebench.ko").
+# routines, to the table of variants/ (docs/running.md, "pagebench.ko").
 DEF_FOLDERS = ("variants", "module")
 # Its rows are named after the entry points they call: kernel_clear_page.
 OWN_PREFIX = "kernel_"
