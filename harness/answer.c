@@ -84,22 +84,11 @@ struct answer_run answer_run_live(const struct cpu_desc *d,
 				    live->tsc_khz };
 }
 
-static bool ends_with(const char *s, const char *tail)
-{
-	size_t n = 0, t = 0;
-
-	while (s[n])
-		n++;
-	while (tail[t])
-		t++;
-	return n >= t && str_eq(s + n - t, tail);
-}
-
 bool answer_judged(const char *entry, enum pass_id pass)
 {
-	if (ends_with(entry, "_hot"))
+	if (str_ends_with(entry, "_hot"))
 		return pass_hot(pass);
-	if (ends_with(entry, "_cold"))
+	if (str_ends_with(entry, "_cold"))
 		return !pass_hot(pass);
 	return true;
 }

@@ -42,17 +42,6 @@ static bool same(const char *a, const char *b)
 	return str_eq(a, b);
 }
 
-static bool ends_with(const char *s, const char *tail)
-{
-	size_t n = 0, t = 0;
-
-	while (s[n])
-		n++;
-	while (tail[t])
-		t++;
-	return n >= t && str_eq(s + n - t, tail);
-}
-
 /* Whose pick: "linux", "running" (the running Linux), "xen hot", "xen cold", "xen 4.15-4.20". */
 static void who_text(char *buf, size_t len, const struct answer_pick *p)
 {
@@ -60,9 +49,9 @@ static void who_text(char *buf, size_t len, const struct answer_pick *p)
 
 	if (p->kernel == RULE_LINUX)
 		fmt_snprintf(buf, len, running ? "running" : "linux");
-	else if (ends_with(p->entry, "_hot"))
+	else if (str_ends_with(p->entry, "_hot"))
 		fmt_snprintf(buf, len, "xen hot");
-	else if (ends_with(p->entry, "_cold"))
+	else if (str_ends_with(p->entry, "_cold"))
 		fmt_snprintf(buf, len, "xen cold");
 	else
 		fmt_snprintf(buf, len, "xen %s", p->versions);

@@ -28,26 +28,8 @@
 #include "harness/summary.h"
 #include "tests/unit/check.h"
 
-static uint64_t rng = 0x243f6a8885a308d3ull;
-
-static double uniform(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (double)(rng >> 11) / (double)(1ull << 53);
-}
-
-/* A standard normal value, near enough: twelve uniforms less six (Irwin-Hall). */
-static double normal(void)
-{
-	double s = -6;
-	int i;
-
-	for (i = 0; i < 12; i++)
-		s += uniform();
-	return s;
-}
+#define NOISE_SEED 0x243f6a8885a308d3ull
+#include "tests/unit/noise.h"
 
 #define TRUE_FIGURE	100000.0	/* hundredths of a tick: 1000 ticks */
 #define REPS_SPLIT_CHECKED 1000

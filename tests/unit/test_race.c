@@ -27,26 +27,8 @@
 #include "harness/suites/figures.h"
 #include "tests/unit/check.h"
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static double uniform(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (double)(rng >> 11) / (double)(1ull << 53);
-}
-
-/* A standard normal value, near enough: twelve uniforms less six. */
-static double normal(void)
-{
-	double s = -6;
-	int i;
-
-	for (i = 0; i < 12; i++)
-		s += uniform();
-	return s;
-}
+#define NOISE_SEED 0x9e3779b97f4a7c15ull
+#include "tests/unit/noise.h"
 
 /* --- the budget rule on a synthetic clock -------------------------------- */
 
