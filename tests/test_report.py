@@ -995,7 +995,7 @@ class EpochStatsTest(unittest.TestCase):
         self.assertEqual([str(d) for d in diags], [])
         self.assertEqual(m.facts["plan"], {"suite": "clear", "reps": None,
                                            "passes": "l1", "precision": 1.0,
-                                           "budget_ms": 1000})
+                                           "budget_ms": 1000, "time_ms": None})
         self.assertEqual(m.facts["tsc_step"], {"step": 28, "region": 34,
                                                "reads": 1000})
         p = m.passes[("clear", "L1 w/o flush")]

@@ -123,10 +123,12 @@ def answer_table(screen, t):
             a = cell.answer
             tip = ""
             if a is not None and a.pick_ns is not None:
+                # No interval (fewer than 3 epochs): the figures, no epochs.
                 tip = "%s %.1f ns/page (%.2f GB/s), %s %.1f ns/page " \
-                      "(%.2f GB/s), %d epochs" % (
+                      "(%.2f GB/s)%s" % (
                           a.pick, a.pick_ns, a.pick_gbps, a.routine,
-                          a.routine_ns, a.routine_gbps, a.epochs)
+                          a.routine_ns, a.routine_gbps,
+                          "" if a.epochs is None else ", %d epochs" % a.epochs)
             row.append('<td class="%s" data-fn="%s" data-pick="%s" '
                        'data-action="%s" title="%s">%s</td>' % (
                            e(cell.action or "blank"), e(c.fn), e(c.label),
