@@ -92,10 +92,15 @@ def run(args, machines):
                 return V.to_json(verdicts, rows)
             if args.explain:
                 out = V.text(verdicts)
-            else:
-                out = answer_text(machines, verdicts)
+                if rows:
+                    out += "\n" + F.text(rows)
+                return out
+            out = answer_text(machines, verdicts)
             if rows:
-                out += "\n" + F.text(rows)
+                # The one choice per CPU group is the answers' (commit.py);
+                # the fleet table weighs the old view, so it is detail.
+                out += ("\nfleet: --format commit gives the one choice per "
+                        "group of CPUs; --explain the detailed fleet table\n")
             return out
         table = C.load_claims()
         if args.id:

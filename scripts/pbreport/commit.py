@@ -23,6 +23,10 @@ def group_key(m):
     c = m.facts.get("cpu") or {}
     not_cpu = V.runs_on(m) in NOT_A_CPU or any(
         a.why == "not-a-cpu" for a in m.answers)
+    if not c:
+        # A log that names no CPU (Jan's 2021 file): only its own run is
+        # known to be that CPU.
+        return (None, m.source, m.name, not_cpu)
     return (c.get("vendor"), c.get("family"), c.get("model"),
             m.facts.get("brand"), not_cpu)
 

@@ -346,7 +346,9 @@ def text(screen):
 
 def no_answers_line(m, follows=True):
     """The one line for a log without answer lines."""
-    why = ("its figures give the rules no CPU (no cpu line)"
+    why = ("it has no clear or copy pass: the answer decides clear_page, "
+           "clear_pages and copy_page (memset, memcpy and scrubbing are the "
+           "detailed verdict's)"
            if os.access(decided.TOOL, os.X_OK) else
            "build/bin/pagebench-decide, which decides such logs, is not built (make)")
     return "%s: no answer lines (a log from before them), and %s%s" % (
