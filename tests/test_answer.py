@@ -364,3 +364,23 @@ class NotACpu(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class UnnamedCpus(unittest.TestCase):
+    def test_each_2021_machine_is_its_own_group(self):
+        """Jan's 2021 file names no CPU: each run is a group of its own in
+        the commit block, never one 'unknown CPU' group of eight."""
+        path = os.path.join(ROOT, "results", "xen-2021-clear-page.txt")
+        ms, _ = parse.load([path])
+        ms = [m for m in ms if m.has_data]
+        rc, out, err = run_tool("verdict", "-q", "--format", "commit", path)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(len(re.findall(r"(?m)^CPU: ", out)), len(ms))
+        self.assertNotIn("CPU group of", out)
+
+    def test_several_machines_get_no_second_fleet_view(self):
+        path = os.path.join(ROOT, "results", "xen-2021-clear-page.txt")
+        rc, out, err = run_tool("verdict", "-q", path)
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("\ngroup ", out)
+        self.assertIn("fleet: --format commit gives the one choice", out)
