@@ -59,7 +59,9 @@ def plan_text(m, passes=True):
                               else p["reps"])
     if passes:
         s += " passes=" + p["passes"]
-    if p.get("precision") is not None:
+    if p.get("time_ms"):
+        s += " time=%gs" % (p["time_ms"] / 1000)
+    elif p.get("precision") is not None:
         s += " precision=%g%% budget=%dms" % (p["precision"], p["budget_ms"])
     return s
 
