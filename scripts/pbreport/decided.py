@@ -79,16 +79,16 @@ def figures(m, key):
 def fill(machines):
     """Give every machine without answer lines the engine's answers, where
     its figures allow; each machine's answers_from says which it has."""
-    todo = {}
+    pending = {}
     for i, m in enumerate(machines):
         m.answers_from = "log" if m.answers else None
         if not m.answers:
             text = figures(m, str(i))
             if text:
-                todo[str(i)] = (m, text)
-    if not todo or not os.access(TOOL, os.X_OK):
+                pending[str(i)] = (m, text)
+    if not pending or not os.access(TOOL, os.X_OK):
         return
-    r = subprocess.run([TOOL], input="".join(t for _, t in todo.values()),
+    r = subprocess.run([TOOL], input="".join(t for _, t in pending.values()),
                        capture_output=True, text=True)
     if r.returncode:
         raise DecideError("pagebench-decide: %s" % (r.stderr.strip() or
@@ -97,7 +97,7 @@ def fill(machines):
     cur = None
     for n, line in enumerate(r.stdout.splitlines(), 1):
         if line.startswith("machine "):
-            cur = todo.get(line[len("machine "):], (None,))[0]
+            cur = pending.get(line[len("machine "):], (None,))[0]
             continue
         body = line.split(") ", 1)[-1]
         g = rx.match(body)
