@@ -417,7 +417,7 @@ class BenchVsPeers(unittest.TestCase):
 
 
 class UnusableLog(unittest.TestCase):
-    """pagebench-linux's output that gives no figure (a stub prints it, so
+    """pagebench-linux's output that gives no figure (a stand-in program prints it, so
     no build is needed): a clear error with the status --help gives, no
     traceback."""
 
