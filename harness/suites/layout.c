@@ -26,6 +26,16 @@ struct layout layout_of(const struct plan *p, uint8_t *base, enum op op,
 	return l;
 }
 
+struct layout pass_layout(const struct plan *p, uint8_t *base, enum op op,
+			  enum pass_id id)
+{
+	struct layout l = layout_of(p, base, op, pass_bytes(p, id, op));
+
+	if (p->placements[id] > 1)
+		l.slots = p->placements[id];
+	return l;
+}
+
 /* Slot j alone, as a layout of one slot. */
 struct layout layout_slot(const struct layout *l, unsigned int j)
 {
