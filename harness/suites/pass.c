@@ -120,7 +120,8 @@ static void prepare_slots(struct suite_run *s, const struct pass_state *ps,
 
 /*
  * Call number k's slot and its share of fill (nr pages): with
- * placements, placement k % placements of both; else slot 0 and the
+ * placements, placement k % placements of the layout and the same share
+ * of fill, twice what a call clears, as in 2021; else slot 0 and the
  * whole of fill.
  */
 static struct layout call_slot(const struct pass_state *ps, unsigned long k,
@@ -128,7 +129,7 @@ static struct layout call_slot(const struct pass_state *ps, unsigned long k,
 {
 	unsigned int at = ps->placements > 1 ? (unsigned int)(k % ps->placements) : 0;
 
-	*nr = ps->nr / ps->placements;
+	*nr = ps->placements > 1 ? 2 * ps->l.stride / PAGE : ps->nr;
 	*fill = ps->fill + (size_t)at * *nr * PAGE;
 	return layout_slot(&ps->l, at);
 }
