@@ -864,11 +864,21 @@ class LinuxRunner(unittest.TestCase):
         self.assertEqual(len(r.all("disturbance")), steps)
         self.assert_tallies(r, windows_per_sample=ncpus)
 
-    def test_progress_on_a_terminal_only(self):
-        """stderr as a terminal shows progress; stdout stays the clean log."""
+    def test_progress_on_a_terminal_and_into_a_pipe(self):
+        """stderr as a terminal shows one redrawn progress line; into a pipe,
+        one line as each pass first runs, its percent at most 100 and its
+        times whole seconds; stdout stays the clean log either way."""
         args = [TOOL, "suite=xen", "reps=30", "passes=l2,l2f"]
         plain = subprocess.run(args, capture_output=True, text=True, timeout=300)
-        self.assertEqual(plain.stderr, "")
+        lines = plain.stderr.splitlines()
+        self.assertEqual([re.sub(r"\[.*?\] | +\d+s.*$", "", l) for l in lines],
+                         ["clear L2 w/o flush", "clear L2 w/ flush"], plain.stderr)
+        for line in lines:
+            m = re.match(r"\[\s*(\d+)%\] clear L2 w/o? flush  (\d+)s(?:, ~(\d+)s left)?$", line)
+            self.assertTrue(m, line)
+            self.assertLessEqual(int(m.group(1)), 100, line)
+            self.assertLess(int(m.group(2)), 300, line)
+        self.assertNotIn("\r", plain.stderr)
         master, slave = pty.openpty()
         try:
             proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=slave,
