@@ -554,7 +554,9 @@ static void test_plan_sizes(void)
 	/* A clear pass clears half the cache, a copy pass copies a quarter each way. */
 	expect_u("plan.bytes_l1_clear", pass_bytes(&p, PASS_L1, OP_CLEAR), 4 * 4096);
 	expect_u("plan.bytes_l1_copy", pass_bytes(&p, PASS_L1, OP_COPY), 2 * 4096);
-	expect_u("plan.bytes_mem_clear", pass_bytes(&p, PASS_MEM, OP_CLEAR), 8192 * 4096ull);
+	/* With stats the MEM pass clears one of its placements a call (below). */
+	expect_u("plan.bytes_mem_clear", pass_bytes(&p, PASS_MEM, OP_CLEAR),
+		 (8192 / PLACEMENTS - 1) * 4096ull);
 	expect_u("plan.bytes_hot_copy", pass_bytes(&p, PASS_HOT, OP_COPY), 4096);
 	expect_u("plan.bytes_hot_clear", pass_bytes(&p, PASS_HOT, OP_CLEAR), 0);
 	plan_buffer_sizes(&p, &bs);
@@ -637,6 +639,62 @@ static void test_plan_sizes(void)
 	plan_buffer_sizes(&p, &bs);
 	result(p.passes == BIT(PASS_HOT) && bs.work >= 5 * 4096,
 	       "plan.hot_work_area", "passes=0x%x work=%zu", p.passes, bs.work);
+}
+
+/*
+ * Placements (docs/method.md, "Placements"): with stats the L3 and MEM
+ * passes' calls take PLACEMENTS placements of the 2021 region in turn,
+ * each at most PLACEMENT_MAX_BYTES to clear, a guard page after each;
+ * the work area holds them all, fill a share twice a clear's for each;
+ * suite=xen and the other passes keep the 2021 sizes.
+ */
+static void test_plan_placements(void)
+{
+	struct cpu_desc d = skylake;
+	struct buffer_sizes bs;
+	unsigned int id;
+	struct plan p;
+
+	build(&p, NULL, &d, 1024 * MIB);
+	for (id = 0; id < PASS_COUNT; id++)
+		result(p.placements[id] == (id == PASS_L3 || id == PASS_L3F ||
+					    id == PASS_MEM ? PLACEMENTS : 1),
+		       "plan.placements_deep_passes_only", "%s: %u", passes[id].id,
+		       p.placements[id]);
+	/* L3 32 MiB: 4096 pages to clear in 2021, 128 a placement, less its guard. */
+	expect_u("plan.placement_l3_clear", pass_bytes(&p, PASS_L3, OP_CLEAR), 127 * 4096ull);
+	expect_u("plan.placement_l3_copy", pass_bytes(&p, PASS_L3, OP_COPY), 63 * 4096ull);
+	expect_u("plan.placement_mem_copy", pass_bytes(&p, PASS_MEM, OP_COPY), 127 * 4096ull);
+	plan_buffer_sizes(&p, &bs);
+	/* The MEM pass's 32 placements of 256 pages tile its 2021 region; fill as in 2021. */
+	result(bs.work == (PLACEMENTS * 256 + 3 + EPOCH_SHIFT_PAGES) * 4096ull &&
+	       bs.fill == (16384 + EPOCH_SHIFT_PAGES) * 4096ull,
+	       "plan.placements_work_area", "work=%zu fill=%zu", bs.work, bs.fill);
+
+	/* A 512 MiB L3 (this project's AMD VM under bhyve): each placement at most 8 MiB. */
+	d.l3.size_kib = 512 * 1024;
+	build(&p, NULL, &d, 8192 * MIB);
+	expect_u("plan.placement_capped_clear", pass_bytes(&p, PASS_MEM, OP_CLEAR),
+		 PLACEMENT_MAX_BYTES - 4096ull);
+	expect_u("plan.placement_capped_copy", pass_bytes(&p, PASS_MEM, OP_COPY),
+		 PLACEMENT_MAX_BYTES / 2 - 4096ull);
+	plan_buffer_sizes(&p, &bs);
+	result(bs.work == (PLACEMENTS * (PLACEMENT_MAX_BYTES / 4096) + 3 + EPOCH_SHIFT_PAGES) * 4096ull,
+	       "plan.placements_capped_work_area", "work=%zu", bs.work);
+
+	/* A cache too small for placements of 2 pages to copy keeps the 2021 call. */
+	d = skylake;
+	d.l3.size_kib = 256;
+	build(&p, NULL, &d, 1024 * MIB);
+	result(p.placements[PASS_L3] == 1 &&
+	       pass_bytes(&p, PASS_L3, OP_CLEAR) == 32 * 4096ull,
+	       "plan.placements_small_cache", "placements=%u clear=%zu",
+	       p.placements[PASS_L3], pass_bytes(&p, PASS_L3, OP_CLEAR));
+	/* suite=xen runs no deep pass; asked for one it still has no placements. */
+	build(&p, "suite=xen", &skylake, 1024 * MIB);
+	for (id = 0; id < PASS_COUNT; id++)
+		result(p.placements[id] <= 1, "plan.placements_not_xen", "%s: %u",
+		       passes[id].id, p.placements[id]);
 }
 
 static void test_plan_choices(void)
@@ -1418,6 +1476,7 @@ int main(void)
 	test_options_help();
 	test_stall_limit_option();
 	test_plan_sizes();
+	test_plan_placements();
 	test_plan_choices();
 	test_skip_reasons();
 	test_disable_force();
