@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A page pass's buffers (harness/suites/suite_internal.h, struct layout):
- * the slots a batch of calls needs, each between guard pages, and the pages
- * an iteration touches, which progress counts.
+ * the slots a batch of calls needs, or the L3 and MEM passes' placements
+ * (harness/plan.h), each between guard pages, and the pages an iteration
+ * touches, which progress counts.
  */
 #include "harness/suites/suite_internal.h"
 
