@@ -202,23 +202,19 @@ void plan_build(struct plan *p, const struct options *o,
 {
 	unsigned int i;
 
-	*p = (struct plan){ .suite = o->suite };
-	p->reps = o->reps ? o->reps : suites[o->suite].reps;
+	/* Finished options (options_finish()) carry their defaults. */
+	*p = (struct plan){ .suite = o->suite, .reps = o->reps,
+			    .worth_bp = o->worth_bp, .time_ms = o->time_ms,
+			    .time_over = o->time_over,
+			    .precision_bp = o->precision_bp,
+			    .budget_ms = o->budget_ms };
 	p->stats = suites[o->suite].how == HOW_PASSES && !suites[o->suite].xen_only;
-	p->worth_bp = o->worth_bp ? o->worth_bp : WORTH_DEFAULT_BP;
-	if (!p->reps && (o->time_ms || !(o->precision_bp || o->budget_ms))) {
-		p->time_ms = o->time_ms ? o->time_ms : TIME_DEFAULT_MS;
-		p->time_over = o->precision_bp || o->budget_ms;
-	} else if (!p->reps) {
-		p->precision_bp = o->precision_bp ? o->precision_bp : PRECISION_DEFAULT_BP;
-		p->budget_ms = o->budget_ms ? o->budget_ms : BUDGET_DEFAULT_MS;
-	}
 	if (p->stats) {
 		p->batch_room = (size_t)d->l2.size_kib * 1024 / 2;
 		if (p->batch_room < BATCH_ROOM_MIN)
 			p->batch_room = BATCH_ROOM_MIN;
 	}
-	p->passes = o->passes ? o->passes : suite_passes(o->suite);
+	p->passes = o->passes;
 	variants_configure(d);
 	p->forced = o->force & ~d->feats;
 	for (i = 0; i < variant_count; i++) {

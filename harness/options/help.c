@@ -2,7 +2,8 @@
 /*
  * --help's text on the options, made from the table of options
  * (table.c): each key's form, what it does, its valid names and
- * its default.
+ * its default, as the row has it (the value options_init() and
+ * options_finish() parse, or what happens where it is no value).
  */
 #include "lib/fmt.h"
 #include "harness/options/internal.h"
@@ -67,8 +68,10 @@ void options_help(enum program program, void (*put)(const char *line))
 		if (d->dflt_fn)
 			d->dflt_fn(dflt, sizeof(dflt));
 		else
-			fmt_snprintf(dflt, sizeof(dflt), "%s",
-				     d->dflt ? d->dflt : d->names(program, 0));
+			fmt_snprintf(dflt, sizeof(dflt), "%s%s%s",
+				     d->dflt ? d->dflt : d->dflt_is,
+				     d->dflt_when ? " " : "",
+				     d->dflt_when ? d->dflt_when : "");
 		opt_append(text, sizeof(text), &n, ". Default: %s.", dflt);
 		help_wrap(text, put);
 	}

@@ -54,9 +54,6 @@ void parse_tsc(struct options *o, char *val);
 
 /* --- values.c: numbers, sizes, times and text --- */
 
-/* console=: the first of each is the default (--help says "ttyS0,115200"). */
-extern const uint16_t com_ports[];
-extern const uint32_t bauds[];
 void parse_console(struct options *o, char *val);
 void parse_tag(struct options *o, char *val);
 void parse_reps(struct options *o, char *val);
@@ -83,12 +80,24 @@ struct option_def {
 	/*
 	 * What --help says. value: the value's form (NULL: one of names, as
 	 * a|b|c; else its first word in capitals, as FEAT, stands for one of
-	 * names); what: what it does; dflt: its default (NULL: the first of
-	 * names, or what dflt_fn writes).
+	 * names); what: what it does.
 	 */
-	const char *value, *what, *dflt;
+	const char *value, *what;
+	/*
+	 * The default, one of three. dflt: a value, which parse reads;
+	 * options_init() applies it, or options_finish() where dflt_applies
+	 * says it depends on other options (dflt_when says so in --help).
+	 * dflt_is: what happens where it is no value (the code that decides
+	 * is named beside it). dflt_fn: the default written from the table
+	 * it comes from (options_finish() applies that table's).
+	 */
+	const char *dflt, *dflt_when, *dflt_is;
+	bool (*dflt_applies)(const struct options *o);
 	void (*dflt_fn)(char *buf, size_t size);
 };
+
+/* Parses the default of option_defs[i] into o. */
+void opt_default(struct options *o, unsigned int i);
 
 extern const struct option_def option_defs[];
 extern const unsigned int option_def_count;

@@ -224,7 +224,8 @@ static void test_options_basic(void)
 	expect_u("opt.default.selftest", o.selftest, SELFTEST_NONE);
 	expect_u("opt.default.suite", o.suite, SUITE_ALL);
 	expect_u("opt.default.reps", o.reps, 0);
-	expect_u("opt.default.passes", o.passes, 0);
+	/* Finished options carry the suite's defaults. */
+	expect_u("opt.default.passes", o.passes, suite_passes(SUITE_ALL));
 	expect_u("opt.default.disable", o.disable, 0);
 	expect_s("opt.default.variants", o.variants_arg, "");
 	expect_u("opt.default.nerrors", o.nerrors, 0);
@@ -357,13 +358,13 @@ static void test_options_passes(void)
 	expect_u("opt.passes_all", o.passes, all_bits(PASS_COUNT));
 	expect_error("opt.passes_bogus", "passes=l1,bogus", "passes=",
 		     "l1 l1f l2 l2f l3 l3f mem hot cold");
-	result(strstr(o.errors[0], "bogus") && o.passes == 0,
+	result(strstr(o.errors[0], "bogus") && o.passes == suite_passes(SUITE_ALL),
 	       "opt.passes_bogus_default", "\"%s\" passes=0x%x", o.errors[0],
 	       o.passes);
 	expect_error("opt.passes_empty_name", "passes=l1,,l2", "passes=", NULL);
 	expect_error("opt.passes_xen_l3", "suite=xen passes=l3", "passes=",
 		     "xen");
-	expect_u("opt.passes_xen_l3_default", o.passes, 0);
+	expect_u("opt.passes_xen_l3_default", o.passes, suite_passes(SUITE_XEN));
 	parse("passes=l1,l1f,l2,l2f suite=xen");
 	result(!o.nerrors && o.passes == 0xf, "opt.passes_xen_ok",
 	       "nerrors=%u passes=0x%x", o.nerrors, o.passes);
@@ -1010,12 +1011,12 @@ static void test_stall_limit_option(void)
 	struct options m;
 
 	options_parse(&m, PROGRAM_MODULE, "");
-	expect_u("stall_limit.default", m.stall_limit_ms, STALL_LIMIT_MS_DEFAULT);
+	expect_u("stall_limit.default", m.stall_limit_ms, 20);
 	options_parse(&m, PROGRAM_MODULE, "stall_limit_ms=5");
 	result(!m.nerrors && m.stall_limit_ms == 5, "stall_limit.set", "%u %s",
 	       m.stall_limit_ms, m.nerrors ? m.errors[0] : "");
 	options_parse(&m, PROGRAM_MODULE, "stall_limit_ms=0");
-	result(m.nerrors == 1 && m.stall_limit_ms == STALL_LIMIT_MS_DEFAULT &&
+	result(m.nerrors == 1 && m.stall_limit_ms == 20 &&
 	       strstr(m.errors[0], "stall_limit_ms=: bad time '0'; valid: milliseconds from 1 to 10000"),
 	       "stall_limit.zero", "%s", m.nerrors ? m.errors[0] : "no error");
 	options_parse(&m, PROGRAM_LINUX, "stall_limit_ms=5");
@@ -1129,7 +1130,7 @@ static void test_options_strings(void)
 	parse("suite=strings reps=31");
 	expect_u("strings.reps_31", o.reps, STRINGS_REPS_MAX);
 	expect_error("strings.reps_32", "suite=strings reps=32", "reps=", "31");
-	expect_u("strings.reps_32_default", o.reps, 0);
+	expect_u("strings.reps_32_default", o.reps, suites[SUITE_STRINGS].reps);
 	parse("reps=1000");
 	expect_u("strings.reps_other_suite_1000", o.reps, 1000);
 	expect_error("strings.passes", "suite=strings passes=l1", "passes=",
@@ -1271,7 +1272,7 @@ static void test_options_precision(void)
 	}
 	/* worth= (harness/answer.h): one decimal, as the answer lines print it. */
 	parse("");
-	result(o.worth_bp == WORTH_DEFAULT_BP && WORTH_DEFAULT_BP == 300, "opt.worth.default",
+	result(o.worth_bp == 300, "opt.worth.default",
 	       "bp=%u", o.worth_bp);
 	for (i = 0; i < sizeof(worths) / sizeof(worths[0]); i++) {
 		parse(worths[i].arg);
@@ -1284,7 +1285,7 @@ static void test_options_precision(void)
 		snprintf(name, sizeof(name), "opt.worth_bad.%s", bad_worths[i] + 6);
 		expect_error(name, bad_worths[i], "worth=",
 			     "valid: a per cent from 0.1% to 50% in steps of 0.1%");
-		result(o.worth_bp == WORTH_DEFAULT_BP, name, "kept %u", o.worth_bp);
+		result(o.worth_bp == 300, name, "kept %u", o.worth_bp);
 	}
 	/* One or the other: fixed reps, or epochs until precise. */
 	expect_error("opt.precision_and_reps", "reps=5 precision=2%", "reps=", "give one of them");
@@ -1313,7 +1314,7 @@ static void test_options_precision(void)
 
 	/* The plan: the run's time budget by default, or the options. */
 	build(&p, NULL, &skylake, 1024 * MIB);
-	result(!p.reps && p.stats && p.time_ms == TIME_DEFAULT_MS && !p.time_over &&
+	result(!p.reps && p.stats && p.time_ms == 30000 && !p.time_over &&
 	       !p.precision_bp && !p.budget_ms && p.batch_room == 512 * 1024,
 	       "plan.time_default", "reps=%u stats=%d time=%llu bp=%u ms=%llu room=%zu",
 	       p.reps, p.stats, (unsigned long long)p.time_ms, p.precision_bp,
@@ -1323,7 +1324,7 @@ static void test_options_precision(void)
 	       "plan.precision_given", "bp=%u ms=%llu", p.precision_bp,
 	       (unsigned long long)p.budget_ms);
 	build(&p, "precision=2%", &skylake, 1024 * MIB);
-	result(!p.time_ms && p.precision_bp == 200 && p.budget_ms == BUDGET_DEFAULT_MS,
+	result(!p.time_ms && p.precision_bp == 200 && p.budget_ms == 1000,
 	       "plan.precision_alone", "bp=%u ms=%llu", p.precision_bp,
 	       (unsigned long long)p.budget_ms);
 	build(&p, "budget=250ms time=10s", &skylake, 1024 * MIB);
