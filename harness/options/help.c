@@ -24,8 +24,15 @@ static void help_wrap(const char *text, void (*put)(const char *line))
 		for (q = p; *q && q - p <= HELP_WIDTH - HELP_INDENT; q++)
 			if (*q == ' ')
 				cut = q;
-		if (!*q || !cut)
-			cut = q;	/* the rest fits, or one word is too long */
+		/*
+		 * The rest fits, or a line ends at the last space that fits,
+		 * or a word too long for a line is cut. (The rest one longer
+		 * than a line used to fit, and lost its last character.)
+		 */
+		if (!*q && q - p <= HELP_WIDTH - HELP_INDENT)
+			cut = q;
+		else if (!cut)
+			cut = p + (HELP_WIDTH - HELP_INDENT);
 		for (n = 0; n < HELP_INDENT; n++)
 			line[n] = ' ';
 		for (q = p; q < cut && n < HELP_WIDTH; q++)
