@@ -17,6 +17,7 @@
 #include "lib/fmt.h"
 #include "lib/sort.h"
 #include "harness/options/options.h"
+#include "harness/options/internal.h"	/* the table's rows, for their defaults */
 #include "harness/epochs.h"
 #include "harness/plan.h"
 #include "variants/strings.h"
@@ -1005,6 +1006,96 @@ static void test_options_help(void)
 	expect_u("help.module_width", help_long_lines, 0);
 }
 
+/* Every field of two options, compared one by one (padding is not). */
+static bool same_options(const struct options *a, const struct options *b)
+{
+	return a->program == b->program && !strcmp(a->tag, b->tag) &&
+	       a->console_port == b->console_port && a->baud == b->baud &&
+	       a->exit == b->exit && a->selftest == b->selftest &&
+	       a->disable == b->disable && a->force == b->force &&
+	       a->suite == b->suite && a->tsc == b->tsc && a->reps == b->reps &&
+	       a->precision_bp == b->precision_bp && a->budget_ms == b->budget_ms &&
+	       a->time_ms == b->time_ms && a->time_over == b->time_over &&
+	       a->worth_bp == b->worth_bp && a->passes == b->passes &&
+	       !strcmp(a->variants_arg, b->variants_arg) &&
+	       a->variants == b->variants && a->str_variants == b->str_variants &&
+	       a->nsizes == b->nsizes &&
+	       !memcmp(a->sizes, b->sizes, a->nsizes * sizeof(a->sizes[0])) &&
+	       a->cpu == b->cpu && a->cpus == b->cpus &&
+	       a->scrub_bytes == b->scrub_bytes && a->watchdog_s == b->watchdog_s &&
+	       a->stall_limit_ms == b->stall_limit_ms &&
+	       a->cycles_off == b->cycles_off && a->nerrors == b->nerrors;
+}
+
+/*
+ * The defaults of the option table (harness/options/table.c): each row
+ * has one; giving a value default as a word changes nothing the parser
+ * finishes with (so it is the one the parser applies), and --help says it
+ * as the row has it, whole.
+ */
+static void test_option_defaults(void)
+{
+	/* A default that depends on other options: words under which it applies. */
+	static const struct { const char *key, *with; } applies_with[] = {
+		{ "precision", "budget=500ms" }, { "budget", "precision=2%" },
+	};
+	static const enum program programs[] = {
+		PROGRAM_KERNEL, PROGRAM_LINUX, PROGRAM_MODULE,
+	};
+	struct options a, b;
+	char name[96], words[128], said[200];
+	unsigned int i, j, k;
+
+	for (i = 0; i < option_def_count; i++) {
+		const struct option_def *d = &option_defs[i];
+		const char *with = "";	/* time=: where none of the others is given */
+
+		snprintf(name, sizeof(name), "default.one.%s", d->key);
+		result(!!d->dflt + !!d->dflt_is + !!d->dflt_fn == 1 &&
+		       (!d->dflt_when || d->dflt_applies), name,
+		       "dflt=%s dflt_is=%s dflt_fn=%d when=%s", d->dflt, d->dflt_is,
+		       !!d->dflt_fn, d->dflt_when);
+		for (j = 0; j < sizeof(applies_with) / sizeof(applies_with[0]); j++)
+			if (!strcmp(applies_with[j].key, d->key))
+				with = applies_with[j].with;
+		for (k = 0; k < sizeof(programs) / sizeof(programs[0]); k++) {
+			if (!(d->programs & programs[k]))
+				continue;
+			if (d->dflt) {
+				options_parse(&a, programs[k], with);
+				snprintf(words, sizeof(words), "%s %s=%s", with, d->key, d->dflt);
+				options_parse(&b, programs[k], words);
+				snprintf(name, sizeof(name), "default.applied.%s.%u", d->key,
+					 programs[k]);
+				result(!a.nerrors && !b.nerrors && same_options(&a, &b), name,
+				       "\"%s\" and \"%s\" differ: %s", with, words,
+				       a.nerrors ? a.errors[0] : b.nerrors ? b.errors[0] : "");
+			}
+			if (d->dflt_fn)
+				continue;
+			help_of(programs[k]);
+			snprintf(said, sizeof(said), ". Default: %s%s%s.\n",
+				 d->dflt ? d->dflt : d->dflt_is, d->dflt_when ? " " : "",
+				 d->dflt_when ? d->dflt_when : "");
+			/* The option's line, "  key=VALUE text...\n" (help_put()). */
+			snprintf(words, sizeof(words), "\n  %s=", d->key);
+			{
+				const char *at = !strncmp(help_text, words + 1, strlen(words + 1)) ?
+						 help_text : strstr(help_text, words);
+				const char *end = at ? strchr(at + 1, '\n') : NULL;
+				size_t n = strlen(said);
+
+				snprintf(name, sizeof(name), "default.help.%s.%u", d->key,
+					 programs[k]);
+				result(end && (size_t)(end + 1 - at) >= n &&
+				       !strncmp(end + 1 - n, said, n), name,
+				       "no \"%.*s\" at the end of %s's text", (int)n - 1,
+				       said, d->key);
+			}
+		}
+	}
+}
+
 /* stall_limit_ms=: the module's alone, a count of ms with its default. */
 static void test_stall_limit_option(void)
 {
@@ -1417,6 +1508,7 @@ int main(void)
 	test_options_module();
 	test_options_control();
 	test_options_help();
+	test_option_defaults();
 	test_stall_limit_option();
 	test_plan_sizes();
 	test_plan_choices();
