@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the files of harness/options/ share, and no file outside it
- * includes; options.h is the folder's interface to everyone else. Lowest
+ * includes but the unit test of the table's defaults
+ * (tests/unit/test_lib.c); options.h is the folder's interface to
+ * everyone else. Lowest
  * first: words.c (errors, words, lists), names.c and values.c (the value
  * parsers), table.c (the options), then parse.c (the driver) and help.c
  * (--help), which both read the table.
