@@ -4,9 +4,10 @@ symbols out of the kernel's own kallsyms tables, a routine disassembled.
 Debian's /boot/System.map-* is a one-line stub ("The real System.map is in
 the linux-image-<version>-dbg package"), and the vmlinux inside the bzImage
 is stripped; but a kernel built with CONFIG_KALLSYMS carries every symbol's
-name and address in .rodata, in the tables scripts/kallsyms writes
+name and address in .rodata, in the tables the kernel build writes
 (kallsyms_offsets, _relative_base, _num_syms, _names, _markers,
-_seqs_of_names, _token_table, _token_index, in that order from 6.1 on).
+_seqs_of_names, _token_table, _token_index: the order 6.1's generator in
+Debian's linux-kbuild-6.1 writes; another order is reported, not guessed).
 This module finds those tables by their shape and reads them. Python's
 stdlib only, plus objdump (binutils) for the disassembly.
 """
