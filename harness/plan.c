@@ -168,25 +168,16 @@ static void size_scrub(struct plan *p, const struct options *o,
 		p->scrub_bytes = 0;
 }
 
-/* suite=strings (issue 12): the sizes measured when sizes= does not say. */
-static const uint16_t strings_default_sizes[] = {
-	0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256,
-	511, 512, 1023, 1024, 2048, 4095, 4096,
-};
-_Static_assert(sizeof(strings_default_sizes) / sizeof(strings_default_sizes[0])
-	       <= STRINGS_SIZES_MAX, "the default sizes fit the plan");
-
 /* The string variants and sizes, chosen and gated as the page tables are. */
 static void plan_strings(struct plan *p, const struct options *o,
 			 const struct cpu_desc *d)
 {
-	const uint16_t *sizes = o->nsizes ? o->sizes : strings_default_sizes;
 	unsigned int i;
 
-	p->nsizes = o->nsizes ? o->nsizes : sizeof(strings_default_sizes) /
-					    sizeof(strings_default_sizes[0]);
+	/* sizes= or its default (options_finish()). */
+	p->nsizes = o->nsizes;
 	for (i = 0; i < p->nsizes; i++)
-		p->sizes[i] = sizes[i];
+		p->sizes[i] = o->sizes[i];
 	for (i = 0; i < string_variant_count; i++) {
 		if (!option_selects_string(o, i))
 			continue;

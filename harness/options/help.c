@@ -43,6 +43,15 @@ static void help_wrap(const char *text, void (*put)(const char *line))
 	}
 }
 
+bool option_is_list(const struct option_def *d)
+{
+	size_t n = 0;
+
+	while (d->value && d->value[n])
+		n++;
+	return n >= 4 && str_eq(d->value + n - 4, ",...");
+}
+
 void options_help(enum program program, void (*put)(const char *line))
 {
 	char form[OPT_ERROR_LEN], text[2 * OPT_ERROR_LEN], dflt[OPT_ERROR_LEN];
@@ -72,14 +81,22 @@ void options_help(enum program program, void (*put)(const char *line))
 			opt_append(text, sizeof(text), &n, "; %s:", dflt);
 			opt_append_names(text, sizeof(text), &n, d->names, program, " ", " ");
 		}
-		if (d->dflt_fn)
+		opt_append(text, sizeof(text), &n, ". Default: ");
+		if (d->dflt_fn) {
 			d->dflt_fn(dflt, sizeof(dflt));
-		else
-			fmt_snprintf(dflt, sizeof(dflt), "%s%s%s",
-				     d->dflt ? d->dflt : d->dflt_is,
-				     d->dflt_when ? " " : "",
-				     d->dflt_when ? d->dflt_when : "");
-		opt_append(text, sizeof(text), &n, ". Default: %s.", dflt);
+			opt_append(text, sizeof(text), &n, "%s", dflt);
+		} else if (d->dflt && option_is_list(d)) {
+			/* A list, as 0, 1, 2: a space after each comma lets it wrap. */
+			for (k = 0; d->dflt[k]; k++)
+				opt_append(text, sizeof(text), &n, "%c%s", d->dflt[k],
+					   d->dflt[k] == ',' ? " " : "");
+		} else {
+			opt_append(text, sizeof(text), &n, "%s",
+				   d->dflt ? d->dflt : d->dflt_is);
+		}
+		if (d->dflt_when)
+			opt_append(text, sizeof(text), &n, " %s", d->dflt_when);
+		opt_append(text, sizeof(text), &n, ".");
 		help_wrap(text, put);
 	}
 }

@@ -100,6 +100,8 @@ struct option_def {
 
 /* Parses the default of option_defs[i] into o. */
 void opt_default(struct options *o, unsigned int i);
+/* Whether the option's value is a list (its form ends ",..."). */
+bool option_is_list(const struct option_def *d);
 
 extern const struct option_def option_defs[];
 extern const unsigned int option_def_count;

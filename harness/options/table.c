@@ -37,6 +37,12 @@ static bool budget_default_applies(const struct options *o)
 	return !o->reps && !o->time_ms && o->precision_bp && !o->budget_ms;
 }
 
+/* sizes=: only suite=strings measures sizes. */
+static bool sizes_default_applies(const struct options *o)
+{
+	return !o->nsizes && (suites[o->suite].ops & OPS_STRINGS);
+}
+
 /* --help's default of reps=: the first suite's, then those that differ. */
 static void reps_default(char *buf, size_t size)
 {
@@ -168,8 +174,10 @@ const struct option_def option_defs[] = {
 	  .value = "N,...",
 	  .what = "suite=strings: the sizes in bytes, 0 to "
 		  STR(STRINGS_SIZE_LIMIT) ", at most " STR(STRINGS_SIZES_MAX),
-	  .dflt_is = "small sizes, and each power of two to "
-		  STR(STRINGS_SIZE_LIMIT) " with most of their neighbours" },	/* plan.c */
+	  /* Small sizes, and each power of two to 4096 with most of its neighbours. */
+	  .dflt = "0,1,2,3,4,7,8,15,16,31,32,63,64,127,128,255,256,511,512,"
+		  "1023,1024,2048,4095,4096",
+	  .dflt_applies = sizes_default_applies },
 	{ .key = "tsc", .parse = parse_tsc, .programs = PROGRAM_KERNEL,
 	  .names = tsc_names,
 	  .what = "where the TSC rate comes from; a source that is absent "
