@@ -99,6 +99,31 @@ struct answer {
 };
 
 /*
+ * The rule itself, whatever the question: each candidate's series over
+ * the pick's (interval_of_ratio()), switch, keep, undecided or none
+ * (pick NULL: not measured; fewer than INTERVAL_EPOCHS_MIN epochs: no
+ * interval; not a CPU), against the least saving worth acting on.
+ * named: the index in cand of the routine the answer names, or -1.
+ */
+struct answer_weighed {
+	enum answer_action action;
+	enum answer_why why;
+	int named;
+	bool has_ratio;
+	struct interval ratio;
+	unsigned int epochs;		/* the pick's */
+	unsigned int need_epochs;
+};
+void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
+		  const struct epoch_series *const *cand, unsigned int n,
+		  struct answer_weighed *w);
+/* The weighing's part of a decision: action, why, ratio, epochs, need. */
+void answer_take(struct answer *out, const struct answer_weighed *w);
+
+/* Tenths of a ns per call over per (pages a call, or 1), from hundredths of a tick per call. */
+uint64_t answer_ns10(uint64_t centi, uint64_t tsc_khz, uint64_t per);
+
+/*
  * The decision for one pick of fn in one pass of bytes a call, from the
  * pass's n variants: its candidates (fn's op and shape, stores done at
  * return, no failure, not the pick itself) over the pick, epoch by epoch:
@@ -115,6 +140,18 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 /* The answer line of a decision into buf (without the tag). */
 void answer_text(char *buf, size_t len, const struct answer_run *run,
 		 const struct answer_pick *pick, const struct answer *a);
+
+/* What a line names beside the decision: any question's (answer_text() fills it for the pages'). */
+struct answer_head {
+	const char *fn;			/* "clear_page", "memset", "scrub" */
+	const char *pass;		/* "l1f", "tput", "cpus2" */
+	bool sized;			/* sizes=LO-HI follows pass= */
+	unsigned int sizes_lo, sizes_hi;
+	const char *routine;		/* NULL: "-" */
+};
+void answer_line(char *buf, size_t len, const struct answer_run *run,
+		 const struct answer_pick *pick, const struct answer_head *h,
+		 const struct answer *a);
 
 /* Picks of one function: both kernels, every entry and era, and the running kernel. */
 #define ANSWER_PICKS_MAX	16
