@@ -31,6 +31,16 @@ enum variant_shape answer_fn_shape(enum answer_fn f)
 	return f == ANSWER_CLEAR_PAGES ? SHAPE_RANGE : SHAPE_PAGE;
 }
 
+const char *answer_xfn_name(enum answer_xfn f)
+{
+	static const char *const names[ANSWER_XFNS] = {
+		[ANSWER_MEMSET] = "memset", [ANSWER_MEMCPY] = "memcpy",
+		[ANSWER_SCRUB] = "scrub",
+	};
+
+	return f < ANSWER_XFNS ? names[f] : "?";
+}
+
 const char *answer_action_name(enum answer_action a)
 {
 	static const char *const names[] = {
@@ -93,8 +103,7 @@ bool answer_judged(const char *entry, enum pass_id pass)
 	return true;
 }
 
-/* A routine a kernel could call for fn as it is, measured in the pass. */
-static bool candidate(const struct answer_input *c, enum answer_fn fn)
+bool answer_candidate(const struct answer_input *c, enum answer_fn fn)
 {
 	const struct variant *v = c->v;
 
@@ -227,7 +236,7 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 	if (p && p->failed)
 		p = NULL;
 	for (i = 0; p && i < n && nc < VARIANTS_MAX; i++)
-		if (&in[i] != p && candidate(&in[i], fn)) {
+		if (&in[i] != p && answer_candidate(&in[i], fn)) {
 			from[nc] = &in[i];
 			cand[nc++] = &in[i].s;
 		}
@@ -300,42 +309,51 @@ void answer_text(char *buf, size_t len, const struct answer_run *run,
 	answer_line(buf, len, run, pick, &h, a);
 }
 
-static void add_pick(struct answers *a, enum answer_fn fn, const struct rule_pick *p)
+/*
+ * The picks of the entries that measured names, for both kernels: the
+ * running one's first, then each era's, in version order; at most
+ * ANSWER_PICKS_MAX into out, returns how many.
+ */
+static unsigned int picks_of(const char *measured, const struct rule_facts *f,
+			     const struct rule_running *running, struct answer_pick *out)
 {
-	if (a->npicks[fn] < ANSWER_PICKS_MAX)
-		answer_pick_of(&a->pick[fn][a->npicks[fn]++], p);
+	static struct rule_pick eras[ANSWER_PICKS_MAX];
+	unsigned int k, e, i, n = 0;
+
+	for (k = 0; k < RULE_KERNELS; k++) {
+		const char *entries[RULE_ENTRIES_MAX];
+		unsigned int ne = rule_entries(k, measured, entries, RULE_ENTRIES_MAX);
+		struct rule_pick mine;
+
+		for (e = 0; running && running->kernel == k && e < ne; e++)
+			if (rule_pick_running(running, entries[e], f, &mine) &&
+			    n < ANSWER_PICKS_MAX)
+				answer_pick_of(&out[n++], &mine);
+		for (e = 0; e < ne; e++) {
+			unsigned int np = rule_picks(k, entries[e], f, eras,
+						     ANSWER_PICKS_MAX);
+
+			for (i = 0; i < np && n < ANSWER_PICKS_MAX; i++)
+				answer_pick_of(&out[n++], &eras[i]);
+		}
+	}
+	return n;
 }
 
 void answers_begin(struct answers *a, const struct rule_facts *f,
 		   const struct rule_running *running, const struct answer_run *run)
 {
-	static struct rule_pick eras[ANSWER_PICKS_MAX];
-	unsigned int fn, k, e, i;
+	unsigned int fn;
 
 	a->on = true;
 	a->printed = false;
 	a->run = *run;
 	a->n = 0;
-	for (fn = 0; fn < ANSWER_FNS; fn++) {
-		a->npicks[fn] = 0;
-		for (k = 0; k < RULE_KERNELS; k++) {
-			const char *entries[RULE_ENTRIES_MAX];
-			unsigned int ne = rule_entries(k, answer_fn_name(fn), entries,
-						       RULE_ENTRIES_MAX);
-			struct rule_pick mine;
-
-			for (e = 0; running && running->kernel == k && e < ne; e++)
-				if (rule_pick_running(running, entries[e], f, &mine))
-					add_pick(a, fn, &mine);
-			for (e = 0; e < ne; e++) {
-				unsigned int np = rule_picks(k, entries[e], f, eras,
-							     ANSWER_PICKS_MAX);
-
-				for (i = 0; i < np; i++)
-					add_pick(a, fn, &eras[i]);
-			}
-		}
-	}
+	a->nx = 0;
+	for (fn = 0; fn < ANSWER_FNS; fn++)
+		a->npicks[fn] = picks_of(answer_fn_name(fn), f, running, a->pick[fn]);
+	for (fn = 0; fn < ANSWER_XFNS; fn++)
+		a->nxpicks[fn] = picks_of(answer_xfn_name(fn), f, running, a->xpick[fn]);
 }
 
 void answers_pass(struct answers *a, enum op op, enum pass_id pass, size_t bytes,
@@ -370,6 +388,17 @@ void answers_print(struct answers *a)
 			if (a->rec[i].fn == fn) {
 				answer_text(line, sizeof(line), &a->run,
 					    &a->pick[fn][a->rec[i].pick], &a->rec[i]);
+				out_line("%s", line);
+			}
+	for (fn = 0; fn < ANSWER_XFNS; fn++)
+		for (i = 0; i < a->nx; i++)
+			if (a->xrec[i].fn == fn) {
+				const struct answer_x *x = &a->xrec[i];
+				struct answer_head h = { answer_xfn_name(fn), x->pass, x->sized,
+							 x->lo, x->hi, x->routine };
+
+				answer_line(line, sizeof(line), &a->run,
+					    &a->xpick[fn][x->pick], &h, &x->a);
 				out_line("%s", line);
 			}
 }

@@ -123,6 +123,9 @@ void answer_take(struct answer *out, const struct answer_weighed *w);
 /* Tenths of a ns per call over per (pages a call, or 1), from hundredths of a tick per call. */
 uint64_t answer_ns10(uint64_t centi, uint64_t tsc_khz, uint64_t per);
 
+/* A routine a kernel could call for fn as it is, measured in the pass: op, shape, stores done at return, not failed. */
+bool answer_candidate(const struct answer_input *c, enum answer_fn fn);
+
 /*
  * The decision for one pick of fn in one pass of bytes a call, from the
  * pass's n variants: its candidates (fn's op and shape, stores done at
@@ -157,6 +160,24 @@ void answer_line(char *buf, size_t len, const struct answer_run *run,
 #define ANSWER_PICKS_MAX	16
 #define ANSWERS_MAX		(ANSWER_FNS * PASS_COUNT * ANSWER_PICKS_MAX)
 
+/*
+ * The other questions (harness/answer_strings.h): memset and memcpy by
+ * mode and size class (suite=strings), scrubbing by CPUs (suite=scrub).
+ */
+enum answer_xfn { ANSWER_MEMSET, ANSWER_MEMCPY, ANSWER_SCRUB, ANSWER_XFNS };
+const char *answer_xfn_name(enum answer_xfn f);	/* "memset", ... */
+
+struct answer_x {
+	enum answer_xfn fn;
+	char pass[16];			/* the mode ("tput"), or the scrub step ("cpus2") */
+	bool sized;			/* memset, memcpy: sizes=lo-hi */
+	unsigned int lo, hi;
+	const char *routine;		/* NULL: "-" */
+	unsigned int pick;		/* in its function's xpick[] */
+	struct answer a;		/* the decision; its fn, pass and routine unused */
+};
+#define ANSWERS_X_MAX	256
+
 /* A run's decisions, made as its passes end, printed at its end. */
 struct answers {
 	bool on;			/* answers_begin() was called */
@@ -166,6 +187,10 @@ struct answers {
 	struct answer_pick pick[ANSWER_FNS][ANSWER_PICKS_MAX];
 	unsigned int n;
 	struct answer rec[ANSWERS_MAX];
+	unsigned int nxpicks[ANSWER_XFNS];
+	struct answer_pick xpick[ANSWER_XFNS][ANSWER_PICKS_MAX];
+	unsigned int nx;
+	struct answer_x xrec[ANSWERS_X_MAX];
 };
 
 /*
@@ -180,7 +205,7 @@ void answers_begin(struct answers *a, const struct rule_facts *f,
 void answers_pass(struct answers *a, enum op op, enum pass_id pass, size_t bytes,
 		  const struct answer_input *in, unsigned int n);
 
-/* The answer lines, by function, pass and pick; once. */
+/* The answer lines, by function, pass and pick (the pages', then the others'); once. */
 void answers_print(struct answers *a);
 
 #endif
