@@ -217,7 +217,7 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 		   const struct answer_input *in, unsigned int n, struct answer *out)
 {
 	const struct epoch_series *cand[VARIANTS_MAX];
-	const struct answer_input *from[VARIANTS_MAX];
+	uint8_t from[VARIANTS_MAX];		/* each candidate's index in in[] */
 	const struct answer_input *p = NULL;
 	struct answer_weighed w;
 	uint64_t pages = bytes / PAGE_SIZE ? bytes / PAGE_SIZE : 1;
@@ -237,17 +237,17 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 		p = NULL;
 	for (i = 0; p && i < n && nc < VARIANTS_MAX; i++)
 		if (&in[i] != p && answer_candidate(&in[i], fn)) {
-			from[nc] = &in[i];
+			from[nc] = (uint8_t)i;
 			cand[nc++] = &in[i].s;
 		}
 	answer_weigh(run, p ? &p->s : NULL, cand, nc, &w);
 	answer_take(out, &w);
 	if (w.named >= 0) {
-		out->routine = from[w.named]->v;
+		out->routine = in[from[w.named]].v;
 		if (run->tsc_khz) {
 			out->has_ns = true;
 			out->pick_ns10 = answer_ns10(p->s.median, run->tsc_khz, pages);
-			out->routine_ns10 = answer_ns10(from[w.named]->s.median,
+			out->routine_ns10 = answer_ns10(in[from[w.named]].s.median,
 							run->tsc_khz, pages);
 		}
 	}

@@ -233,8 +233,9 @@ static unsigned int counts(unsigned int n, unsigned int *c)
 static void answer_step(struct scrub *s, const char *id,
 			uint64_t walls[VARIANTS_MAX][REPS_MAX], const unsigned int *n)
 {
+	/* Static: a kernel's stack is small; one step is answered at a time. */
 	static uint64_t med[VARIANTS_MAX][INTERVAL_EPOCHS_MAX];
-	struct answer_input in[VARIANTS_MAX];
+	static struct answer_input in[VARIANTS_MAX];
 	unsigned int i, r, e, k = 0;
 
 	for (i = 0; i < variant_count; i++) {
