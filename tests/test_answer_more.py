@@ -106,6 +106,7 @@ class StringsRun(unittest.TestCase):
                 self.assertLessEqual(a.ratio.median, a.ratio.hi)
                 self.assertEqual(a.epochs, 3)
                 self.assertEqual(a.unit, "call")
+                self.assertIsNone(a.pick_gbps)      # ns per call: no page's GB/s
                 p = class_totals(self.m, a.fn, a.pass_id, a.sizes, a.pick)
                 r = class_totals(self.m, a.fn, a.pass_id, a.sizes, a.routine)
                 self.assertAlmostEqual(a.ratio.median, statistics.median(
