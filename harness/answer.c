@@ -182,7 +182,9 @@ void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
 	}
 	w->named = best;
 	w->ratio = best_iv;
-	if (pick->epochs < INTERVAL_EPOCHS_MIN || (best >= 0 && !best_iv.has_interval)) {
+	/* Candidates, but no ratio to any (a zero figure of the pick's): nothing to weigh. */
+	if (pick->epochs < INTERVAL_EPOCHS_MIN || (best >= 0 && !best_iv.has_interval) ||
+	    (n && best < 0)) {
 		w->why = WHY_NO_INTERVAL;
 	} else if (run->not_a_cpu) {
 		w->why = WHY_NOT_A_CPU;

@@ -101,8 +101,9 @@ struct answer {
 /*
  * The rule itself, whatever the question: each candidate's series over
  * the pick's (interval_of_ratio()), switch, keep, undecided or none
- * (pick NULL: not measured; fewer than INTERVAL_EPOCHS_MIN epochs: no
- * interval; not a CPU), against the least saving worth acting on.
+ * (pick NULL: not measured; fewer than INTERVAL_EPOCHS_MIN epochs, or
+ * candidates none of which gives a ratio: no interval; not a CPU),
+ * against the least saving worth acting on.
  * named: the index in cand of the routine the answer names, or -1.
  */
 struct answer_weighed {

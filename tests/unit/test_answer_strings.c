@@ -191,6 +191,20 @@ static void test_strings(void)
 	       strstr(line, " action=none routine=- worth=3.0% why=pick-not-measured"),
 	       "answer_strings.pick_not_measured", "%s", line);
 
+	/* A rep where the pick's total is 0 (below 0 counts as 0): no ratio, no advice. */
+	begin("stosb");
+	{
+		int64_t a[3] = { -20, 100, 100 }, b[3] = { 50, 50, 50 };
+
+		answer_strings_add(MODE_TPUT, 0, string_index(STRING_MEMSET, "stosb"), a, 3);
+		answer_strings_add(MODE_TPUT, 0, string_index(STRING_MEMSET, "avx_t"), b, 3);
+	}
+	answers_strings(&ans, 1);
+	x = rec(ANSWER_MEMSET, "tput", 0);
+	result(x && x->a.action == ANSWER_NONE && x->a.why == WHY_NO_INTERVAL,
+	       "answer_strings.zero_pick_rep_no_interval", "action=%d why=%d",
+	       x ? (int)x->a.action : -1, x ? (int)x->a.why : -1);
+
 	/* An even count of reps: the first left out, the interval on the rest. */
 	begin("stosb");
 	{
