@@ -578,7 +578,8 @@ static void render(bool blanks)
 	for (i = 0; i < m.a->n; i++)
 		advice |= m.a->rec[i].action != ANSWER_NONE;
 	symbols(text, sizeof(text), advice ? legend_full : legend_no_advice);
-	wrap("cells: ", text);
+	if (!m.st->no_legend)
+		wrap("cells: ", text);
 	for (k = 0; k < m.nt; k++) {
 		const struct table *t = &m.t[k];
 

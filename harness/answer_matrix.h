@@ -5,7 +5,7 @@
  * (a–b)", undecided, n/a, or - where the pick is not judged in the
  * pass), the picks each column stands for, then the caveats once, as
  * numbered footnotes. The layout is scripts/pbreport/matrix.py's, cell
- * for cell (tests/test_answer_matrix.py compares them): the kernel's
+ * for cell (tests/test_linux_log.py compares them): the kernel's
  * screen page and pagebench-linux's terminal both draw it from here.
  * Nothing here decides: the records of harness/answer.h are the answer.
  */
@@ -22,6 +22,7 @@ struct matrix_style {
 	unsigned int width;	/* columns a line may take */
 	unsigned int height;	/* lines it may take; the last says what is cut */
 	bool ascii;		/* "->", "-", "x", "[1]" for "→", "−", "×", "¹": the VGA font */
+	bool no_legend;		/* no "cells:" line: the screen says it below the page */
 };
 
 /*
