@@ -51,9 +51,11 @@ static void usage(void)
 	fputs("Usage: pagebench-linux [OPTION=VALUE]...\n"
 	      "       pagebench-linux --help | --version\n"
 	      "Run pagebench's suites in user space, pinned to one CPU (every CPU\n"
-	      "for suite=scrub), and print the kernel's log lines on standard\n"
-	      "output. OPTION=VALUE words are read as the kernel reads its\n"
-	      "command line; these are the ones that apply here:\n"
+	      "for suite=scrub), and print the kernel's log lines: on standard\n"
+	      "output into a pipe or a file; from a terminal into a new log file\n"
+	      "(log=), the terminal ending with the answer and the log's path.\n"
+	      "OPTION=VALUE words are read as the kernel reads its command line;\n"
+	      "these are the ones that apply here:\n"
 	      "\n", stdout);
 	stdout_check();
 	options_help(PROGRAM_LINUX, help_line);
@@ -66,7 +68,8 @@ static void usage(void)
 	      "  3  this machine cannot do what was asked: nothing of it can be\n"
 	      "     measured (no memory for it, no CPU feature for any selected\n"
 	      "     variant), the buffers cannot be mapped, or the log cannot be\n"
-	      "     written (a full disk, >/dev/full); standard error says which\n"
+	      "     written (an existing log= file, a full disk, >/dev/full);\n"
+	      "     standard error says which\n"
 	      "A closed pipe (the reader gone, as with | head) stops the run\n"
 	      "quietly with status 0.\n", stdout);
 	stdout_check();

@@ -3,7 +3,10 @@ matrix of pass x kernel pick, each cell the answer line's decision, then
 the caveats once, as numbered footnotes (docs/report.md, "verdict").
 
 The model (Screen, Table, Column, Cell) is built from the answer lines
-alone; text() and htmlverdict draw it. Nothing here decides: a cell says
+alone; text() and htmlverdict draw it. This layout is the reference:
+harness/answer_matrix.c draws the same text from the engine's records
+(the kernel's screen page, pagebench-linux's terminal), and
+tests/test_linux_log.py holds them equal. Nothing here decides: a cell says
 what its answer line says. Picks of one function that run the same
 variant get one column when their answers agree in every pass (a cost
 depends on the variant and the pass, as the screen page has it); where
