@@ -18,10 +18,20 @@ import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
-from pbreport import grammar  # noqa: E402
+from pbreport import decided, grammar, matrix  # noqa: E402
+from pbreport import parse as P  # noqa: E402
 
 TOOL = os.path.join(REPO, "build", "bin", "pagebench-linux")
 REPORT = os.path.join(REPO, "scripts", "pagebench-report")
+DECIDE = os.path.join(REPO, "build", "bin", "pagebench-decide")
+RESULTS = os.path.join(REPO, "results")
+# Logs without answer lines, between them: switch, keep, undecided, the
+# whys (not-a-cpu, no-interval, pick-not-measured), a table wider than 100
+# columns, picks merged; a few, as parsing a log is most of the cost.
+RESULT_LOGS = ("emr-linux-cpu-2026-12-01.log", "epyc-linux-cpu-2026-11-30.log",
+               "epyc-kvm-emulator-xen-2026-11-30.log",
+               "xeon-qemu-tcg-translator-module-xen-2026-12-01.log")
+SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 QUICK = ["suite=clear", "passes=l1", "time=2s"]
 TAG = re.compile(r"^\(PB\) (.*)$")
 DEFAULT_NAME = re.compile(r"^pagebench-[A-Za-z0-9_.-]+-\d{8}T\d{6}Z\.log$")
@@ -122,6 +132,46 @@ class LinuxLogFile(unittest.TestCase):
         py = rep.stdout.splitlines()
         start = next(i for i, l in enumerate(py) if l.startswith("cells: "))
         self.assertEqual(self.shown.splitlines()[:-1], py[start:])
+
+
+class LinuxAnswerMatrixResults(unittest.TestCase):
+    """The C matrix equals matrix.py's on logs in results/ without answer
+    lines, whose answers pagebench-decide makes with the engine. The
+    one footnote that may differ is not-a-cpu's: matrix.py names what ran
+    (TCG, an emulator), which the engine's records do not hold."""
+
+    def test_results(self):
+        if not os.access(DECIDE, os.X_OK):
+            raise AssertionError("%s is not built: run make" % DECIDE)
+        compared = 0
+        for name in RESULT_LOGS:
+            with open(os.path.join(RESULTS, name), "rb") as f:
+                machines, _ = P.read_bytes(f.read(), name)
+            figures = {i: decided.figures(m, str(i)) for i, m in enumerate(machines)
+                       if not m.answers}
+            figures = {i: t for i, t in figures.items() if t}
+            if not figures:
+                continue
+            decided.fill(machines)
+            for i, text in figures.items():
+                py = matrix.text(matrix.build(machines[i])).splitlines()
+                start = next(k for k, l in enumerate(py) if l.startswith("cells: "))
+                r = subprocess.run([DECIDE, "--matrix", str(40 - start)], input=text,
+                                   capture_output=True, text=True, timeout=60)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                c = r.stdout.splitlines()
+                self.assertEqual(c[0], "machine %d" % i)
+                want, got = py[start:], c[1:]
+                with self.subTest(log=name, machine=i):
+                    self.assertEqual(len(got), len(want))
+                    for w, g in zip(want, got):
+                        if w[:1] in SUPERSCRIPT and "not a CPU" in w:
+                            self.assertEqual(g[:2], w[:2])
+                            self.assertIn("not a CPU: no recommendation", g)
+                        else:
+                            self.assertEqual(g, w)
+                compared += 1
+        self.assertEqual(compared, len(RESULT_LOGS))
 
 
 class LinuxLogErrors(unittest.TestCase):
