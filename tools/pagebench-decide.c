@@ -33,7 +33,7 @@
 #include "harness/answer.h"
 #include "harness/answer_matrix.h"
 #include "harness/interval.h"
-#include "harness/passes.h"
+#include "variants/passes.h"
 #include "harness/rules.h"
 #include "lib/out.h"
 #include "lib/status.h"
