@@ -84,7 +84,7 @@ static int stdout_close(int status)
 
 		if (err == EPIPE)
 			return STATUS_DONE;
-		fprintf(stderr, "pagebench-linux: cannot write to standard output: %s\n",
+		fprintf(stderr, "pagebench-linux: cannot write the log to standard output: %s\n",
 			strerror(err));
 		return STATUS_CANNOT;
 	}
