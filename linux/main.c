@@ -107,10 +107,15 @@ static int print_answer(const struct summary *sum, int status)
 {
 	static const struct matrix_style style = { .width = 100, .height = 38 };
 
-	if (!answer_matrix(&sum->answers, &style, matrix_line, NULL))
+	unsigned int failures = run_failures();
+
+	/* A run stopped before measuring (status 2, 3) has no answer to speak of. */
+	if (!answer_matrix(&sum->answers, &style, matrix_line, NULL) &&
+	    (status == STATUS_DONE || status == STATUS_FAILURES))
 		puts("answer: none (the answer decides clear_page, clear_pages and copy_page: "
 		     "this run measured none of them)");
-	printf("log: %s (done: %u failures)\n", linux_log_path(), run_failures());
+	printf("log: %s (done: %u failure%s)\n", linux_log_path(), failures,
+	       failures == 1 ? "" : "s");
 	stdout_check();
 	errno = 0;
 	if (fflush(stdout) || ferror(stdout) || stdout_errno) {
