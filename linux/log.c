@@ -5,12 +5,14 @@
  * file, so that a terminal shows the progress and the answer, not
  * hundreds of raw lines. The file is created, never opened: an existing
  * path (a symlink too) is refused, so a run never overwrites a log or
- * writes through a link someone else placed.
+ * writes through a link someone else placed, and so is a folder where
+ * another user could swap it (scripts/cmdline.py's open_output rule).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "linux/linux.h"
@@ -39,6 +41,70 @@ static void default_name(char *buf, size_t len)
 		 tm.tm_sec);
 }
 
+/*
+ * Why a folder lets another user swap its entries (and so the log for a
+ * link of theirs), or NULL: scripts/cmdline.py's folder_unsafe(), as a
+ * run as root writes there too.
+ */
+static const char *folder_unsafe(const struct stat *st)
+{
+	if (!S_ISDIR(st->st_mode))
+		return "not a folder";
+	if (st->st_uid != 0 && st->st_uid != geteuid())
+		return "its folder is another user's, who can rename or replace what is in it";
+	if ((st->st_mode & 022) && !(st->st_mode & S_ISVTX))
+		return "its folder is writable by other users and not sticky: they can rename "
+		       "or replace what is in it";
+	return NULL;
+}
+
+/* path created new, through its checked folder; -1 with why on stderr. */
+static int create_in_safe_folder(const char *path)
+{
+	char folder[sizeof(log_path)];
+	const char *name = strrchr(path, '/'), *why;
+	struct stat st;
+	int dfd, fd, err;
+
+	if (name) {
+		snprintf(folder, sizeof(folder), "%.*s", (int)(name - path), path);
+		if (!folder[0])
+			strcpy(folder, "/");
+		name++;
+	} else {
+		strcpy(folder, ".");
+		name = path;
+	}
+	if (!name[0]) {
+		fprintf(stderr, "pagebench-linux: cannot create the log %s: it names a folder, "
+			"not a file\n", path);
+		return -1;
+	}
+	dfd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || fstat(dfd, &st)) {
+		fprintf(stderr, "pagebench-linux: cannot create the log %s: %s\n", path,
+			strerror(errno));
+		if (dfd >= 0)
+			close(dfd);
+		return -1;
+	}
+	why = folder_unsafe(&st);
+	if (why) {
+		fprintf(stderr, "pagebench-linux: cannot create the log %s: %s\n", path, why);
+		close(dfd);
+		return -1;
+	}
+	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	err = errno;
+	close(dfd);
+	if (fd < 0)
+		fprintf(stderr, "pagebench-linux: cannot create the log %s: %s%s\n", path,
+			strerror(err), err == EEXIST ?
+			" (a run never overwrites a file: name a new one with log=PATH, "
+			"or log=- for standard output)" : "");
+	return fd;
+}
+
 bool linux_log_wants_file(const struct options *o)
 {
 	return strcmp(o->log_path, "-") && (o->log_path[0] || isatty(STDOUT_FILENO));
@@ -57,14 +123,9 @@ bool linux_log_open(const struct options *o)
 		snprintf(log_path, sizeof(log_path), "%s", o->log_path);
 	else
 		default_name(log_path, sizeof(log_path));
-	fd = open(log_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		fprintf(stderr, "pagebench-linux: cannot create the log %s: %s%s\n", log_path,
-			strerror(errno), errno == EEXIST ?
-			" (a run never overwrites a file: name a new one with log=PATH, "
-			"or log=- for standard output)" : "");
+	fd = create_in_safe_folder(log_path);
+	if (fd < 0)
 		return false;
-	}
 	log_file = fdopen(fd, "w");
 	if (!log_file) {
 		fprintf(stderr, "pagebench-linux: cannot write the log %s: %s\n", log_path,

@@ -222,6 +222,22 @@ class LinuxLogErrors(unittest.TestCase):
         self.assertEqual(r.stderr, "pagebench-linux: cannot create the log %s: No such file "
                          "or directory\n" % path)
 
+    def test_folder_others_can_swap(self):
+        """A folder any user may write and not sticky: another could put
+        a link where the log goes; refused, as scripts/cmdline.py does."""
+        shared = os.path.join(self.dir, "shared")
+        os.mkdir(shared)
+        os.chmod(shared, 0o777)
+        r = self.run_tool("log=" + os.path.join(shared, "x.log"), *QUICK)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("writable by other users and not sticky", r.stderr)
+        self.assertEqual(os.listdir(shared), [])
+        os.chmod(shared, 0o1777)
+        r = self.run_tool("log=" + os.path.join(shared, "x.log"), "suite=xen", "passes=l1",
+                          "reps=1", "variants=stosb")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(os.listdir(shared), ["x.log"])
+
     def test_option_error_leaves_no_file(self):
         """A mistyped option with the log in a file: the error on stderr,
         status 2, and no file left behind for it."""
