@@ -80,8 +80,9 @@ struct answer_run answer_run_live(const struct cpu_desc *d,
 {
 	enum hot_load_runner r = live_runs_on(d, live);
 
-	return (struct answer_run){ worth_bp, r == HOT_LOAD_TCG || r == HOT_LOAD_EMULATOR,
-				    live->tsc_khz };
+	return (struct answer_run){ .worth_bp = worth_bp,
+				    .not_a_cpu = r == HOT_LOAD_TCG || r == HOT_LOAD_EMULATOR,
+				    .tsc_khz = live->tsc_khz };
 }
 
 bool answer_judged(const char *entry, enum pass_id pass)
@@ -102,6 +103,39 @@ static bool candidate(const struct answer_input *c, enum answer_fn fn)
 	return v->op == answer_fn_op(fn) && v->shape == answer_fn_shape(fn) &&
 	       store_done_at_return(v->store) && v->store != STORE_KERNEL &&
 	       !c->failed && c->s.epochs;
+}
+
+uint64_t answer_fpu_centi(const struct answer_fpu *fpu, const struct variant *v,
+			  size_t bytes)
+{
+	uint64_t paid, held, windows = 1;
+
+	if (!fpu->measured || v->regs != REGS_VEC)
+		return 0;
+	if (fpu->window_bytes && bytes > fpu->window_bytes)
+		windows = (bytes + fpu->window_bytes - 1) / fpu->window_bytes;
+	paid = fpu->entry_centi * variant_calls(v, bytes);
+	held = fpu->held_centi * windows;
+	return paid > held ? paid - held : 0;
+}
+
+/*
+ * s with add in every epoch and in its median, its epochs in buf; s as
+ * it is where add is 0. The quantum stays: add is a constant.
+ */
+static struct epoch_series plus(const struct epoch_series *s, uint64_t add,
+				uint64_t *buf)
+{
+	struct epoch_series out = *s;
+	unsigned int e;
+
+	if (!add || !s->epochs)
+		return out;
+	for (e = 0; e < s->epochs && e < INTERVAL_EPOCHS_MAX; e++)
+		buf[e] = s->med[e] + add;
+	out.med = buf;
+	out.median = s->median + add;
+	return out;
 }
 
 /* Tenths of a ns per 4 KiB page, from hundredths of a tick per call. */
@@ -153,6 +187,8 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 	const struct answer_input *named;
 	const struct interval *named_iv;
 	uint64_t pages = bytes / PAGE_SIZE ? bytes / PAGE_SIZE : 1;
+	uint64_t pick_buf[INTERVAL_EPOCHS_MAX], cand_buf[INTERVAL_EPOCHS_MAX];
+	struct epoch_series ps;
 	unsigned int i;
 
 	if (!answer_judged(pick->entry, pass))
@@ -169,11 +205,16 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 		out->why = WHY_PICK_NOT_MEASURED;
 		return true;
 	}
+	/* No kernel's pick is a VEC routine today; one would pay as the candidates do. */
+	ps = plus(&p->s, answer_fpu_centi(&run->fpu, p->v, bytes), pick_buf);
 	for (i = 0; i < n; i++) {
+		struct epoch_series cs;
 		struct interval iv;
 
-		if (&in[i] == p || !candidate(&in[i], fn) ||
-		    !interval_of_ratio(&in[i].s, &p->s, &iv))
+		if (&in[i] == p || !candidate(&in[i], fn))
+			continue;
+		cs = plus(&in[i].s, answer_fpu_centi(&run->fpu, in[i].v, bytes), cand_buf);
+		if (!interval_of_ratio(&cs, &ps, &iv))
 			continue;
 		if (!best || iv.median < best_iv.median)
 			best = &in[i], best_iv = iv;
@@ -209,9 +250,12 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 		out->has_ratio = named_iv->has_interval;
 		out->epochs = p->s.epochs;
 		if (run->tsc_khz) {
+			uint64_t fpu = answer_fpu_centi(&run->fpu, named->v, bytes);
+
 			out->has_ns = true;
-			out->pick_ns10 = ns10(p->s.median, run->tsc_khz, pages);
-			out->routine_ns10 = ns10(named->s.median, run->tsc_khz, pages);
+			out->pick_ns10 = ns10(ps.median, run->tsc_khz, pages);
+			out->routine_ns10 = ns10(named->s.median + fpu, run->tsc_khz, pages);
+			out->fpu_ns10 = ns10(fpu, run->tsc_khz, pages);
 		}
 	}
 	return true;
@@ -251,6 +295,14 @@ void answer_text(char *buf, size_t len, const struct answer_run *run,
 		tenths(pn, sizeof(pn), a->pick_ns10);
 		tenths(rn, sizeof(rn), a->routine_ns10);
 		PUT(" pick_ns=%s routine_ns=%s", pn, rn);
+	}
+	/* A VEC routine: what kernel_fpu_begin/end added to it, or that nobody measured it. */
+	if (a->routine && a->routine->regs == REGS_VEC) {
+		char fn[FIGURE_LEN];
+
+		tenths(fn, sizeof(fn), a->fpu_ns10);
+		PUT(" fpu=%s%s", run->fpu.measured && a->has_ns ? fn : "?",
+		    run->fpu.measured && a->has_ns ? "ns" : "");
 	}
 	PUT(" worth=%u.%u%%", run->worth_bp / 100, run->worth_bp % 100 / 10);
 	if (a->action == ANSWER_UNDECIDED)
