@@ -385,3 +385,16 @@ void answers_print(struct answers *a)
 				out_line("%s", line);
 			}
 }
+
+void answer_print_kernel_flags(const char *from, const struct rule_running *r)
+{
+	char list[OUT_LINE_MAX / 2];
+	size_t at = 0;
+	unsigned int i;
+
+	list[0] = '\0';
+	for (i = 0; i < r->nflags && at < sizeof(list); i++)
+		at += fmt_snprintf(list + at, sizeof(list) - at, " %s=%d",
+				   r->flag[i].flag, r->flag[i].value);
+	out_line("linux kernel_flags from=%s%s", from, list);
+}

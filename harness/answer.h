@@ -175,4 +175,11 @@ void answers_pass(struct answers *a, enum op op, enum pass_id pass, size_t bytes
 /* The answer lines, by function, pass and pick; once. */
 void answers_print(struct answers *a);
 
+/*
+ * The running kernel's flags as the "linux kernel_flags from=FROM ..."
+ * line says them, one grammar for every host: pagebench-linux's from its
+ * cpuinfo file, the module's from=boot_cpu_has.
+ */
+void answer_print_kernel_flags(const char *from, const struct rule_running *r);
+
 #endif

@@ -95,7 +95,7 @@ const struct option_def option_defs[] = {
 		  "500ms or 2s (3 epochs run whatever it says)",
 	  .dflt = "1000ms where given without time=" },
 	{ .key = "worth", .parse = parse_worth,
-	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .value = "P%",
 	  .what = "the answer lines' least saving worth acting on: a "
 		  "switch only where the 95% interval of the saving lies "

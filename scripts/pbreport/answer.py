@@ -45,6 +45,10 @@ class Answer:
     need_epochs: Optional[int]  # undecided: the epochs that would decide
     why: Optional[str]          # none: why there is no recommendation
     line: int = 0               # where the log says it
+    # A routine that needs vector registers: what kernel_fpu_begin/end
+    # added to routine_ns (fpu=N.Nns), or fpu_unmeasured (fpu=?).
+    fpu_ns: Optional[float] = None
+    fpu_unmeasured: bool = False
 
     @classmethod
     def from_groups(cls, g, line=0):
@@ -59,8 +63,10 @@ class Answer:
                    assuming=g[6], action=g[7],
                    routine=None if g[8] == "-" else g[8], ratio=ratio,
                    epochs=num(g[12], int), pick_ns=num(g[13]),
-                   routine_ns=num(g[14]), worth_pct=float(g[15]),
-                   need_epochs=num(g[16], int), why=g[17], line=line)
+                   routine_ns=num(g[14]), worth_pct=float(g[16]),
+                   need_epochs=num(g[17], int), why=g[18], line=line,
+                   fpu_ns=num(g[15][:-2]) if g[15] and g[15] != "?" else None,
+                   fpu_unmeasured=g[15] == "?")
 
     # -- what a reader sees; arithmetic only ------------------------------
     @property
@@ -116,6 +122,7 @@ class Answer:
                 "routine_gbps": rnd(self.routine_gbps, 3),
                 "worth_pct": self.worth_pct,
                 "need_epochs": self.need_epochs, "why": self.why,
+                "fpu_ns": self.fpu_ns, "fpu_unmeasured": self.fpu_unmeasured,
                 "line": self.line}
 
 
