@@ -484,7 +484,7 @@ def answer_page(rows):
 def screen_cell(a):
     """The cells the page may show for one answer line (the screen rounds the
     saving from the unrounded ratio, the line prints four decimals)."""
-    action, routine, ratio, why = a[7], a[8], a[9], a[17]
+    action, routine, ratio, fpu, why = a[7], a[8], a[9], a[15], a[18]
     if action == "keep":
         return {"keep"}
     if action == "undecided":
@@ -494,7 +494,9 @@ def screen_cell(a):
         z = (1 - r) * 100 if r <= 1 else (r - 1) * 100
         sign = "-" if r <= 1 else "+"
         mark = "~" if action == "none" else ""
-        return {("%s%s%s%d%%" % (mark, routine, sign, v))[:CELL_W - 1]
+        # The kernel cannot time kernel_fpu_begin/end: a vector routine's name is marked.
+        star = "*" if fpu == "?" else ""
+        return {("%s%s%s%s%d%%" % (mark, routine, star, sign, v))[:CELL_W - 1]
                 for v in (int(z), int(z) + 1) if v >= 0}
     return {"n/a"}
 

@@ -122,17 +122,41 @@ static const struct answer *record(const struct answers *a, const struct table *
 	return NULL;
 }
 
-/* "avx_t-91%", "orig+93%": the routine and its saving (or cost) in whole per cent. */
-static void saving_text(char *buf, size_t len, const struct answer *r)
+/*
+ * A routine that needs vector registers whose kernel_fpu_begin/end this
+ * host did not time: its figure leaves that cost out (the line's fpu=?).
+ */
+static bool fpu_unmeasured(const struct answers *a, const struct answer *r)
+{
+	return r && r->routine && r->routine->regs == REGS_VEC && !a->run.fpu.measured;
+}
+
+/*
+ * "avx_t-91%", "orig+93%": the routine and its saving (or cost) in whole
+ * per cent; "avx_t*-91%" where its FPU cost is not in the figure (the
+ * mark on the name, so that a cut of the cell keeps it).
+ */
+static void saving_text(char *buf, size_t len, const struct answers *a,
+			const struct answer *r)
 {
 	uint64_t m = r->ratio.median;
 	uint64_t d = m <= RATIO_ONE ? RATIO_ONE - m : m - RATIO_ONE;
 
-	fmt_snprintf(buf, len, "%s%c%lu%%", r->routine->name, m <= RATIO_ONE ? '-' : '+',
+	fmt_snprintf(buf, len, "%s%s%c%lu%%", r->routine->name,
+		     fpu_unmeasured(a, r) ? "*" : "", m <= RATIO_ONE ? '-' : '+',
 		     (unsigned long)((d * 100 + RATIO_ONE / 2) / RATIO_ONE));
 }
 
-static void cell_text(char *buf, size_t len, const struct answer *r)
+/* Whether a cell names a routine: where its mark shows. */
+static bool names_routine(const struct answer *r)
+{
+	return r && (r->action == ANSWER_SWITCH ||
+		     (r->action == ANSWER_NONE && r->why == WHY_NOT_A_CPU &&
+		      r->routine && r->has_ratio));
+}
+
+static void cell_text(char *buf, size_t len, const struct answers *a,
+		      const struct answer *r)
 {
 	char s[CELL_W * 2];
 
@@ -145,7 +169,7 @@ static void cell_text(char *buf, size_t len, const struct answer *r)
 		fmt_snprintf(buf, len, "keep");
 		return;
 	case ANSWER_SWITCH:
-		saving_text(buf, len, r);
+		saving_text(buf, len, a, r);
 		return;
 	case ANSWER_UNDECIDED:
 		fmt_snprintf(buf, len, "undecided");
@@ -154,7 +178,7 @@ static void cell_text(char *buf, size_t len, const struct answer *r)
 		break;
 	}
 	if (r->why == WHY_NOT_A_CPU && r->routine && r->has_ratio) {
-		saving_text(s, sizeof(s), r);
+		saving_text(s, sizeof(s), a, r);
 		fmt_snprintf(buf, len, "~%s", s);
 		return;
 	}
@@ -207,7 +231,8 @@ static unsigned int band(const struct answers *a, const struct table *t, unsigne
 		put(rows[n], &at, cols, passes[id].id, PASS_W);
 		for (k = 0; k < nt; k++)
 			for (c = 0; c < t[k].ncols; c++) {
-				cell_text(text, sizeof(text), record(a, &t[k], &t[k].col[c], id));
+				cell_text(text, sizeof(text), a,
+					  record(a, &t[k], &t[k].col[c], id));
 				/* A gap after every cell: cut to CELL_W - 1. */
 				text[CELL_W - 1] = '\0';
 				put(rows[n], &at, cols, text, CELL_W);
@@ -232,6 +257,17 @@ static void legend(char *row, size_t cols, const struct table *t)
 			     t->col[c].variant ? t->col[c].variant : "?", t->col[c].who);
 		put(row, &at, cols, entry, 0);
 	}
+}
+
+/* Whether a cell of the page carries the FPU mark. */
+static bool marked(const struct answers *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->n; i++)
+		if (names_routine(&a->rec[i]) && fpu_unmeasured(a, &a->rec[i]))
+			return true;
+	return false;
 }
 
 unsigned int screen_answer_page(const struct answers *a, unsigned int cols,
@@ -266,6 +302,12 @@ unsigned int screen_answer_page(const struct answers *a, unsigned int cols,
 		rows[n++][0] = '\0';
 	for (fn = 0; fn < nt && n < max; fn++)
 		legend(rows[n++], cols, &t[fn]);
+	if (n < max && marked(a)) {
+		size_t at = 0;
+
+		rows[n][0] = '\0';
+		put(rows[n++], &at, cols, "*: needs kernel_fpu_begin/end, its cost not measured here", 0);
+	}
 	/* Trailing blanks are the screen's to paint. */
 	for (r = 0; r < n; r++) {
 		size_t e = 0;

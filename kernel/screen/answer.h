@@ -5,7 +5,9 @@
  * function and kernel pick (the variant that runs what the kernel picks:
  * the decision depends on the pick's variant and the pass alone), each
  * cell keep, NAME-Z% (switch to NAME, saving Z%), undecided, n/a, or
- * ~NAME-Z% where the run is not on a CPU (figures, no advice); a legend row per function
+ * ~NAME-Z% where the run is not on a CPU (figures, no advice), NAME
+ * marked * where it needs vector registers and the run could not time
+ * kernel_fpu_begin/end (a footnote says so); a legend row per function
  * says whose pick each column is. The functions' columns go side by
  * side where the screen is wide enough, else in bands below each other.
  */
@@ -15,7 +17,8 @@
 #include "harness/answer.h"
 
 #define ANSWER_PAGE_COLS	160
-#define ANSWER_PAGE_ROWS	(ANSWER_FNS * (PASS_COUNT + 3) + ANSWER_FNS + 1)
+/* Each function's band and legend, a blank, and the FPU footnote. */
+#define ANSWER_PAGE_ROWS	(ANSWER_FNS * (PASS_COUNT + 3) + ANSWER_FNS + 2)
 
 /*
  * The page's rows, at most cols wide (at least 80 is expected); 0 when
