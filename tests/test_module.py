@@ -251,7 +251,9 @@ class ClearPlan(ModuleBoot):
         self.assertEqual(at, list(range(at[0], at[-1] + 1)), "the answer lines together")
         self.assertLess(kinds.index("module_windows"), at[0])
         self.assertEqual(kinds[at[-1] + 1:], ["runtime", "done"])
-        questions = [a[:5] for a in answers]
+        # Groups: fn pass sizes(2) kernel versions entry pick assuming action routine
+        # ratio lo hi epochs pick_ns routine_ns fpu worth need why.
+        questions = [a[:7] for a in answers]
         self.assertEqual(len(questions), len(set(questions)), "one line per question")
         self.assertEqual({a[1] for a in answers}, {"l1", "l3"})
 
@@ -267,9 +269,9 @@ class ClearPlan(ModuleBoot):
         want = R.picks(R.tables(), "linux", "clear_page", {}, version=version, own=own)
         self.assertEqual(len(want), 1)
         for pas in ("l1", "l3"):
-            linux = [a for a in answers if a[:2] == ("clear_page", pas) and a[2] == "linux"]
-            self.assertEqual(linux[0][3], "running " + release, "the running kernel's first")
-            self.assertEqual((linux[0][4], linux[0][5], linux[0][6]),
+            linux = [a for a in answers if a[:2] == ("clear_page", pas) and a[4] == "linux"]
+            self.assertEqual(linux[0][5], "running " + release, "the running kernel's first")
+            self.assertEqual((linux[0][6], linux[0][7], linux[0][8]),
                              ("clear_page", want[0].variant, None))
 
         runs_on = grammar.compiled("hot_load").match(b.first("hot_load")).group(4)
@@ -282,9 +284,9 @@ class ClearPlan(ModuleBoot):
         for a in answers:
             with self.subTest(answer=a):
                 if runs_on != "cpu":
-                    self.assertEqual(a[7], "none")
-                if a[8] != "avx_t":
-                    self.assertIsNone(a[15], "fpu= only on a vector routine")
+                    self.assertEqual(a[9], "none")
+                if a[10] != "avx_t":
+                    self.assertIsNone(a[17], "fpu= only on a vector routine")
                     continue
                 named += 1
                 pages = sizes[a[1]] // 4096
@@ -292,7 +294,7 @@ class ClearPlan(ModuleBoot):
                 add = max(0, pages * entry - windows * held)
                 d = khz * pages
                 ns10 = (add * 100000 + d // 2) // d
-                self.assertEqual(a[15], "%d.%dns" % divmod(ns10, 10))
+                self.assertEqual(a[17], "%d.%dns" % divmod(ns10, 10))
         self.assertGreater(named, 0, "no answer names avx_t: its fpu= went unchecked")
 
 class CopyPlan(ModuleBoot):
