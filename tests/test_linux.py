@@ -15,7 +15,7 @@ import unittest
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 from pbreport import grammar  # noqa: E402
-from tables import rows as variant_rows, variant_needs  # noqa: E402
+from tables import rows as variant_rows, table_rows, variant_needs  # noqa: E402
 from pbreport import parse as P  # noqa: E402
 import strings_log  # noqa: E402
 
@@ -313,11 +313,20 @@ class LinuxRunner(unittest.TestCase):
                          {(fn, p) for fn in ("clear_page", "clear_pages")
                           for p in ("l1", "l1f")
                           if any(a[0] == fn for a in answers)})
+        # pagebench-linux cannot time kernel_fpu_begin/end: fpu=? on exactly
+        # the routines that need vector registers (the tables' regs column).
+        vec = {(r["op"], r["name"]) for r in table_rows() if r["regs"] == "VEC"}
+        self.assertEqual({(a[10], a[17]) for a in answers if a[10] != "-"},
+                         {(a[10], "?" if ("clear", a[10]) in vec else None)
+                          for a in answers if a[10] != "-"})
+        self.assertIn("?", {a[17] for a in answers}, "no vector routine named: nothing checked")
         for a in answers:
             (fn, pas, _, _, kernel, versions, entry, pick, assuming, action, routine,
-             ratio, lo, hi, epochs, pick_ns, routine_ns, worth, need, why) = a
+             ratio, lo, hi, epochs, pick_ns, routine_ns, fpu, worth, need, why) = a
             with self.subTest(answer=a):
                 self.assertEqual(worth, "2.5")
+                if routine == "-":
+                    self.assertIsNone(fpu)
                 self.assertFalse(entry.endswith("_hot") and pas != "l1")
                 self.assertFalse(entry.endswith("_cold") and pas == "l1")
                 self.assertNotEqual(routine, "clzero")

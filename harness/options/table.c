@@ -136,7 +136,7 @@ const struct option_def option_defs[] = {
 	  .dflt = "1000ms", .dflt_when = "where given without time=",
 	  .dflt_applies = budget_default_applies },
 	{ .key = "worth", .parse = parse_worth,
-	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .value = "P%",
 	  .what = "the answer lines' least saving worth acting on: a "
 		  "switch only where the 95% interval of the saving lies "

@@ -63,7 +63,8 @@ static bool pass_runs(const struct suite_run *s, enum pass_id id, enum op op)
  */
 static void answer_pass(struct suite_run *s, struct pass_state *ps, variant_set ran)
 {
-	struct answer_input in[VARIANTS_MAX];
+	/* Off the stack: the module's kernel stack is 16 KiB, and a pass ends on one CPU at a time. */
+	static struct answer_input in[VARIANTS_MAX];
 	unsigned int i, n = 0;
 
 	if (!s->sum)
