@@ -218,7 +218,7 @@ void plan_build(struct plan *p, const struct options *o,
 		if (p->batch_room < BATCH_ROOM_MIN)
 			p->batch_room = BATCH_ROOM_MIN;
 	}
-	p->passes = o->passes ? o->passes : suite_passes(o->suite);
+	p->passes = o->passes ? o->passes : suite_default_passes(o->suite);
 	variants_configure(d);
 	p->forced = o->force & ~d->feats;
 	for (i = 0; i < variant_count; i++) {
