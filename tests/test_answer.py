@@ -22,7 +22,7 @@ from pbreport.answer import Answer, Interval  # noqa: E402
 FIX = os.path.join(HERE, "fixtures", "answer")
 A, B, TCG = (os.path.join(FIX, n) for n in ("emr-a.log", "emr-b.log", "tcg.log"))
 LINE = re.compile("^" + grammar.TAG + grammar.regex("answer"))
-FIELDS = ("fn", "pass", "kernel", "versions", "entry", "pick", "assuming",
+FIELDS = ("fn", "pass", "sizes_lo", "sizes_hi", "kernel", "versions", "entry", "pick", "assuming",
           "action", "routine", "ratio", "lo", "hi", "epochs", "pick_ns",
           "routine_ns", "worth", "need", "why")
 
@@ -73,8 +73,11 @@ class Model(unittest.TestCase):
                 self.assertEqual((a.fn, a.pass_id, a.kernel, a.versions,
                                   a.entry, a.pick or "-", a.action,
                                   a.routine or "-"),
-                                 tuple(w[k] for k in FIELDS[:6]) +
+                                 tuple(w[k] for k in ("fn", "pass", "kernel", "versions",
+                                                      "entry", "pick")) +
                                  (w["action"], w["routine"]))
+                self.assertEqual(a.sizes, None if w["sizes_lo"] is None else
+                                 (int(w["sizes_lo"]), int(w["sizes_hi"])))
                 self.assertEqual(a.assuming, w["assuming"])
                 self.assertEqual(a.why, w["why"])
                 if w["ratio"] is not None:
