@@ -284,14 +284,6 @@ class BenchVsPeers(unittest.TestCase):
         return [p for p in PAIRS if p[2] in tools and
                 all(stat_median(log, p[0], p[1][0]) is not None for log in logs)]
 
-    def test_both_passes_of_the_level_in_each_run(self):
-        box = self.sandbox()
-        r = box.run(*ARGS)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        for c in box.calls():
-            if c["tool"] == "pagebench-linux":
-                self.assertIn("passes=l1,l1h", c["args"])
-
     def gbs(self, logs, op, name, pass_id):
         size = log_fact(logs[0], r"\bsizes pass=%s .*\b%s=(\d+)" % (pass_id, op))
         ticks = [stat_median(log, op, name, pass_id) for log in logs]
