@@ -63,6 +63,8 @@ uint64_t iteration_pages(const struct plan *p, enum pass_id id)
 		return p->nr[id];
 	case KIND_HOT:
 		return 2;
+	case KIND_HOTBUF:
+		return p->nr[id] / 2;
 	case KIND_COLD:
 		return 2 + 2 * COLD_PAGES;
 	}

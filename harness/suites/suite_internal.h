@@ -2,8 +2,8 @@
 /*
  * What the files of the page suites (clear, copy, xen) share, and the calls
  * between them, which flow one way: the driver (suite.c) lets the passes
- * take turns; a pass's epochs (pass.c) and Ma Ling's copy-hot/copy-cold
- * (copy_hot_cold.c) call the timed call (call.c), the checks
+ * take turns; a pass's epochs (pass.c), Ma Ling's copy-hot/copy-cold
+ * (copy_hot_cold.c) and the peers' hot buffer (hot_buffer.c) call the timed call (call.c), the checks
  * (verify.c), the buffers' layout (layout.c) and, under time=, the
  * questions still open (questions.c). Only these files include
  * this; the suites' interface is harness/suites/suite.h.
@@ -193,5 +193,15 @@ void pass_race(struct suite_run *s, struct pass_state *ps);
 void ma_ling(struct suite_run *s, struct pass_state *ps);
 void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
 		   unsigned int reps);
+
+static inline bool ma_ling_pass(enum pass_id id)
+{
+	return passes[id].kind == KIND_HOT || passes[id].kind == KIND_COLD;
+}
+
+/* hot_buffer.c */
+
+void hot_buffer_reps(struct suite_run *s, struct pass_state *ps,
+		     unsigned int reps);
 
 #endif
