@@ -1,8 +1,9 @@
-"""The answer lines, as a typed model: one decision per function, pass and
-kernel pick, made once by the C engine (harness/) and printed by the run
+"""The answer lines, as a typed model: one decision per function, pass
+(and size class) and kernel pick, made once by the C engine (harness/) and printed by the run
 (docs/log-format.md, "The answer"). The report reads them; nothing here
 decides, projects or computes an interval. What is derived is arithmetic
-of presentation: a saving is 1 - ratio, GB/s is 4096 bytes over ns."""
+of presentation: a saving is 1 - ratio, GB/s is 4096 bytes over ns
+(page functions only: memset/memcpy figures are ns per call)."""
 from dataclasses import dataclass
 from typing import Optional
 
@@ -26,10 +27,21 @@ class Interval:
                 "lo": round(self.lo, digits), "hi": round(self.hi, digits)}
 
 
+# The groups of the answer expression (docs/log-format.md), in order.
+FIELDS = ("fn", "pass", "sizes", "kernel", "versions", "entry", "pick",
+          "assuming", "action", "routine", "ratio", "lo", "hi", "epochs",
+          "pick_ns", "routine_ns", "fpu", "worth", "need", "why")
+# Before sizes= and fpu= (answer-v2) the expression had no such groups.
+OLD_FIELDS = tuple(f for f in FIELDS if f not in ("sizes", "fpu"))
+# The functions whose ns figures are per call (summed over the size
+# class's sizes and alignments); the others' are per 4 KiB page.
+PER_CALL = ("memset", "memcpy")
+
+
 @dataclass(frozen=True)
 class Answer:
-    fn: str                     # clear_page, clear_pages, copy_page
-    pass_id: str                # l1 ... mem, hot, cold (the log's ids)
+    fn: str                     # clear_page, clear_pages, copy_page, memset, memcpy, scrub
+    pass_id: str                # l1 ... mem, hot, cold; tput/lat; cpus1 ...
     kernel: str                 # linux or xen
     versions: str               # ">=5.4", "4.15-4.20", "running 6.18.44"
     entry: str                  # clear_page, clear_page_hot, copy_page ...
@@ -39,28 +51,40 @@ class Answer:
     routine: Optional[str]      # the switch target, challenger; None: "-"
     ratio: Optional[Interval]   # routine's time over the pick's
     epochs: Optional[int]
-    pick_ns: Optional[float]    # ns per 4 KiB page
+    pick_ns: Optional[float]    # ns per 4 KiB page, or per call (PER_CALL)
     routine_ns: Optional[float]
     worth_pct: float            # the minimum worth acting on, in %
     need_epochs: Optional[int]  # undecided: the epochs that would decide
     why: Optional[str]          # none: why there is no recommendation
     line: int = 0               # where the log says it
+    sizes: Optional[str] = None  # memset/memcpy: the size class "LO-HI"
+    fpu: Optional[str] = None   # "N.Nns" measured, "?" not, None: no vector
 
     @classmethod
-    def from_groups(cls, g, line=0):
-        """From the groups of the answer expression of grammar.py."""
+    def from_groups(cls, groups, line=0):
+        """From the groups of the answer expression of grammar.py (with
+        or without the sizes= and fpu= groups)."""
+        names = FIELDS if len(groups) == len(FIELDS) else OLD_FIELDS
+        if len(groups) != len(names):
+            raise ValueError("the answer expression has %d groups, not %d"
+                             % (len(groups), len(FIELDS)))
+        g = dict(zip(names, groups))
+
         def num(x, kind=float):
             return None if x is None else kind(x)
         ratio = None
-        if g[9] is not None:
-            ratio = Interval(float(g[9]), float(g[10]), float(g[11]))
-        return cls(fn=g[0], pass_id=g[1], kernel=g[2], versions=g[3],
-                   entry=g[4], pick=None if g[5] == "-" else g[5],
-                   assuming=g[6], action=g[7],
-                   routine=None if g[8] == "-" else g[8], ratio=ratio,
-                   epochs=num(g[12], int), pick_ns=num(g[13]),
-                   routine_ns=num(g[14]), worth_pct=float(g[15]),
-                   need_epochs=num(g[16], int), why=g[17], line=line)
+        if g["ratio"] is not None:
+            ratio = Interval(float(g["ratio"]), float(g["lo"]), float(g["hi"]))
+        return cls(fn=g["fn"], pass_id=g["pass"], kernel=g["kernel"],
+                   versions=g["versions"], entry=g["entry"],
+                   pick=None if g["pick"] == "-" else g["pick"],
+                   assuming=g["assuming"], action=g["action"],
+                   routine=None if g["routine"] == "-" else g["routine"],
+                   ratio=ratio, epochs=num(g["epochs"], int),
+                   pick_ns=num(g["pick_ns"]), routine_ns=num(g["routine_ns"]),
+                   worth_pct=float(g["worth"]),
+                   need_epochs=num(g["need"], int), why=g["why"], line=line,
+                   sizes=g.get("sizes"), fpu=g.get("fpu"))
 
     # -- what a reader sees; arithmetic only ------------------------------
     @property
@@ -74,12 +98,32 @@ class Answer:
                         100 * (1 - r.lo))
 
     @property
+    def per_call(self):
+        """Whether pick_ns and routine_ns are per call, not per page."""
+        return self.fn in PER_CALL
+
+    @property
+    def unit(self):
+        return "ns/call" if self.per_call else "ns/page"
+
+    @property
     def pick_gbps(self):
-        return gbps(self.pick_ns)
+        return None if self.per_call else gbps(self.pick_ns)
 
     @property
     def routine_gbps(self):
-        return gbps(self.routine_ns)
+        return None if self.per_call else gbps(self.routine_ns)
+
+    @property
+    def row(self):
+        """The matrix row: the pass, and for memset/memcpy its size class."""
+        return (self.pass_id, self.sizes)
+
+    @property
+    def fpu_unmeasured(self):
+        """The routine needs kernel_fpu_begin/end and its cost is not in
+        its figure (fpu=?)."""
+        return self.fpu == "?"
 
     @property
     def running(self):
@@ -100,18 +144,20 @@ class Answer:
         """What it says, ignoring where it is said: two answers of one
         pass that agree on this are the same decision."""
         return (self.action, self.routine, self.ratio, self.why,
-                self.need_epochs)
+                self.need_epochs, self.fpu)
 
     def to_json(self):
         s = self.saving_pct
-        return {"fn": self.fn, "pass": self.pass_id, "kernel": self.kernel,
+        return {"fn": self.fn, "pass": self.pass_id, "sizes": self.sizes,
+                "kernel": self.kernel,
                 "versions": self.versions, "entry": self.entry,
                 "pick": self.pick, "assuming": self.assuming,
                 "action": self.action, "routine": self.routine,
                 "ratio": self.ratio.to_json() if self.ratio else None,
                 "saving_pct": s.to_json(2) if s else None,
                 "epochs": self.epochs, "pick_ns": self.pick_ns,
-                "routine_ns": self.routine_ns,
+                "routine_ns": self.routine_ns, "unit": self.unit,
+                "fpu": self.fpu,
                 "pick_gbps": rnd(self.pick_gbps, 3),
                 "routine_gbps": rnd(self.routine_gbps, 3),
                 "worth_pct": self.worth_pct,
