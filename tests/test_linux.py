@@ -314,8 +314,9 @@ class LinuxRunner(unittest.TestCase):
                           for p in ("l1", "l1f")
                           if any(a[0] == fn for a in answers)})
         for a in answers:
-            (fn, pas, kernel, versions, entry, pick, assuming, action, routine,
-             ratio, lo, hi, epochs, pick_ns, routine_ns, worth, need, why) = a
+            (fn, pas, _sizes, kernel, versions, entry, pick, assuming, action,
+             routine, ratio, lo, hi, epochs, pick_ns, routine_ns, _fpu, worth,
+             need, why) = a
             with self.subTest(answer=a):
                 self.assertEqual(worth, "2.5")
                 self.assertFalse(entry.endswith("_hot") and pas != "l1")

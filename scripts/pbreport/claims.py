@@ -222,7 +222,7 @@ def compare(a, b, alpha, tie):
     if cmp.by_epochs:
         apart = not lo.overlaps(hi)
         return (faster if apart else "undecided"), None, \
-            "95% intervals %s" % ("apart" if apart else "overlap")
+            "95%% intervals %s" % ("apart" if apart else "overlap")
     if cmp.test is None:
         return "undecided", None, "aggregated figures: no test"
     if cmp.significant:
