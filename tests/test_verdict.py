@@ -246,7 +246,10 @@ class OneWinnerTest(unittest.TestCase):
                     self.assertEqual(js[(a.fn, a.pass_id, a.kernel,
                                          a.versions, a.entry)],
                                      (a.action, a.routine))
-                    picks = ", ".join(w.text(fn) for w in c.who)
+                    picks = ", ".join(w.text(fn) for w in c.who if any(
+                        x.row == row and x.fn == fn and
+                        (x.kernel, x.versions, x.entry) ==
+                        (w.kernel, w.versions, w.entry) for x in m.answers))
                     line = next(l for l in win.splitlines()
                                 if l.startswith(fn) and
                                 " %s " % picks in l and

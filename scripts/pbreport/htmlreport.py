@@ -230,7 +230,7 @@ def winners_table(machines):
                             continue
                         s = a.saving_pct
                         cells = [fn, MX.row_text(row), m.name,
-                                 ", ".join(w.text(fn) for w in c.who),
+                                 T.judged(m, c, row),
                                  a.pick or "-", a.action, a.routine or "-",
                                  "%.1f%%" % s.median if s and
                                  a.action == "switch" else "-",

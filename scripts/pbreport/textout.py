@@ -194,6 +194,15 @@ def pass_columns(m, suite, pid):
     return out
 
 
+def judged(m, c, row):
+    """The picks of column c that an answer line judges in row: a merged
+    column may hold a cold entry that the hot passes do not judge."""
+    keys = {(a.kernel, a.versions, a.entry) for a in m.answers
+            if a.fn == c.fn and a.row == row}
+    return ", ".join(w.text(c.fn) for w in c.who
+                     if (w.kernel, w.versions, w.entry) in keys)
+
+
 def figure_text(a, name, ns, gbps):
     if ns is None:
         return name
@@ -225,7 +234,7 @@ def answer_lines(m, p):
             if not m.answers else "no answer line names it")]
     out = []
     for c, a in cols:
-        s = "answer %s, %s: %s" % (c.fn, ", ".join(w.text(c.fn) for w in c.who),
+        s = "answer %s, %s: %s" % (c.fn, judged(m, c, (pid, None)),
                                    decision_text(a))
         if a.pick_ns is not None:
             s += "; %s -> %s" % (
@@ -400,7 +409,7 @@ def winners(machines):
                         s = a.saving_pct
                         rows.append([
                             fn, matrix.row_text(row), m.name,
-                            ", ".join(w.text(fn) for w in c.who),
+                            judged(m, c, row),
                             a.pick or "-",
                             a.action if a.action != "none" else
                             "none: " + (a.why or "?"),
