@@ -233,6 +233,72 @@ class Screen(unittest.TestCase):
         self.assertEqual(len(re.findall(r"(?m)^    stat ", out)), len(stats))
 
 
+class NewFunctions(unittest.TestCase):
+    """answer-v2: memset and memcpy by mode and size class (sizes=, ns per
+    call), scrub steps, and the fpu= mark, drawn generically on one
+    screen: a strings log's screen with a line per mode, size class and
+    pick of both functions and two scrub steps still fits."""
+
+    CLASSES = ((0, 0), (1, 15), (16, 127), (128, 1023), (1024, 4096))
+
+    def lines(self):
+        out = []
+        for fn in ("memset", "memcpy"):
+            for mode in ("tput", "lat"):
+                for lo, hi in self.CLASSES:
+                    for k, v, pick in (("linux", ">=5.4", "stosb"),
+                                       ("xen", ">=4.15", "orig")):
+                        head = ('(PB) answer fn=%s pass=%s sizes=%d-%d kernel=%s '
+                                'versions="%s" entry=%s pick=%s ' % (
+                                    fn, mode, lo, hi, k, v, fn, pick))
+                        out.append(head + (
+                            "action=switch routine=avx_t ratio=0.8000 lo=0.7000 "
+                            "hi=0.9000 epochs=9 pick_ns=100.0 routine_ns=80.0 "
+                            "fpu=? worth=3.0%" if lo >= 128 else
+                            "action=keep routine=rep ratio=1.0100 lo=0.9900 "
+                            "hi=1.0300 epochs=9 pick_ns=10.0 routine_ns=10.1 "
+                            "worth=3.0%"))
+        for c in (1, 2):
+            out.append('(PB) answer fn=scrub pass=cpus%d kernel=xen versions=">=4.21" '
+                       'entry=scrub_one_page pick=stosb action=undecided '
+                       'routine=clzero_sf ratio=0.9500 lo=0.9000 hi=1.0100 epochs=9 '
+                       'pick_ns=50.0 routine_ns=47.0 fpu=1.5ns worth=3.0%% '
+                       'need=epochs>=40' % c)
+        return out
+
+    def machine(self):
+        m = machine(os.path.join(ROOT, "results",
+                                 "epyc-linux-cpu-strings-2026-11-30.log"))
+        m.answers = [Answer.from_groups(LINE.match(l).groups())
+                     for l in self.lines()]
+        return m
+
+    def test_read_with_the_optional_groups(self):
+        m = self.machine()
+        a = m.answers[-3]
+        self.assertEqual((a.fn, a.pass_id, a.sizes, a.fpu, a.unit),
+                         ("memcpy", "lat", "1024-4096", "?", "ns/call"))
+        self.assertIsNone(a.pick_gbps)
+        self.assertTrue(a.fpu_unmeasured)
+        s = m.answers[-1]
+        self.assertEqual((s.fn, s.pass_id, s.sizes, s.fpu, s.unit),
+                         ("scrub", "cpus2", None, "1.5ns", "ns/page"))
+        self.assertEqual(s.to_json()["unit"], "ns/page")
+
+    def test_one_screen(self):
+        text = matrix.text(matrix.build(self.machine()))
+        fits(self, text)
+        self.assertNotIn("more lines", text)
+        self.assertIn("\ntput 16-127 ", text)
+        self.assertIn("\nlat 1024-4096 ", text)
+        self.assertIn("\ncpus2 ", text)
+        self.assertIn("→avx_t* −20% (10–30)", text)
+        self.assertIn(matrix.FPU_NOTE, text.replace("\n  ", " "))
+        self.assertIn("ns per call", text)
+        # Measured FPU cost: no mark on the scrub row.
+        self.assertNotRegex(text, r"(?m)^cpus1 .*\*")
+
+
 class ResultsLogs(unittest.TestCase):
     """verdict of every results/ log: one screen once it has answer
     lines; until then, the line that says it has none, per machine."""

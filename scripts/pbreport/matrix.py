@@ -24,8 +24,8 @@ SUITE_FNS = (("clear", ("clear_page", "clear_pages")),
              ("memcpy", ("memcpy",)), ("scrub", ("scrub",)))
 PASS_ORDER = ("l1", "l1f", "l2", "l2f", "l3", "l3f", "mem", "hot", "cold",
               "tput", "lat")
-FPU_NOTE = ("*: the routine needs kernel_fpu_begin/end: its cost is not "
-            "measured here and not in its figure (fpu=?)")
+FPU_NOTE = ("*: needs kernel_fpu_begin/end, whose cost is not measured "
+            "here nor in the figure (fpu=?)")
 SUPER = "¹²³⁴⁵⁶⁷⁸⁹"
 
 WHY_TEXT = {
@@ -142,8 +142,8 @@ def cell_of(screen, a, runs_on):
     return Cell("none", a, screen.note(why_text(a.why, runs_on)))
 
 
-UNDECIDED = ("undecided: the 95% interval reaches both sides of the worth "
-             "(--json: need_epochs, the epochs to decide)")
+UNDECIDED = ("undecided: the 95% interval spans the worth (--json "
+             "need_epochs: the epochs to decide)")
 
 
 def why_text(why, runs_on):
@@ -331,6 +331,8 @@ LEGEND = ("cells: keep, or → routine −saving of ns per 4 KiB page (95% "
           "interval); - not judged; f: flushed")
 PER_CALL_LEGEND = ("; memset, memcpy: of ns per call over the size class, "
                    "rows mode and size class in bytes")
+PER_CALL_ONLY = ("cells: keep, or → routine −saving of ns per call over the "
+                 "size class (95% interval); rows: mode, size class in bytes")
 
 
 NO_ADVICE = ("n/a, then the routine the run would name and its time over "
@@ -344,17 +346,24 @@ def render(screen, compact, blanks):
     advice = any(c.action in ("keep", "switch", "undecided")
                  for t in screen.tables for c in t.cells.values())
     legend = LEGEND[len("cells: "):] if advice else NO_ADVICE
-    if any(a.per_call for t in screen.tables for c in t.columns
-           for a in c.answers.values()):
+    kinds = {a.per_call for t in screen.tables for c in t.columns
+             for a in c.answers.values()}
+    if kinds == {True} and advice:
+        legend = PER_CALL_ONLY[len("cells: "):]
+    elif True in kinds:
         legend += PER_CALL_LEGEND
     out += wrap("cells", legend)
-    for t in screen.tables:
-        for cols in chunks(t, compact):
-            if blanks:
-                out.append("")
-            out += table_lines(t, cols, compact)
-            out += wrap("picks", "; ".join(who_text(screen, t.columns[i])
-                                          for i in cols))
+    blocks = [(t, cols) for t in screen.tables for cols in chunks(t, compact)]
+    picks = [wrap("picks", "; ".join(who_text(screen, t.columns[i])
+                                     for i in cols)) for t, cols in blocks]
+    for n, (t, cols) in enumerate(blocks):
+        if blanks:
+            out.append("")
+        out += table_lines(t, cols, compact)
+        # Tables one after another with the same picks (memset, memcpy)
+        # name them once, under the last.
+        if n + 1 == len(blocks) or picks[n + 1] != picks[n]:
+            out += picks[n]
     if screen.notes and blanks:
         out.append("")
     for i, n in enumerate(screen.notes, 1):
