@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The selection rules evaluated on this CPU: scripts/pbreport/rules.py's
- * Evaluator and picks(), step for step, for the answer (harness/answer.c);
- * tests/test_rules_agree.py compares the picks with rules.py's, while the
- * report still evaluates them itself.
+ * The selection rules evaluated on this CPU, for the answer
+ * (harness/answer.c): the one evaluator; the report reads the answer lines
+ * and evaluates no rule (tests/test_report_decides_nothing.py).
  */
 #include <stddef.h>
 #include "cpu/cpu.h"
