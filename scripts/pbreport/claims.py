@@ -225,6 +225,10 @@ def compare(a, b, alpha, tie):
             "95%% intervals %s" % ("apart" if apart else "overlap")
     if cmp.test is None:
         return "undecided", None, "aggregated figures: no test"
+    if not cmp.can_reach:
+        return "undecided", cmp.p, ("n=%d+%d: the smallest possible p is "
+                                    "%.3g, not below %g" % (
+                                        lo.n, hi.n, cmp.min_p, alpha))
     if cmp.significant:
         return faster, cmp.p, "mann-whitney p=%.3g" % cmp.p
     return "undecided", cmp.p, "mann-whitney p=%.3g, alpha=%g" % (cmp.p, alpha)
