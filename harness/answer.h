@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include "cpu/describe.h"
 #include "harness/interval.h"
-#include "harness/passes.h"
+#include "variants/passes.h"
 #include "harness/rules.h"
 #include "variants/variants.h"
 
@@ -99,6 +99,35 @@ struct answer {
 };
 
 /*
+ * The rule itself, whatever the question: each candidate's series over
+ * the pick's (interval_of_ratio()), switch, keep, undecided or none
+ * (pick NULL: not measured; fewer than INTERVAL_EPOCHS_MIN epochs, or
+ * candidates none of which gives a ratio: no interval; not a CPU),
+ * against the least saving worth acting on.
+ * named: the index in cand of the routine the answer names, or -1.
+ */
+struct answer_weighed {
+	enum answer_action action;
+	enum answer_why why;
+	int named;
+	bool has_ratio;
+	struct interval ratio;
+	unsigned int epochs;		/* the pick's */
+	unsigned int need_epochs;
+};
+void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
+		  const struct epoch_series *const *cand, unsigned int n,
+		  struct answer_weighed *w);
+/* The weighing's part of a decision: action, why, ratio, epochs, need. */
+void answer_take(struct answer *out, const struct answer_weighed *w);
+
+/* Tenths of a ns per call over per (pages a call, or 1), from hundredths of a tick per call. */
+uint64_t answer_ns10(uint64_t centi, uint64_t tsc_khz, uint64_t per);
+
+/* A routine a kernel could call for fn as it is, measured in the pass: op, shape, stores done at return, not failed. */
+bool answer_candidate(const struct answer_input *c, enum answer_fn fn);
+
+/*
  * The decision for one pick of fn in one pass of bytes a call, from the
  * pass's n variants: its candidates (fn's op and shape, stores done at
  * return, no failure, not the pick itself) over the pick, epoch by epoch:
@@ -116,9 +145,39 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 void answer_text(char *buf, size_t len, const struct answer_run *run,
 		 const struct answer_pick *pick, const struct answer *a);
 
+/* What a line names beside the decision: any question's (answer_text() fills it for the pages'). */
+struct answer_head {
+	const char *fn;			/* "clear_page", "memset", "scrub" */
+	const char *pass;		/* "l1f", "tput", "cpus2" */
+	bool sized;			/* sizes=LO-HI follows pass= */
+	unsigned int sizes_lo, sizes_hi;
+	const char *routine;		/* NULL: "-" */
+};
+void answer_line(char *buf, size_t len, const struct answer_run *run,
+		 const struct answer_pick *pick, const struct answer_head *h,
+		 const struct answer *a);
+
 /* Picks of one function: both kernels, every entry and era, and the running kernel. */
 #define ANSWER_PICKS_MAX	16
 #define ANSWERS_MAX		(ANSWER_FNS * PASS_COUNT * ANSWER_PICKS_MAX)
+
+/*
+ * The other questions (harness/answer_strings.h): memset and memcpy by
+ * mode and size class (suite=strings), scrubbing by CPUs (suite=scrub).
+ */
+enum answer_xfn { ANSWER_MEMSET, ANSWER_MEMCPY, ANSWER_SCRUB, ANSWER_XFNS };
+const char *answer_xfn_name(enum answer_xfn f);	/* "memset", ... */
+
+struct answer_x {
+	enum answer_xfn fn;
+	char pass[16];			/* the mode ("tput"), or the scrub step ("cpus2") */
+	bool sized;			/* memset, memcpy: sizes=lo-hi */
+	unsigned int lo, hi;
+	const char *routine;		/* NULL: "-" */
+	unsigned int pick;		/* in its function's xpick[] */
+	struct answer a;		/* the decision; its fn, pass and routine unused */
+};
+#define ANSWERS_X_MAX	256
 
 /* A run's decisions, made as its passes end, printed at its end. */
 struct answers {
@@ -129,6 +188,10 @@ struct answers {
 	struct answer_pick pick[ANSWER_FNS][ANSWER_PICKS_MAX];
 	unsigned int n;
 	struct answer rec[ANSWERS_MAX];
+	unsigned int nxpicks[ANSWER_XFNS];
+	struct answer_pick xpick[ANSWER_XFNS][ANSWER_PICKS_MAX];
+	unsigned int nx;
+	struct answer_x xrec[ANSWERS_X_MAX];
 };
 
 /*
@@ -143,7 +206,7 @@ void answers_begin(struct answers *a, const struct rule_facts *f,
 void answers_pass(struct answers *a, enum op op, enum pass_id pass, size_t bytes,
 		  const struct answer_input *in, unsigned int n);
 
-/* The answer lines, by function, pass and pick; once. */
+/* The answer lines, by function, pass and pick (the pages', then the others'); once. */
 void answers_print(struct answers *a);
 
 #endif

@@ -22,8 +22,8 @@ from pbreport.answer import Answer, Interval  # noqa: E402
 FIX = os.path.join(HERE, "fixtures", "answer")
 A, B, TCG = (os.path.join(FIX, n) for n in ("emr-a.log", "emr-b.log", "tcg.log"))
 LINE = re.compile("^" + grammar.TAG + grammar.regex("answer"))
-FIELDS = ("fn", "pass", "sizes", "kernel", "versions", "entry", "pick",
-          "assuming", "action", "routine", "ratio", "lo", "hi", "epochs",
+FIELDS = ("fn", "pass", "sizes_lo", "sizes_hi", "kernel", "versions", "entry",
+          "pick", "assuming", "action", "routine", "ratio", "lo", "hi", "epochs",
           "pick_ns", "routine_ns", "fpu", "worth", "need", "why")
 
 
@@ -76,6 +76,8 @@ class Model(unittest.TestCase):
                                  tuple(w[k] for k in ("fn", "pass", "kernel",
                                                       "versions", "entry", "pick")) +
                                  (w["action"], w["routine"]))
+                self.assertEqual(a.sizes, None if w["sizes_lo"] is None else
+                                 (int(w["sizes_lo"]), int(w["sizes_hi"])))
                 self.assertEqual(a.assuming, w["assuming"])
                 self.assertEqual(a.why, w["why"])
                 if w["ratio"] is not None:
@@ -277,7 +279,7 @@ class NewFunctions(unittest.TestCase):
         m = self.machine()
         a = m.answers[-3]
         self.assertEqual((a.fn, a.pass_id, a.sizes, a.fpu, a.unit),
-                         ("memcpy", "lat", "1024-4096", "?", "ns/call"))
+                         ("memcpy", "lat", (1024, 4096), "?", "ns/call"))
         self.assertIsNone(a.pick_gbps)
         self.assertTrue(a.fpu_unmeasured)
         s = m.answers[-1]
@@ -447,6 +449,29 @@ class NotACpu(unittest.TestCase):
         self.assertIn("not a CPU: no recommendation", out)
 
 
+class LinuxPicksOn2021(unittest.TestCase):
+    def test_erms_settles_linux_picks(self):
+        """The 2021 file names no vendor: where erms=1, Linux's picks
+        (ERMS before REP_GOOD) are REP STOSB assuming fast strings on;
+        where erms=0, REP_GOOD decides and needs the vendor: unknown."""
+        path = os.path.join(ROOT, "results", "xen-2021-clear-page.txt")
+        rc, out, err = run_tool("verdict", "-q", "--json", path)
+        self.assertEqual(rc, 0, err)
+        machines = json.loads(out)["machines"]
+        self.assertEqual({m["features"]["erms"] for m in machines}, {0, 1})
+        want = {"clear_page": "stosb", "clear_pages": "stosb_all"}
+        for m in machines:
+            linux = [a for a in m["answers"] if a["kernel"] == "linux"]
+            self.assertTrue(linux, m["machine"])
+            for a in linux:
+                with self.subTest(machine=m["machine"], fn=a["fn"], passid=a["pass"]):
+                    if m["features"]["erms"]:
+                        self.assertEqual((a["pick"], a["assuming"]),
+                                         (want[a["fn"]], "fast_string=1"))
+                    else:
+                        self.assertEqual((a["pick"], a["why"]), (None, "unknown-pick"))
+
+
 if __name__ == "__main__":
     unittest.main()
 
@@ -469,3 +494,4 @@ class UnnamedCpus(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertNotIn("\ngroup ", out)
         self.assertIn("fleet: --format commit gives the one choice", out)
+

@@ -314,9 +314,9 @@ class LinuxRunner(unittest.TestCase):
                           for p in ("l1", "l1f")
                           if any(a[0] == fn for a in answers)})
         for a in answers:
-            (fn, pas, _sizes, kernel, versions, entry, pick, assuming, action,
-             routine, ratio, lo, hi, epochs, pick_ns, routine_ns, _fpu, worth,
-             need, why) = a
+            (fn, pas, _, _, kernel, versions, entry, pick, assuming, action, routine,
+             ratio, lo, hi, epochs, pick_ns, routine_ns, _fpu, worth, need,
+             why) = a
             with self.subTest(answer=a):
                 self.assertEqual(worth, "2.5")
                 self.assertFalse(entry.endswith("_hot") and pas != "l1")
@@ -383,13 +383,13 @@ class LinuxRunner(unittest.TestCase):
         self.assertEqual((got["REP_GOOD"], got["ERMS"], got["FSRM"]), ("0", "0", "1"))
         rx = grammar.compiled("answer")
         answers = [rx.match(l).groups() for l in r.all("answer")]
-        running = {a[0]: a for a in answers if a[3].startswith("running ")}
+        running = {a[0]: a for a in answers if a[5].startswith("running ")}
         self.assertEqual(sorted(running), ["clear_page", "copy_page"])
         for fn, pick in (("clear_page", "orig"), ("copy_page", "regs")):
             a = running[fn]
-            self.assertEqual((a[2], a[3], a[4], a[5], a[6]),
+            self.assertEqual((a[4], a[5], a[6], a[7], a[8]),
                              ("linux", "running " + release, fn, pick, None))
-            linux = [b for b in answers if b[0] == fn and b[2] == "linux"]
+            linux = [b for b in answers if b[0] == fn and b[4] == "linux"]
             self.assertEqual(linux[0], a, "the running kernel's line comes first")
         env["PAGEBENCH_CPUINFO"] = os.path.join(REPO, "tests", "fixtures", "no-such-file")
         r = Run(args, subprocess.run(args, capture_output=True, text=True,

@@ -484,7 +484,7 @@ def answer_page(rows):
 def screen_cell(a):
     """The cells the page may show for one answer line (the screen rounds the
     saving from the unrounded ratio, the line prints four decimals)."""
-    action, routine, ratio, why = a[7], a[8], a[9], a[17]
+    action, routine, ratio, why = a[9], a[10], a[11], a[19]
     if action == "keep":
         return {"keep"}
     if action == "undecided":
@@ -534,7 +534,7 @@ class AnswerScreen(unittest.TestCase):
                 t = got[fn]
                 columns = []
                 for a in mine:
-                    v = a[5] if a[5] != "-" else "?"
+                    v = a[7] if a[7] != "-" else "?"
                     if v not in columns:
                         columns.append(v)
                 self.assertEqual(t["columns"], columns)
@@ -545,12 +545,12 @@ class AnswerScreen(unittest.TestCase):
                     self.assertEqual(set(t["rows"][pid]), {"-"}, pid)
                 for pid, cells in t["rows"].items():
                     for v, cell in zip(columns, cells):
-                        here = [a for a in mine if a[1] == pid and (a[5] if a[5] != "-" else "?") == v]
+                        here = [a for a in mine if a[1] == pid and (a[7] if a[7] != "-" else "?") == v]
                         if not here:
                             self.assertEqual(cell, "-", (pid, v))
                             continue
                         # One decision per pick variant and pass, whoever picks it.
-                        self.assertEqual({a[7:10] for a in here}, {here[0][7:10]})
+                        self.assertEqual({a[9:12] for a in here}, {here[0][9:12]})
                         self.assertIn(cell, screen_cell(here[0]), (pid, v, here[0]))
         for row in legends:
             fn, rest = row.split(": ", 1)

@@ -17,9 +17,18 @@
  *   run worth_bp=N not_a_cpu=0|1 tsc_khz=N
  *   pass op=clear|copy pass=ID bytes=N
  *   series variant=NAME failed=0|1 quantum=N med=N,N,...
+ *   scrub step=ID bytes=N         a suite=scrub step (cpus1, cpus2_remote):
+ *                                 series lines follow, med= each rep's wall
+ *                                 time, quantum= a tick, both in hundredths
+ *   strings quantum=N             suite=strings: a figure's step
+ *   figure op=memset|memcpy mode=tput|lat n=N variant=NAME failed=0|1 all=N,N,...
+ *                                 one size and alignment of a block, each
+ *                                 rep's figure (may be below 0)
  *   end                           the machine's answer lines are printed
  * med: each epoch's median, hundredths of a tick per call; quantum: the
- * timer's step over the calls of a sample, in the same unit.
+ * timer's step over the calls of a sample, in the same unit. The size
+ * classes of the memset and memcpy answers are the engine's
+ * (harness/answer_strings.h), never the input's.
  * Output: "machine NAME", then the machine's answer lines, "(PB) answer ...".
  */
 #include <errno.h>
@@ -28,8 +37,9 @@
 #include <string.h>
 #include "cpu/cpu.h"
 #include "harness/answer.h"
+#include "harness/answer_strings.h"
 #include "harness/interval.h"
-#include "harness/passes.h"
+#include "variants/passes.h"
 #include "harness/rules.h"
 #include "lib/out.h"
 #include "lib/status.h"
@@ -45,6 +55,10 @@ struct machine {
 	struct answer_run run;
 	bool has_run;
 	bool open_pass;
+	bool scrub;			/* the open pass is a scrub step */
+	char step[16];
+	bool strings;			/* figure lines came */
+	uint64_t strings_quantum;
 	enum op op;
 	enum pass_id pass;
 	size_t bytes;
@@ -139,9 +153,71 @@ static void feature_words(char *const *w, unsigned int nw)
 
 static void pass_end(void)
 {
-	if (m.open_pass)
+	if (m.open_pass && m.scrub)
+		answers_scrub(&answers, m.step, m.bytes, m.in, m.n);
+	else if (m.open_pass)
 		answers_pass(&answers, m.op, m.pass, m.bytes, m.in, m.n);
 	m.open_pass = false;
+	m.scrub = false;
+}
+
+static void scrub_words(char *const *w, unsigned int nw)
+{
+	const char *id = value_of(w, nw, "step");
+
+	pass_end();
+	if (!answers.on)
+		fail("scrub before run", NULL);
+	if (!id || strlen(id) >= sizeof(m.step) || strncmp(id, "cpus", 4))
+		fail("scrub: step=cpusN expected", id);
+	snprintf(m.step, sizeof(m.step), "%s", id);
+	m.op = OP_CLEAR;
+	m.bytes = number(w, nw, "bytes");
+	m.n = 0;
+	m.scrub = true;
+	m.open_pass = true;
+}
+
+static void figure_words(char *const *w, unsigned int nw)
+{
+	const char *op = value_of(w, nw, "op"), *mode = value_of(w, nw, "mode");
+	const char *name = value_of(w, nw, "variant");
+	char *all = value_of(w, nw, "all"), *tok, *save;
+	int64_t fig[STRINGS_REPS_MAX];
+	unsigned int reps = 0, vi, md;
+	uint64_t n = number(w, nw, "n");
+	bool failed = number(w, nw, "failed") != 0;
+
+	if (!answers.on)
+		fail("figure before run", NULL);
+	if (!op || (strcmp(op, "memset") && strcmp(op, "memcpy")))
+		fail("figure: op=memset or op=memcpy expected", op);
+	for (md = 0; md < MODE_COUNT && !(mode && !strcmp(mode, strings_mode_name(md))); md++)
+		;
+	if (md == MODE_COUNT)
+		fail("figure: mode=tput or mode=lat expected", mode);
+	if (!name || !all)
+		fail("figure: variant= and all= are needed", NULL);
+	for (vi = 0; vi < string_variant_count; vi++)
+		if (!strcmp(string_op_name(string_variants[vi].op), op) &&
+		    !strcmp(string_variants[vi].name, name))
+			break;
+	if (vi == string_variant_count)
+		return;	/* a variant this build has not: nothing to decide with */
+	for (tok = strtok_r(all, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+
+		if (reps == STRINGS_REPS_MAX)
+			fail("figure: too many reps", name);
+		errno = 0;
+		fig[reps++] = strtoll(tok, &end, 10);
+		if (errno || *end || end == tok)
+			fail("figure: all= takes whole numbers", tok);
+	}
+	m.strings = true;
+	if (failed)
+		answer_strings_failed(vi);
+	answer_strings_add(md, (unsigned int)n, vi, fig, reps);
 }
 
 static void pass_words(char *const *w, unsigned int nw)
@@ -244,6 +320,8 @@ static void run_words(char *const *w, unsigned int nw)
 static void machine_end(void)
 {
 	pass_end();
+	if (m.strings)
+		answers_strings(&answers, m.strings_quantum);
 	answers_print(&answers);
 	answers.on = false;
 }
@@ -254,6 +332,7 @@ static void machine_begin(const char *name)
 		machine_end();
 	memset(&m, 0, sizeof(m));
 	m.fast_string = FACT_UNKNOWN;
+	answer_strings_begin();
 	printf("machine %s\n", name);
 }
 
@@ -307,6 +386,12 @@ int main(int argc, char **argv)
 			pass_words(w, nw);
 		else if (!strcmp(w[0], "series"))
 			series_words(w, nw);
+		else if (!strcmp(w[0], "scrub"))
+			scrub_words(w, nw);
+		else if (!strcmp(w[0], "strings"))
+			m.strings_quantum = number(w, nw, "quantum");
+		else if (!strcmp(w[0], "figure"))
+			figure_words(w, nw);
 		else if (!strcmp(w[0], "end"))
 			machine_end();
 		else

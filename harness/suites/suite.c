@@ -254,7 +254,7 @@ void suite_run(const struct plan *p, const struct cpu_desc *d,
 
 	sample_start(p, tsc_khz);
 	if (suites[p->suite].how == HOW_STRINGS) {	/* harness/suites/strings.c */
-		strings_run(p, d, b, tsc_khz);
+		strings_run(p, d, b, tsc_khz, sum);
 		return;
 	}
 	if (suites[p->suite].how == HOW_SCRUB) {

@@ -28,11 +28,17 @@ class Interval:
 
 
 # The groups of the answer expression (docs/log-format.md), in order.
-FIELDS = ("fn", "pass", "sizes", "kernel", "versions", "entry", "pick",
-          "assuming", "action", "routine", "ratio", "lo", "hi", "epochs",
-          "pick_ns", "routine_ns", "fpu", "worth", "need", "why")
-# Before sizes= and fpu= (answer-v2) the expression had no such groups.
-OLD_FIELDS = tuple(f for f in FIELDS if f not in ("sizes", "fpu"))
+FIELDS = ("fn", "pass", "sizes_lo", "sizes_hi", "kernel", "versions",
+          "entry", "pick", "assuming", "action", "routine", "ratio", "lo",
+          "hi", "epochs", "pick_ns", "routine_ns", "fpu", "worth", "need",
+          "why")
+# The expressions it had before (answer-v2): without sizes= and fpu=, and
+# with sizes= but without fpu=; a log is read with whichever the grammar
+# names.
+FORMS = {len(FIELDS): FIELDS}
+for _gone in (("fpu",), ("sizes_lo", "sizes_hi", "fpu")):
+    _f = tuple(f for f in FIELDS if f not in _gone)
+    FORMS[len(_f)] = _f
 # The functions whose ns figures are per call (summed over the size
 # class's sizes and alignments); the others' are per 4 KiB page.
 PER_CALL = ("memset", "memcpy")
@@ -57,15 +63,15 @@ class Answer:
     need_epochs: Optional[int]  # undecided: the epochs that would decide
     why: Optional[str]          # none: why there is no recommendation
     line: int = 0               # where the log says it
-    sizes: Optional[str] = None  # memset/memcpy: the size class "LO-HI"
+    sizes: Optional[tuple] = None   # memset, memcpy: the size class (lo, hi), bytes
     fpu: Optional[str] = None   # "N.Nns" measured, "?" not, None: no vector
 
     @classmethod
     def from_groups(cls, groups, line=0):
         """From the groups of the answer expression of grammar.py (with
         or without the sizes= and fpu= groups)."""
-        names = FIELDS if len(groups) == len(FIELDS) else OLD_FIELDS
-        if len(groups) != len(names):
+        names = FORMS.get(len(groups))
+        if names is None:
             raise ValueError("the answer expression has %d groups, not %d"
                              % (len(groups), len(FIELDS)))
         g = dict(zip(names, groups))
@@ -84,7 +90,8 @@ class Answer:
                    pick_ns=num(g["pick_ns"]), routine_ns=num(g["routine_ns"]),
                    worth_pct=float(g["worth"]),
                    need_epochs=num(g["need"], int), why=g["why"], line=line,
-                   sizes=g.get("sizes"), fpu=g.get("fpu"))
+                   sizes=None if g.get("sizes_lo") is None else
+                   (int(g["sizes_lo"]), int(g["sizes_hi"])), fpu=g.get("fpu"))
 
     # -- what a reader sees; arithmetic only ------------------------------
     @property
@@ -148,7 +155,8 @@ class Answer:
 
     def to_json(self):
         s = self.saving_pct
-        return {"fn": self.fn, "pass": self.pass_id, "sizes": self.sizes,
+        return {"fn": self.fn, "pass": self.pass_id,
+                "sizes": list(self.sizes) if self.sizes else None,
                 "kernel": self.kernel,
                 "versions": self.versions, "entry": self.entry,
                 "pick": self.pick, "assuming": self.assuming,

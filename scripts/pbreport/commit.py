@@ -65,7 +65,7 @@ def measured(m):
 def pass_name(row):
     pid, sizes = row
     if sizes:
-        return "%s, sizes %s bytes" % (pid, sizes)
+        return "%s, sizes %d-%d bytes" % ((pid,) + sizes)
     return "%s (%s)" % (PASS_HEADERS.get(pid, pid), pid)
 
 

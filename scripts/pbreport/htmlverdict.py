@@ -47,7 +47,7 @@ def answer_table(screen, t):
         e(MX.who_text(screen, c)), e(c.label)) for c in t.columns) + "</tr>")
     for p in t.passes:
         row = ['<tr data-pass="%s"%s><th>%s</th>' % (
-            e(p[0]), ' data-sizes="%s"' % e(p[1]) if p[1] else "",
+            e(p[0]), ' data-sizes="%d-%d"' % p[1] if p[1] else "",
             e(MX.row_text(p)))]
         for i, c in enumerate(t.columns):
             cell = t.cells[(p, i)]

@@ -239,7 +239,7 @@ def row_order(row):
     """Rows in the run's order: the page passes, then modes by size class
     (numerically), then the rest (scrub's cpus1, cpus2 ... by number)."""
     pid, sizes = row
-    lo = int(sizes.split("-")[0]) if sizes else -1
+    lo = sizes[0] if sizes else -1
     digits = "".join(ch for ch in pid if ch.isdigit())
     return (PASS_ORDER.index(pid) if pid in PASS_ORDER else 99,
             pid.rstrip("0123456789"), int(digits) if digits else 0, pid, lo)
@@ -248,7 +248,7 @@ def row_order(row):
 def row_text(row):
     """"l1f", "tput 16-127"."""
     pid, sizes = row
-    return pid + (" " + sizes if sizes else "")
+    return pid + (" %d-%d" % sizes if sizes else "")
 
 
 def assuming_text(assuming):
