@@ -5,6 +5,7 @@ import json
 
 from . import claims as C
 from . import commit
+from . import cpufacts
 from . import explain
 from . import matrix
 from . import runinfo
@@ -73,6 +74,8 @@ def machine_json(m):
     return {"machine": m.name, "source": m.source, "format": m.format,
             "runs_on": runinfo.runs_on(m), "caveat": runinfo.caveat(m),
             "answers_from": m.answers_from,
+            # What the log says of its CPU (pagebench-decide's input).
+            "features": cpufacts.machine_facts(m)[0],
             "answers": [a.to_json() for a in m.answers]}
 
 
