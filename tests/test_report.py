@@ -786,7 +786,7 @@ class CliTest(unittest.TestCase):
         self.assertEqual(doc.external, [])
         self.assertEqual(len(doc.charts), 16)        # skylake's passes
         self.assertEqual(doc.winner_rows, winner_rows(
-            fx("xen-aorus.log"), fx("pb-skylake-all.log")))
+            fx("xen-collection.log"), fx("pb-skylake-all.log")))
         self.assertIn("Content-Security-Policy", page)
 
     def test_summary_ratio_column(self):
