@@ -34,9 +34,10 @@ struct table {
 	int note[PASS_COUNT][COLS_MAX];		/* a cell's footnote, 0: none */
 };
 
-/* A footnote's key: undecided, a why, or an assumption. */
+/* A footnote's key: undecided, a why, an assumption, or the FPU mark. */
+#define NOTE_FPU (WHY_COUNT + 1)
 struct note {
-	int why;				/* -1: undecided; WHY_COUNT: assuming */
+	int why;				/* -1: undecided; WHY_COUNT: assuming; NOTE_FPU */
 	const char *assuming;
 };
 
@@ -181,6 +182,12 @@ static void add_saving(char *buf, size_t len, const struct answer *r, bool compa
 	add(buf, len, ")");
 }
 
+/* A vector routine whose kernel_fpu_begin/end nobody timed (fpu=?): marked "*". */
+static bool fpu_unmeasured(const struct answer *r)
+{
+	return r->routine && r->routine->regs == REGS_VEC && !r->has_fpu;
+}
+
 static void cell_text(char *buf, size_t len, const struct answer *r, int note, bool compact)
 {
 	buf[0] = '\0';
@@ -193,7 +200,7 @@ static void cell_text(char *buf, size_t len, const struct answer *r, int note, b
 		add_sym(buf, len, SYM_ARROW);
 		add(buf, len, compact ? "" : " ");
 		add(buf, len, r->routine ? r->routine->name : "-");
-		add(buf, len, " ");
+		add(buf, len, fpu_unmeasured(r) ? "* " : " ");
 		add_saving(buf, len, r, compact);
 		return;
 	case ANSWER_KEEP:
@@ -202,6 +209,7 @@ static void cell_text(char *buf, size_t len, const struct answer *r, int note, b
 	case ANSWER_UNDECIDED:
 		add(buf, len, "undecided");
 		add_mark(buf, len, note);
+		add(buf, len, fpu_unmeasured(r) ? "*" : "");
 		return;
 	case ANSWER_NONE:
 		break;
@@ -338,6 +346,11 @@ static void build(void)
 			}
 		m.nt++;
 	}
+	for (i = 0; i < m.a->n; i++)
+		if (m.a->rec[i].action != ANSWER_NONE && fpu_unmeasured(&m.a->rec[i])) {
+			note_of(NOTE_FPU, NULL);
+			break;
+		}
 	for (i = 0; i < m.ncols; i++)
 		for (f = 0; f < m.col[i].nwho; f++) {
 			const char *as = m.a->pick[m.col[i].fn][m.col[i].who[f]].assuming;
@@ -550,8 +563,8 @@ static const char *why_note(int why)
 {
 	switch (why) {
 	case -1:
-		return "undecided: the 95% interval reaches both sides of the worth "
-		       "(--json: need_epochs, the epochs to decide)";
+		return "undecided: the 95% interval spans the worth (--json "
+		       "need_epochs: the epochs to decide)";
 	case WHY_NOT_A_CPU:
 		return "a translator's or an emulator's timings, not a CPU: no recommendation";
 	case WHY_PICK_NOT_MEASURED:
@@ -564,6 +577,9 @@ static const char *why_note(int why)
 	case WHY_NO_INTERVAL:
 		return "fewer than 3 epochs, so no interval (suite=xen, or reps<3): "
 		       "no recommendation";
+	case NOTE_FPU:
+		return "*: needs kernel_fpu_begin/end, whose cost is not measured "
+		       "here nor in the figure (fpu=?)";
 	}
 	return "no recommendation";
 }

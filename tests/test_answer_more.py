@@ -105,7 +105,7 @@ class StringsRun(unittest.TestCase):
                 self.assertLessEqual(a.ratio.lo, a.ratio.median)
                 self.assertLessEqual(a.ratio.median, a.ratio.hi)
                 self.assertEqual(a.epochs, 3)
-                self.assertEqual(a.unit, "call")
+                self.assertEqual(a.unit, "ns/call")
                 self.assertIsNone(a.pick_gbps)      # ns per call: no page's GB/s
                 p = class_totals(self.m, a.fn, a.pass_id, a.sizes, a.pick)
                 r = class_totals(self.m, a.fn, a.pass_id, a.sizes, a.routine)
@@ -158,7 +158,7 @@ class ResultsLogs(unittest.TestCase):
         one_per_question(self, a, {("scrub", s, None) for s in steps})
         self.assertFalse([x for x in a if x.entry.endswith("_hot")])
         self.assertTrue([x for x in a if x.entry == "scrub_one_page"])
-        self.assertEqual({x.unit for x in a}, {"page"})
+        self.assertEqual({x.unit for x in a}, {"ns/page"})
 
 
 if __name__ == "__main__":

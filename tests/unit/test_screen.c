@@ -421,7 +421,9 @@ static void add_record(struct answers *a, enum answer_fn fn, enum pass_id pass,
 		.why = action == ANSWER_NONE ? WHY_NOT_A_CPU : WHY_NONE,
 		.routine = routine ? variant_named(answer_fn_op(fn), routine) : NULL,
 		.has_ratio = routine != NULL,
-		.ratio = { ratio_ppm, ratio_ppm - 1000, ratio_ppm + 1000, true } };
+		.ratio = { ratio_ppm, ratio_ppm - 1000, ratio_ppm + 1000, true },
+		/* As the module has them: the FPU cost measured (fpu=N.Nns), no mark. */
+		.has_fpu = true };
 }
 
 /*
@@ -493,8 +495,8 @@ static void test_answer_page(void)
 		fits = fits && strlen(rows[i]) <= 80;
 	result(fits && n == 27 && !strcmp(rows[2], "      stosb                     sse2") &&
 	       !strcmp(rows[9], "      clzero_sf") &&
-	       !strcmp(rows[25], "[1] undecided: the 95% interval reaches both sides of the "
-		       "worth (--json:"), "answer_page_fits_80", "%u rows: '%s'", n, rows[25]);
+	       !strcmp(rows[25], "[1] undecided: the 95% interval spans the worth (--json "
+		       "need_epochs: the epochs"), "answer_page_fits_80", "%u rows: '%s'", n, rows[25]);
 	/* Not a CPU: no advice, the figure it would have given. */
 	a.rec[a.n - 2].action = ANSWER_NONE;
 	a.rec[a.n - 2].why = WHY_NOT_A_CPU;
@@ -511,6 +513,21 @@ static void test_answer_page(void)
 				  "(32-32)  ->avx512_t -29% (29-29)") &&
 	       !strncmp(rows[9], "... ", 4), "answer_page_cut", "%u rows: '%s' '%s'", n, rows[3],
 	       rows[9]);
+	/* A vector routine whose FPU cost no one timed (fpu=?): "*", and its footnote. */
+	a.run.not_a_cpu = false;
+	a.rec[a.n - 2].action = ANSWER_SWITCH;
+	a.rec[a.n - 2].why = WHY_NONE;
+	a.rec[1].has_fpu = a.rec[3].has_fpu = a.rec[5].has_fpu = false;
+	n = screen_answer_page(&a, 140, rows, ANSWER_PAGE_ROWS);
+	result(!strncmp(rows[4], "l1f   -> avx512_t* -20% (20-21)", 31) &&
+	       !strcmp(rows[n - 1], "[2] *: needs kernel_fpu_begin/end, whose cost is not measured "
+		       "here nor in the figure (fpu=?)"), "answer_page_fpu_mark", "'%s' '%s'",
+	       rows[4], rows[n - 1]);
+	a.rec[3].routine = variant_named(OP_CLEAR, "stosq");	/* not VEC: no mark */
+	a.rec[1].routine = a.rec[5].routine = a.rec[3].routine;
+	n = screen_answer_page(&a, 140, rows, ANSWER_PAGE_ROWS);
+	result(!strncmp(rows[4], "l1f   -> stosq -20% (20-21)", 27) && !strstr(rows[n - 1], "*:"),
+	       "answer_page_fpu_gpr", "'%s' '%s'", rows[4], rows[n - 1]);
 	a.n = 0;
 	result(screen_answer_page(&a, 80, rows, ANSWER_PAGE_ROWS) == 0, "answer_page_none",
 	       "a page without records");
