@@ -50,6 +50,17 @@ class Table(unittest.TestCase):
                 unused.append(name)
         self.assertEqual(unused, [])
 
+    def test_the_example_in_hacking_md_is_a_row(self):
+        """docs/hacking.md's example row is the table's, word for word."""
+        with open(os.path.join(os.path.dirname(HERE), "docs", "hacking.md")) as f:
+            block = re.search(r"```ini\n(.*?)```", f.read(), re.S).group(1)
+        name = re.match(r"\[([\w-]+)\]", block).group(1)
+        with open(boots.CFG) as f:
+            table = f.read()
+        self.assertIn("\n" + block, table)
+        self.assertIn('boots.run(self, "%s")' % name,
+                      open(os.path.join(HERE, "test_timers.py")).read())
+
     def test_rows_say_what_they_are_for(self):
         self.assertEqual([n for n, r in boots.ROWS.items() if not r.about], [])
         self.assertGreater(len(boots.ROWS), 50)
