@@ -7,8 +7,8 @@
 # Missing Debian packages are installed when run as root (scripts/deps).
 #
 # Sources by layer, lowest first (docs/hacking.md, "Layout"): lib/, cpu/,
-# variants/, harness/ and harness/suites/ are compiled for every host;
-# boot/ and kernel/ are the ring-0 host, linux/ the user-space host
+# variants/, harness/options/, harness/ and harness/suites/ are compiled
+# for every host; boot/ and kernel/ are the ring-0 host, linux/ the user-space host
 # (pagebench-linux), module/ the host as a Linux kernel module
 # (pagebench.ko), tools/ pagebench-cpuid, pagebench-core-probe and pagebench-decide.
 
@@ -43,7 +43,7 @@ RULES_C     := $(B)/gen/rules.c
 # user space (docs/hacking.md, "Layout").
 # The factors of the epoch intervals, computed by scripts/interval-constants.
 INTERVAL_C  := $(B)/gen/interval_table.c
-HARNESS_C   := $(wildcard lib/*.c cpu/*.c variants/*.c harness/*.c harness/suites/*.c) \
+HARNESS_C   := $(wildcard lib/*.c cpu/*.c variants/*.c harness/options/*.c harness/*.c harness/suites/*.c) \
 	       $(RULES_C) $(INTERVAL_C)
 # The screen font, generated from a Debian console font (scripts/psf2c).
 FONT_C      := $(B)/gen/font.c
@@ -191,8 +191,8 @@ $(B)/bin/pagebench-linux-static: $(LINUX_OBJ) $(HARNESS_LIB)
 KDIR	?= /lib/modules/$(shell uname -r)/build
 MOD	:= $(B)/module
 MOD_SRC	:= $(HARNESS_C) $(VARIANT_ASM) $(HARNESS_ASM) \
-	   $(wildcard lib/*.h cpu/*.h variants/*.h variants/*.inc harness/*.h \
-	   harness/*.def harness/suites/*.h module/*.c module/*.h module/*.def module/*.asm \
+	   $(wildcard lib/*.h cpu/*.h variants/*.h variants/*.inc variants/passes.def variants/suites.def \
+	   harness/options/*.h harness/*.h harness/suites/*.h module/*.c module/*.h module/*.def module/*.asm \
 	   module/compat/*.h)
 MOD_LINKS := $(addprefix $(MOD)/,$(MOD_SRC))
 MOD_DEFS  := $(addprefix $(MOD)/variants/,clear.def copy.def strings.def)

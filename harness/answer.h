@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include "cpu/describe.h"
 #include "harness/interval.h"
-#include "harness/passes.h"
+#include "variants/passes.h"
 #include "harness/rules.h"
 #include "variants/variants.h"
 

@@ -10,8 +10,8 @@
 
 #include <stddef.h>
 #include "cpu/cpu.h"
-#include "harness/options.h"
-#include "harness/passes.h"
+#include "harness/options/options.h"
+#include "variants/passes.h"
 #include "variants/strings.h"
 #include "variants/variants.h"
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The selection rules evaluated on this CPU: scripts/pbreport/rules.py's
- * Evaluator and picks(), step for step, for the answer (harness/answer.c);
- * tests/test_rules_agree.py compares the picks with rules.py's, while the
- * report still evaluates them itself.
+ * The selection rules evaluated on this CPU, for the answer
+ * (harness/answer.c): scripts/pbreport/rules.py's Evaluator and picks(),
+ * which tests/test_rules_agree.py compares on CPUs the dumps name, with
+ * the first-row reading made three-valued here (a log that names no CPU:
+ * tests/unit/test_rules_logic.c).
  */
 #include <stddef.h>
 #include "cpu/cpu.h"
@@ -15,6 +16,8 @@
 /* Facts whose every value can be tried (rules.py BOOL_FACTS): MSR bits. */
 static const char *const bool_facts[] = { "fast_string" };
 #define NBOOL_FACTS (sizeof(bool_facts) / sizeof(bool_facts[0]))
+/* era_pick() tries the one the evaluator can assume. */
+_Static_assert(NBOOL_FACTS == 1, "era_pick() assumes fast_string alone");
 
 /* The hosts pass live_facts.fast_string on as it is. */
 _Static_assert(FACT_UNKNOWN == FAST_STRING_UNKNOWN, "one value for an unread MSR");
@@ -327,11 +330,20 @@ static enum truth eval_condition(struct evaluator *ev, const struct rule_atom *a
 	return TRUE_;
 }
 
+/*
+ * A flag's rows, first that holds wins, read three-valued: a row that may
+ * hold adds its value to what the flag may be and the next rows are read
+ * too, as if it did not; a row that holds ends the reading. The flag is
+ * known when every way through gives one value, whatever the unknown
+ * facts are (ERMS=1 on a CPU of unknown vendor with fast strings on).
+ */
 static struct value flag_value(struct evaluator *ev, const char *name)
 {
-	struct value res = { .known = FALSE_ };
+	struct value res = { .known = UNKNOWN_ };
 	struct memo *m;
 	unsigned int i;
+	int64_t value = 0;
+	bool seen = false, apart = false, held = false;
 	char why[RULE_NEED_LEN];
 
 	for (i = 0; i < ev->nmemo; i++)
@@ -346,25 +358,24 @@ static struct value flag_value(struct evaluator *ev, const char *name)
 	m = &ev->memo[ev->nmemo++];
 	m->flag = name;
 	m->v = unknown(name);		/* a loop in the table */
-	for (i = 0; i < flag_rule_count; i++) {
+	for (i = 0; i < flag_rule_count && !held; i++) {
 		const struct flag_rule *r = &flag_rules[i];
-		struct rule_needs needs = { 0 };
 		enum truth t;
 
 		if (r->kernel != ev->kernel || !str_eq(r->flag, name) ||
 		    !contains(&r->lo, &r->hi, &ev->version))
 			continue;
-		t = eval_condition(ev, r->atom, r->natoms, &needs);
-		if (t == TRUE_) {
-			res = number(r->value);
-			break;
-		}
-		if (t == UNKNOWN_) {
-			res = (struct value){ .known = UNKNOWN_, .needs = needs };
-			break;
-		}
+		t = eval_condition(ev, r->atom, r->natoms, &res.needs);
+		if (t == FALSE_)
+			continue;
+		held = t == TRUE_;
+		apart = apart || (seen && r->value != value);
+		value = seen ? value : r->value;
+		seen = true;
 	}
-	if (res.known == FALSE_) {
+	if (held && !apart)
+		res = number(value);	/* one value every way: known */
+	else if (!seen) {
 		fmt_snprintf(why, sizeof(why), "a rule for %s on this vendor", name);
 		res = unknown(why);
 	}
@@ -372,10 +383,21 @@ static struct value flag_value(struct evaluator *ev, const char *name)
 	return res;
 }
 
-/* The first row that holds, or what the first undecidable row needs. */
+/* Two rows select alike: the same routine and the same variant cell. */
+static bool same_row_pick(const struct pick_rule *a, const struct pick_rule *b);
+
+/*
+ * The first row that holds, read three-valued as flag_value() reads a
+ * flag's: a row that may hold is one way, the rows after it the other;
+ * the pick is that row's where every way leads to the same routine.
+ * Otherwise NULL, *is_unknown and what the undecidable rows need.
+ */
 static const struct pick_rule *eval_pick(struct evaluator *ev, const char *entry,
 					 bool *is_unknown, struct rule_needs *needs)
 {
+	const struct pick_rule *first = NULL;
+	struct rule_needs mine = { 0 };
+	bool differ = false;
 	unsigned int i;
 
 	*is_unknown = false;
@@ -386,14 +408,24 @@ static const struct pick_rule *eval_pick(struct evaluator *ev, const char *entry
 		if (r->kernel != ev->kernel || !str_eq(r->entry, entry) ||
 		    !contains(&r->lo, &r->hi, &ev->version))
 			continue;
-		t = eval_condition(ev, r->atom, r->natoms, needs);
-		if (t == TRUE_)
-			return r;
-		if (t == UNKNOWN_) {
-			*is_unknown = true;
-			return NULL;
+		t = eval_condition(ev, r->atom, r->natoms, &mine);
+		if (t == FALSE_)
+			continue;
+		if (!first)
+			first = r;
+		else if (!same_row_pick(first, r))
+			differ = true;
+		if (t == TRUE_) {
+			if (!differ)
+				return first;
+			break;
 		}
 	}
+	if (!first)
+		return NULL;		/* no row for this era */
+	/* Rows that may hold and lead apart, or no row that surely holds. */
+	*is_unknown = true;
+	needs_merge(needs, &mine);
 	return NULL;
 }
 
@@ -409,17 +441,16 @@ static void evaluator_init(struct evaluator *ev, enum rule_kernel k,
 	ev->nmemo = 0;
 }
 
-static bool only_bool_facts(const struct rule_needs *n)
+/* Whether an MSR bit is among the facts needed. */
+static bool needs_bool_fact(const struct rule_needs *n)
 {
 	unsigned int i, k;
 
-	for (i = 0; i < n->n; i++) {
-		for (k = 0; k < NBOOL_FACTS && !str_eq(n->name[i], bool_facts[k]); k++)
-			;
-		if (k == NBOOL_FACTS)
-			return false;
-	}
-	return true;
+	for (i = 0; i < n->n; i++)
+		for (k = 0; k < NBOOL_FACTS; k++)
+			if (str_eq(n->name[i], bool_facts[k]))
+				return true;
+	return false;
 }
 
 /* A row's variant cell as written: the variant, or what it needs. */
@@ -430,6 +461,11 @@ static bool same_variant_cell(const struct pick_rule *a, const struct pick_rule 
 		    b->needs_variant ? b->needs_variant : "");
 }
 
+static bool same_row_pick(const struct pick_rule *a, const struct pick_rule *b)
+{
+	return str_eq(a->routine, b->routine) && same_variant_cell(a, b);
+}
+
 /* rules.py Pick.str_eq(): the same routine, needs and alternatives. */
 static bool same_pick(const struct rule_pick *a, const struct rule_pick *b)
 {
@@ -438,8 +474,7 @@ static bool same_pick(const struct rule_pick *a, const struct rule_pick *b)
 	if (!a->rule != !b->rule)
 		return false;
 	if (a->rule)
-		return str_eq(a->rule->routine, b->rule->routine) &&
-		       same_variant_cell(a->rule, b->rule);
+		return same_row_pick(a->rule, b->rule);
 	if (a->unknown.n != b->unknown.n || a->nalts != b->nalts)
 		return false;
 	for (i = 0; i < a->unknown.n; i++)
@@ -465,36 +500,37 @@ static bool era_pick(enum rule_kernel k, const char *entry,
 	/* A few KiB of memo: not on a kernel stack (one caller at a time). */
 	static struct evaluator ev;
 	bool is_unknown;
-	unsigned int i, v;
+	unsigned int v;
 
 	*p = (struct rule_pick){ .kernel = k, .entry = entry };
 	evaluator_init(&ev, k, probe, f, running, f->fast_string);
 	p->rule = eval_pick(&ev, entry, &is_unknown, &p->unknown);
 	if (!p->rule && !is_unknown)
 		return false;
-	if (p->rule || !only_bool_facts(&p->unknown))
+	if (p->rule || !needs_bool_fact(&p->unknown))
 		return true;
-	/* Every value of the MSR bits the run could not read, 1 first. */
-	for (i = 0; i < p->unknown.n; i++) {
-		for (v = 2; v-- > 0;) {
-			struct rule_needs n2 = { 0 };
-			const struct pick_rule *r;
-			bool u2;
+	/*
+	 * Each value of the MSR bit the run could not read, 1 first, with a
+	 * pick where that value settles it: where other facts are unknown
+	 * too (a log that names no CPU), a value can still settle it, as
+	 * fast strings on settle ERMS on any vendor.
+	 */
+	for (v = 2; v-- > 0;) {
+		struct rule_needs n2 = { 0 };
+		const struct pick_rule *r;
+		bool u2;
 
-			/* bool_facts has one name: fast_string is the one assumed. */
-			evaluator_init(&ev, k, probe, f, running, (int)v);
-			r = eval_pick(&ev, entry, &u2, &n2);
-			if (r && p->nalts < RULE_ALTS_MAX) {
-				fmt_snprintf(p->alt[p->nalts].assuming, RULE_NEED_LEN,
-					     "%s=%u", p->unknown.name[i], v);
-				p->alt[p->nalts++].rule = r;
-			}
+		/* bool_facts has one name: fast_string is the one assumed. */
+		evaluator_init(&ev, k, probe, f, running, (int)v);
+		r = eval_pick(&ev, entry, &u2, &n2);
+		if (r && p->nalts < RULE_ALTS_MAX) {
+			fmt_snprintf(p->alt[p->nalts].assuming, RULE_NEED_LEN,
+				     "%s=%u", bool_facts[0], v);
+			p->alt[p->nalts++].rule = r;
 		}
 	}
-	for (i = 1; i < p->nalts && p->alt[i].rule == p->alt[0].rule; i++)
-		;
-	if (p->nalts && i == p->nalts) {
-		/* Every value leads to the same routine: known after all. */
+	if (p->nalts == 2 && same_row_pick(p->alt[0].rule, p->alt[1].rule)) {
+		/* Both values lead to the same routine: known after all. */
 		p->rule = p->alt[0].rule;
 		p->unknown.n = 0;
 		p->nalts = 0;

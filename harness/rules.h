@@ -6,8 +6,10 @@
  * as scripts/pbreport/rules.py evaluates them on a log's. The grammar and
  * the evaluation are docs/report.md's, "Selection rules": a condition is
  * true, false or unknown (it needs a fact this run lacks, named), the first
- * row that holds decides, every era of versions in which the rules differ
- * gets its own pick, and adjacent eras that pick alike are merged.
+ * row that holds decides (read three-valued: known where every way through
+ * the rows that may hold gives one outcome), every era of versions in which
+ * the rules differ gets its own pick, and adjacent eras that pick alike are
+ * merged.
  */
 #ifndef PB_RULES_H
 #define PB_RULES_H
@@ -106,7 +108,7 @@ struct rule_pick {
 	const char *entry;
 	const struct pick_rule *rule;	/* NULL: unknown */
 	struct rule_needs unknown;	/* what it needs, when rule is NULL */
-	/* With only MSR bits unknown: the pick for each value. */
+	/* With an MSR bit among the unknown: the pick for each value that settles it. */
 	unsigned int nalts;
 	struct rule_alt {
 		char assuming[RULE_NEED_LEN];	/* "fast_string=1" */

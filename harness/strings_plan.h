@@ -7,7 +7,7 @@
 #ifndef PB_STRINGS_PLAN_H
 #define PB_STRINGS_PLAN_H
 
-#include "harness/options.h"
+#include "harness/options/options.h"
 #include "variants/variants.h"
 
 /*

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "harness/answer.h"
-#include "harness/passes.h"
+#include "variants/passes.h"
 #include "harness/interval.h"
 #include "variants/variants.h"
 

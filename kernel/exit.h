@@ -4,7 +4,7 @@
 #define PB_EXIT_H
 
 #include <stdbool.h>
-#include "harness/options.h"
+#include "harness/options/options.h"
 
 /*
  * From now on run_end() (lib/run.h) prints "done: N failures", saves the

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cpu/describe.h"
-#include "harness/options.h"
+#include "harness/options/options.h"
 #include "harness/plan.h"
 #include "harness/rules.h"
 #include "harness/suites/suite.h"

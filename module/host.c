@@ -387,7 +387,7 @@ void host_progress(const struct progress *p)
 	(void)p;
 }
 
-/* One CPU: option_names.c refuses suite=scrub, the only user of more. */
+/* One CPU: harness/options/names.c refuses suite=scrub, the only user of more. */
 void host_cpus(struct host_cpus *c)
 {
 	c->n = 1;

@@ -362,6 +362,29 @@ class NotACpu(unittest.TestCase):
         self.assertIn("not a CPU: no recommendation", out)
 
 
+class LinuxPicksOn2021(unittest.TestCase):
+    def test_erms_settles_linux_picks(self):
+        """The 2021 file names no vendor: where erms=1, Linux's picks
+        (ERMS before REP_GOOD) are REP STOSB assuming fast strings on;
+        where erms=0, REP_GOOD decides and needs the vendor: unknown."""
+        path = os.path.join(ROOT, "results", "xen-2021-clear-page.txt")
+        rc, out, err = run_tool("verdict", "-q", "--json", path)
+        self.assertEqual(rc, 0, err)
+        machines = json.loads(out)["machines"]
+        self.assertEqual({m["features"]["erms"] for m in machines}, {0, 1})
+        want = {"clear_page": "stosb", "clear_pages": "stosb_all"}
+        for m in machines:
+            linux = [a for a in m["answers"] if a["kernel"] == "linux"]
+            self.assertTrue(linux, m["machine"])
+            for a in linux:
+                with self.subTest(machine=m["machine"], fn=a["fn"], passid=a["pass"]):
+                    if m["features"]["erms"]:
+                        self.assertEqual((a["pick"], a["assuming"]),
+                                         (want[a["fn"]], "fast_string=1"))
+                    else:
+                        self.assertEqual((a["pick"], a["why"]), (None, "unknown-pick"))
+
+
 if __name__ == "__main__":
     unittest.main()
 
@@ -384,3 +407,4 @@ class UnnamedCpus(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertNotIn("\ngroup ", out)
         self.assertIn("fleet: --format commit gives the one choice", out)
+

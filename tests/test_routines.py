@@ -18,20 +18,33 @@ alternative's register set-up is the compiler's), the fixture says so line
 by line: "- MNEMONIC  # why" is in the source only, "+ MNEMONIC  # why" in
 pagebench's only. Nothing else may differ.
 
-    python3 tests/test_routines.py --show   prints both sequences side by side
+Where Debian's own kernel is installed (linux-image-amd64, from
+`scripts/deps test`), the routines it has are read from its vmlinux as
+linked (tests/debian_kernel.py) and compared with the same fixtures, the
+source's side: the object confirms the recorded sequence, which the test
+above ties to pagebench's. KERNEL names pagebench's routine's counterpart
+there; the kernel's build differs from the source only as NORMALISED
+lists, and those differences are undone before the comparison.
+
+    python3 tests/test_routines.py --show   prints the sequences side by side
 """
 import glob
+import gzip
+import lzma
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from tables import table_rows  # noqa: E402
+import debian_kernel  # noqa: E402
 
 FIXTURES = os.path.join(HERE, "fixtures", "routines")
 OBJECTS = os.path.join(REPO, "build", "k", "variants", "*.o")
@@ -211,6 +224,88 @@ def cited_rows():
     return {r["routine"]: r for r in table_rows() if r["cite"]}
 
 
+# pagebench's routine -> (the kernel's symbol, the symbol its entry JMP
+# goes to when an ALTERNATIVE's original instruction is a jump there, or
+# None). Debian's 6.1 kernel (bookworm) has the routines of its era:
+# memcpy_erms and memset_erms are the bodies 6.4 moved into __memcpy and
+# __memset behind FSRM/FSRS; the range routines (clear_pages), Xen's and
+# the RFC's are not in it.
+KERNEL = {
+    "clear_stosb": ("clear_page_erms", None),
+    "clear_stosq": ("clear_page_rep", None),
+    "clear_orig": ("clear_page_orig", None),
+    "copy_movsq": ("copy_page", "copy_page_regs"),
+    "copy_regs": ("copy_page_regs", None),
+    "memcpy_movsq": ("__memcpy", "memcpy_orig"),
+    "memcpy_movsb": ("memcpy_erms", None),
+    "memcpy_orig": ("memcpy_orig", None),
+    "memset_stosb": ("memset_erms", None),
+}
+# Routines pagebench has without claiming to be the kernel's (no cite):
+# shown by --show against the kernel's, not asserted.
+KERNEL_UNCITED = {"memset_orig": ("memset_orig", None),
+                  "memset_stosq": ("__memset", "memset_orig")}
+
+NORMALISED = (
+    "RET is 'jmp __x86_return_thunk' (CONFIG_RETHUNK; boot patches it to "
+    "ret or to the thunk): read as ret",
+    "an ALTERNATIVE whose original is 'jmp OTHER' (copy_page -> "
+    "copy_page_regs, __memcpy -> memcpy_orig) is linked as that jump, plus "
+    "its NOP pad; a REP_GOOD CPU runs it patched to NOPs, which the fixture "
+    "records: the jump and pad are dropped",
+    "after the last instruction, the NOPs and INT3s up to the next symbol "
+    "(the next function's alignment, the linker's 0xcc fill) are dropped",
+)
+
+
+def kernel_normalise(kernel, insns, entry_jump=None):
+    """Debian's routine as the source writes it, per NORMALISED."""
+    out = list(insns)
+    if entry_jump:
+        if not out or kernel.jump_target(out[0][1]) != entry_jump:
+            raise AssertionError("expected the ALTERNATIVE's 'jmp %s' first, got %r"
+                                 % (entry_jump, out[:1]))
+        out.pop(0)
+        while out and is_padding(out[0][1]):
+            out.pop(0)
+    while out and (is_padding(out[-1][1]) or out[-1][1] == "int3"):
+        out.pop()
+    return [(a, "ret" if kernel.jump_target(t) == "__x86_return_thunk" else t)
+            for a, t in out]
+
+
+class SourceSide(Fixture):
+    """A fixture's source sequence alone: '-' lines are the source's,
+    '+' lines are pagebench's and left out."""
+
+    def __init__(self, fixture):
+        self.__dict__.update(fixture.__dict__)
+        self.items = [("insn" if k == "-" else k, v)
+                      for k, v in fixture.items if k != "+"]
+
+
+_KERNEL = {}
+
+
+def debian():
+    """(Kernel, None) or (None, why not): read once per run."""
+    if "k" not in _KERNEL:
+        vmlinuz = debian_kernel.installed()
+        if not vmlinuz:
+            _KERNEL["k"] = (None, "no /boot/vmlinuz-*: Debian's linux-image-amd64 "
+                                  "is not installed (scripts/deps test)")
+        elif not shutil.which("objdump"):
+            _KERNEL["k"] = (None, "no objdump (binutils)")
+        else:
+            work = tempfile.TemporaryDirectory(prefix="pb-vmlinux-")
+            _KERNEL["dir"] = work
+            try:
+                _KERNEL["k"] = (debian_kernel.Kernel(vmlinuz, work.name), None)
+            except debian_kernel.Unsupported as e:
+                _KERNEL["k"] = (None, "%s: %s" % (vmlinuz, e))
+    return _KERNEL["k"]
+
+
 class TestRoutines(unittest.TestCase):
     def test_cited_rows_and_fixtures_agree(self):
         """Every cited row has a fixture that records the same cite, and
@@ -275,8 +370,94 @@ class TestRoutines(unittest.TestCase):
         self.assertFalse(is_padding("xchg   rax,rbx"))
 
 
+class TestDebianKernel(unittest.TestCase):
+    """The kernel's own object against the fixtures (see the docstring)."""
+
+    def kernel(self):
+        kernel, why = debian()
+        if kernel is None:
+            self.skipTest(why)
+        return kernel
+
+    def test_routines_as_linked(self):
+        kernel = self.kernel()
+        fx = fixtures()
+        for routine, (symbol, entry_jump) in sorted(KERNEL.items()):
+            with self.subTest(routine=routine, kernel=symbol):
+                insns = kernel_normalise(kernel, kernel.routine(symbol), entry_jump)
+                self.assertEqual(compare(SourceSide(fx[routine]), insns), [],
+                                 "%s: %s" % (symbol, kernel.banner))
+
+    def test_symbols_read(self):
+        """kallsyms read right: _text is the ELF's first load address, the
+        weak alias memcpy sits on __memcpy, and each routine ends at
+        the banner is the kernel's."""
+        kernel = self.kernel()
+        with open(kernel.path, "rb") as fh:
+            text = debian_kernel.elf_text_start(fh.read(64 * 1024))
+        self.assertIn(("T", text), kernel.symbols["_text"])
+        self.assertEqual(kernel.address("__memcpy"),
+                         next(a for _, a in kernel.symbols["memcpy"]))
+        self.assertTrue(kernel.banner.startswith("Linux version "), kernel.banner)
+
+    def test_a_changed_kernel_instruction_is_caught(self):
+        """One mnemonic changed, a return thunk that is another jump, or
+        a missing entry jump: each fails."""
+        kernel = self.kernel()
+        fx = SourceSide(fixtures()["clear_stosq"])
+        raw = kernel.routine("clear_page_rep")
+        self.assertEqual(compare(fx, kernel_normalise(kernel, raw)), [])
+        stos = next(n for n, (_, t) in enumerate(raw) if t.startswith("rep stos"))
+        wide = raw[:stos] + [(raw[stos][0], "rep stos BYTE PTR es:[rdi],al")] + raw[stos + 1:]
+        self.assertTrue(compare(fx, kernel_normalise(kernel, wide)))
+        ret = next(n for n, (_, t) in enumerate(raw) if t.startswith("jmp"))
+        other = raw[:ret] + [(raw[ret][0], "jmp    %#x" % kernel.address("clear_page_erms"))]
+        self.assertTrue(compare(fx, kernel_normalise(kernel, other)))
+        with self.assertRaises(AssertionError):
+            kernel_normalise(kernel, raw, "copy_page_regs")
+
+
+class TestKernelReader(unittest.TestCase):
+    """tests/debian_kernel.py on made-up bzImages: no kernel needed."""
+
+    @staticmethod
+    def bzimage(payload, setup_sects=3):
+        head = bytearray((setup_sects + 1) * 512)
+        head[0x1f1] = setup_sects
+        head[0x202:0x206] = b"HdrS"
+        struct.pack_into("<H", head, 0x206, 0x20f)
+        struct.pack_into("<II", head, 0x248, 0x40, len(payload))
+        return bytes(head) + bytes(0x40) + payload
+
+    def test_payload_by_magic(self):
+        elf = b"\x7fELF" + bytes(60)
+        for packed in (gzip.compress(elf), lzma.compress(elf, format=lzma.FORMAT_XZ),
+                       lzma.compress(elf, format=lzma.FORMAT_ALONE)):
+            got = debian_kernel.decompress(debian_kernel.payload(self.bzimage(packed)))
+            self.assertEqual(got, elf)
+
+    def test_unreadable_said_why(self):
+        cases = [(self.bzimage(b"\x28\xb5\x2f\xfd" + bytes(8)), "zstd"),
+                 (self.bzimage(b"\x02\x21\x4c\x18" + bytes(8)), "lz4"),
+                 (self.bzimage(gzip.compress(b"not an elf")), "not an ELF"),
+                 (bytes(4096), "not a bzImage")]
+        for image, why in cases:
+            with self.assertRaisesRegex(debian_kernel.Unsupported, why):
+                debian_kernel.decompress(debian_kernel.payload(image))
+        short = bytearray(self.bzimage(b"x"))
+        struct.pack_into("<I", short, 0x24c, 1 << 20)
+        with self.assertRaisesRegex(debian_kernel.Unsupported, "runs past"):
+            debian_kernel.payload(bytes(short))
+
+
 def show():
     dis = disassembly()
+    kernel, why = debian()
+    print("kernel: %s" % (kernel.banner if kernel else "none (%s)" % why))
+    if kernel:
+        print("kernel side normalised:")
+        for n in NORMALISED:
+            print("   - %s" % n)
     for routine, f in sorted(fixtures().items()):
         insns = dis.get(routine, [])
         ours = []
@@ -292,6 +473,31 @@ def show():
             print("   %s" % d)
         for p in problems:
             print("   ! %s" % p)
+        if kernel and routine in KERNEL:
+            symbol, entry_jump = KERNEL[routine]
+            theirs = kernel_normalise(kernel, kernel.routine(symbol), entry_jump)
+            kp = compare(SourceSide(f), theirs)
+            seq = [canon_objdump(t) for _, t in theirs if not is_padding(t) or t == "nop"]
+            print("   kernel    (%d): %s  [%s: %s]" % (
+                len(seq), " ".join(seq), symbol,
+                "same as the source" if not kp else "DIFFERS"))
+            for p in kp:
+                print("   ! kernel %s" % p)
+        elif kernel:
+            print("   kernel: not in %s" % kernel.banner.split(" (")[0])
+    if kernel:
+        for routine, (symbol, entry_jump) in sorted(KERNEL_UNCITED.items()):
+            theirs = [canon_objdump(t) for _, t in
+                      kernel_normalise(kernel, kernel.routine(symbol), entry_jump)
+                      if not is_padding(t)]
+            ours = [canon_objdump(t) for _, t in dis.get(routine, []) if not is_padding(t)]
+            first = next((i for i, (a, b) in enumerate(zip(theirs, ours)) if a != b),
+                         min(len(theirs), len(ours)))
+            print("== %s against %s (no cite: not asserted)  %s" % (
+                routine, symbol, "same" if theirs == ours else
+                "differs from instruction %d" % (first + 1)))
+            print("   kernel    (%d): %s" % (len(theirs), " ".join(theirs)))
+            print("   pagebench (%d): %s" % (len(ours), " ".join(ours)))
 
 
 if __name__ == "__main__":

@@ -106,6 +106,13 @@ class UnitTests(unittest.TestCase):
         """The selection rules' C tables, evaluated on CPUs described by hand."""
         self.run_binary("test_rules")
 
+    def test_rules_logic(self):
+        """The rules' evaluation on made-up tables: the first row that
+        holds, read three-valued (known where every way gives one
+        outcome, unknown where the unknown fact matters), and the
+        fast_string=1 assumption on a log that names no CPU."""
+        self.run_binary("test_rules_logic")
+
     def test_variants(self):
         """Every clear and copy routine, with guard pages, where the CPU can run it."""
         self.run_binary("test_variants")

@@ -14,7 +14,7 @@
 #include "tools/cpuid_dump.h"
 #include "cpu/cpu.h"
 #include "cpu/describe.h"
-#include "harness/options.h"
+#include "harness/options/options.h"
 #include "lib/out.h"
 #include "harness/plan.h"
 #include "lib/run.h"

@@ -29,7 +29,7 @@
 #include "cpu/cpu.h"
 #include "harness/answer.h"
 #include "harness/interval.h"
-#include "harness/passes.h"
+#include "variants/passes.h"
 #include "harness/rules.h"
 #include "lib/out.h"
 #include "lib/status.h"

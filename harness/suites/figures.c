@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "harness/options.h"
+#include "harness/options/options.h"
 #include "harness/suites/figures.h"
 #include "lib/fmt.h"
 #include "lib/out.h"

@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include "harness/epochs.h"
 #include "harness/interval.h"
-#include "harness/options.h"
-#include "harness/passes.h"
+#include "harness/options/options.h"
+#include "variants/passes.h"
 #include "harness/summary.h"
 #include "variants/variants.h"
 

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 #include "cpu/cpu.h"
-#include "harness/options.h"
+#include "harness/options/options.h"
 
 /*
  * The TSC rate in kHz (0 when no source works) and its source. pick is

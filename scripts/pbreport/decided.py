@@ -15,7 +15,7 @@ from .parse import PASS_IDS, pass_bytes
 
 TOOL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "build", "bin", "pagebench-decide")
-# What a run's worth= defaults to: harness/options.h's, as --help says it.
+# What a run's worth= defaults to: harness/options/options.h's, as --help says it.
 WORTH_BP = 300
 CENTI = 100
 PASS_ID_OF = {name: pid for pid, name in PASS_IDS.items()}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of the kernel's pure C code: the formatter (lib/fmt.c), the
- * command-line parser (harness/options.h) and the plan (harness/plan.c). The
+ * command-line parser (harness/options/options.h) and the plan (harness/plan.c). The
  * expectations are written from the headers' contracts and the documented
  * option syntax, not copied from the code's output. Also the one sort
  * (lib/sort.c), unsigned and signed. Prints "ok NAME", "FAIL NAME: why"
@@ -16,7 +16,7 @@
 #include "cpu/cpu.h"
 #include "lib/fmt.h"
 #include "lib/sort.h"
-#include "harness/options.h"
+#include "harness/options/options.h"
 #include "harness/epochs.h"
 #include "harness/plan.h"
 #include "variants/strings.h"

@@ -6,7 +6,8 @@
  * Without arguments: the picks of CPUs described here, worked out from
  * the rows by hand (the K8 steppings of Linux's REP_GOOD, an Intel CPU
  * with and without MISC_ENABLE.FAST_STRING and with it unknown, an AMD
- * CPU with ERMS), and the eras' labels. Prints "ok NAME" or "FAIL NAME:
+ * CPU with ERMS, the 2021 file's machines that name no CPU), and the eras'
+ * labels. Prints "ok NAME" or "FAIL NAME:
  * why" (tests/unit/check.h).
  *
  * With --picks DUMP [0|1]: decodes a recorded CPUID dump (fast_string as
@@ -48,16 +49,14 @@ static const char *cell(const struct pick_rule *r, char *buf, size_t len)
 
 /* "VERSION=CELL" of every pick, "VERSION=?(fast_string=1:CELL,...)" when unknown. */
 static void picks_text(char *out, size_t len, enum rule_kernel k, const char *entry,
-		       const struct cpu_desc *d, int fast_string)
+		       const struct rule_facts *f)
 {
-	struct rule_facts f;
 	struct rule_pick p[PICKS_MAX];
 	unsigned int n, i, a;
 	size_t at = 0;
 	char c[64];
 
-	rule_facts_init(&f, d, fast_string);
-	n = rule_picks(k, entry, &f, p, PICKS_MAX);
+	n = rule_picks(k, entry, f, p, PICKS_MAX);
 	out[0] = '\0';
 	for (i = 0; i < n; i++) {
 		at += snprintf(out + at, len - at, "%s%s=", i ? " " : "", p[i].version);
@@ -78,12 +77,53 @@ static void expect(const char *name, enum rule_kernel k, const char *entry,
 		   const struct cpu_desc *d, int fast_string, const char *want)
 {
 	char got[512];
+	struct rule_facts f;
 
-	picks_text(got, sizeof(got), k, entry, d, fast_string);
+	rule_facts_init(&f, d, fast_string);
+	picks_text(got, sizeof(got), k, entry, &f);
 	result(!strcmp(got, want), name, "got \"%s\", want \"%s\"", got, want);
 }
 
 #define BIT(f) (1ull << FEAT_##f)
+
+/* picks_text() on facts that name no CPU (pagebench-decide's cpu vendor=?). */
+static void expect_unnamed(const char *name, enum rule_kernel k, const char *entry,
+			   uint64_t feats, uint64_t known, int fast_string,
+			   const char *want)
+{
+	struct cpu_desc d = { .feats = feats };
+	struct rule_facts f;
+	char got[512];
+
+	rule_facts_init(&f, &d, fast_string);
+	f.cpu_known = false;
+	f.feats_known = known;
+	picks_text(got, sizeof(got), k, entry, &f);
+	result(!strcmp(got, want), name, "got \"%s\", want \"%s\"", got, want);
+}
+
+/*
+ * Jan Beulich's 2021 file: erms= and fsrm= etc. per machine, no vendor,
+ * family or model, no MSR. ERMS=1 picks REP STOSB before REP_GOOD is
+ * read, with fast strings on (the default); where ERMS is 0, REP_GOOD
+ * decides, and it hangs on the vendor: unknown.
+ */
+static void check_unnamed(void)
+{
+	uint64_t known = BIT(ERMS) | BIT(FSRM) | BIT(FSRS);
+
+	expect_unnamed("2021.erms.clear_page", RULE_LINUX, "clear_page", BIT(ERMS), known,
+		       FACT_UNKNOWN, ">=5.4=?(fast_string=1:stosb)");
+	expect_unnamed("2021.erms.clear_pages", RULE_LINUX, "clear_pages", BIT(ERMS), known,
+		       FACT_UNKNOWN, ">=7.0=?(fast_string=1:stosb_all)");
+	expect_unnamed("2021.erms.fast_strings_on", RULE_LINUX, "clear_page", BIT(ERMS),
+		       known, 1, ">=5.4 <7.0=stosb >=7.0=stosb");
+	expect_unnamed("2021.no_erms.clear_page", RULE_LINUX, "clear_page", 0, known,
+		       FACT_UNKNOWN, ">=5.4=?()");
+	/* memset from 6.4: no FSRS, no FSRM, so no vendor matters: known. */
+	expect_unnamed("2021.erms.memset", RULE_LINUX, "memset", BIT(ERMS), known,
+		       FACT_UNKNOWN, ">=5.4 <6.4=?(fast_string=1:stosb) >=6.4=orig");
+}
 
 static void check_builtin(void)
 {
@@ -151,6 +191,7 @@ static void check_builtin(void)
 	/* Xen's shanghai.c sets no XEN_REP_MOVSB: known, not unknown. */
 	expect("shanghai.xen_memcpy", RULE_XEN, "memcpy", &odd, FACT_UNKNOWN,
 	       "4.15-4.20=movsq >=4.21 <4.21.1=movsb >=4.21.1=movsq_br");
+	check_unnamed();
 }
 
 /* Every entry point of both kernels, in table order. */

@@ -4,7 +4,7 @@
  * suite=, tsc=, cycles=) or a list of them (disable=, force=, passes=).
  * Each table gives its parser, its error's valid choices and --help's.
  */
-#include "harness/option_parse.h"
+#include "harness/options/internal.h"
 
 static const char *const tsc_pick_names[TSC_PICK_COUNT] = {
 	[TSC_PICK_AUTO] = "auto", [TSC_PICK_CPUID] = "cpuid",

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The option parser's driver: the defaults, each word cut from the command
- * line and handed to its key's parser (option_table.c), the checks that
+ * line and handed to its key's parser (table.c), the checks that
  * need the whole command line (the suite decides which variants, passes and
  * sizes exist), and the errors printed once the log can take them.
  */
-#include "harness/option_parse.h"
+#include "harness/options/internal.h"
 #include "lib/out.h"
 #include "lib/run.h"
 #include "variants/strings.h"

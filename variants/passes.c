@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-#include "harness/passes.h"
+#include "variants/passes.h"
 
 const struct pass_def passes[PASS_COUNT] = {
 #define PASS(ID, opt, hdr, sz, fl, kd, op, xn, us) \
 	[PASS_##ID] = { .id = #opt, .header = hdr, .size = SIZE_##sz, \
 			.flush = fl, .kind = KIND_##kd, .ops = op, .xen = xn, \
 			.use = us },
-#include "harness/passes.def"
+#include "variants/passes.def"
 #undef PASS
 };
 
@@ -14,7 +14,7 @@ const struct suite_def suites[SUITE_COUNT] = {
 #define SUITE(ID, nm, op, xo, rp, hw) \
 	[SUITE_##ID] = { .name = #nm, .ops = op, .xen_only = xo, .reps = rp, \
 			 .how = HOW_##hw },
-#include "harness/suites.def"
+#include "variants/suites.def"
 #undef SUITE
 };
 

@@ -5,8 +5,8 @@
  * --help list the valid keys and values from this table and the names'
  * tables, so they cannot drift from what the parser accepts.
  */
-#include "harness/host.h"
-#include "harness/option_parse.h"
+#include "lib/run.h"
+#include "harness/options/internal.h"
 
 /* A number's macro as text, for --help: STR(REPS_MAX) is "1000". */
 #define STR_(x) #x
@@ -126,7 +126,7 @@ const struct option_def option_defs[] = {
 	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
 	  .value = "N",
 	  .what = "how many CPUs take part, the first included, 1 to "
-		  STR(HOST_CPUS_MAX) ": suite=scrub's largest count (the "
+		  STR(RUN_CPUS_MAX) ": suite=scrub's largest count (the "
 		  "kernel starts no more)",
 	  .dflt = "all" },
 	{ .key = "scrub", .parse = parse_scrub,

@@ -18,7 +18,7 @@
 
 enum pass_id {
 #define PASS(id, opt, header, size, flush, kind, ops, xen, use) PASS_##id,
-#include "harness/passes.def"
+#include "variants/passes.def"
 #undef PASS
 	PASS_COUNT
 };
@@ -41,7 +41,7 @@ extern const struct pass_def passes[PASS_COUNT];
 
 enum suite {
 #define SUITE(id, name, ops, xen_only, reps, how) SUITE_##id,
-#include "harness/suites.def"
+#include "variants/suites.def"
 #undef SUITE
 	SUITE_COUNT
 };

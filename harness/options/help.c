@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * --help's text on the options, made from the table of options
- * (option_table.c): each key's form, what it does, its valid names and
+ * (table.c): each key's form, what it does, its valid names and
  * its default.
  */
 #include "lib/fmt.h"
-#include "harness/option_parse.h"
+#include "harness/options/internal.h"
 
 #define HELP_WIDTH	78	/* columns of a --help line */
 #define HELP_INDENT	6	/* of the text under an option */

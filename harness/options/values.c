@@ -4,8 +4,8 @@
  * tag=, reps=, precision=, budget=, time=, variants= (kept as given, checked once
  * the suite is known), cpu=, cpus=, watchdog=, scrub= and sizes=.
  */
-#include "harness/host.h"
-#include "harness/option_parse.h"
+#include "lib/run.h"
+#include "harness/options/internal.h"
 
 const uint16_t com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
 const uint32_t bauds[] = {
@@ -239,7 +239,7 @@ void parse_cpu(struct options *o, char *val)
 /* cpus=N: how many CPUs take part, the first (the caller's) included. */
 void parse_cpus(struct options *o, char *val)
 {
-	parse_count(o, val, "cpus", "count", "a number", 1, HOST_CPUS_MAX, &o->cpus);
+	parse_count(o, val, "cpus", "count", "a number", 1, RUN_CPUS_MAX, &o->cpus);
 }
 
 /* watchdog=S: how long one step may run before its CPU counts as stuck. */

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the pieces of the option parser share; harness/options.h is its
- * interface to everyone else. Lowest first: option_words.c (errors, words,
- * lists), option_names.c and option_values.c (the value parsers),
- * option_table.c (the options), then option_parse.c (the driver) and
- * option_help.c (--help), which both read the table.
+ * What the files of harness/options/ share, and no file outside it
+ * includes; options.h is the folder's interface to everyone else. Lowest
+ * first: words.c (errors, words, lists), names.c and values.c (the value
+ * parsers), table.c (the options), then parse.c (the driver) and help.c
+ * (--help), which both read the table.
  */
-#ifndef PB_OPTION_PARSE_H
-#define PB_OPTION_PARSE_H
+#ifndef PB_OPTIONS_INTERNAL_H
+#define PB_OPTIONS_INTERNAL_H
 
 #include <stddef.h>
-#include "harness/options.h"
+#include "harness/options/options.h"
 #include "lib/str.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -21,7 +21,7 @@
  */
 typedef const char *option_names_fn(enum program p, unsigned int i);
 
-/* --- option_words.c --- */
+/* --- words.c --- */
 
 /* One error message into o; past the last slot only the count grows. */
 void opt_error(struct options *o, const char *fmt, ...)
@@ -39,7 +39,7 @@ void opt_append_names(char *buf, size_t size, size_t *n, option_names_fn *names,
 void opt_each_name(struct options *o, const char *key, char *list,
 		   bool (*one)(struct options *, const char *));
 
-/* --- option_names.c: values that are one of a table's names --- */
+/* --- names.c: values that are one of a table's names --- */
 
 option_names_fn suite_names, tsc_names, exit_names, selftest_names,
 	pass_names, feature_names, cycles_names;
@@ -52,7 +52,7 @@ void parse_suite(struct options *o, char *val);
 void parse_passes(struct options *o, char *val);
 void parse_tsc(struct options *o, char *val);
 
-/* --- option_values.c: numbers, sizes, times and text --- */
+/* --- values.c: numbers, sizes, times and text --- */
 
 /* console=: the first of each is the default (--help says "ttyS0,115200"). */
 extern const uint16_t com_ports[];
@@ -72,7 +72,7 @@ void parse_stall_limit(struct options *o, char *val);
 void parse_scrub(struct options *o, char *val);
 void parse_sizes(struct options *o, char *val);
 
-/* --- option_table.c --- */
+/* --- table.c --- */
 
 struct option_def {
 	const char *key;

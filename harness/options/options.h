@@ -4,15 +4,15 @@
  * pagebench-linux's arguments, read by one parser. Parsing is pure (no
  * output); errors are kept as messages for the caller to print once it can.
  * A bad word becomes one error naming the option and its valid choices, and
- * that option keeps its default. The parser is harness/option_parse.c;
- * harness/option_parse.h lists its pieces.
+ * that option keeps its default. The parser is harness/options/parse.c;
+ * harness/options/internal.h lists its pieces.
  */
 #ifndef PB_OPTIONS_H
 #define PB_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "harness/passes.h"
+#include "variants/passes.h"
 #include "variants/variants.h"
 
 /* The programs that read options; an option names the ones it is for. */

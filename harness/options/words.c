@@ -4,7 +4,7 @@
  * print, comparing words, and building and cutting up lists of names.
  */
 #include "lib/fmt.h"
-#include "harness/option_parse.h"
+#include "harness/options/internal.h"
 
 void opt_error(struct options *o, const char *fmt, ...)
 {
