@@ -31,6 +31,16 @@ enum variant_shape answer_fn_shape(enum answer_fn f)
 	return f == ANSWER_CLEAR_PAGES ? SHAPE_RANGE : SHAPE_PAGE;
 }
 
+const char *answer_xfn_name(enum answer_xfn f)
+{
+	static const char *const names[ANSWER_XFNS] = {
+		[ANSWER_MEMSET] = "memset", [ANSWER_MEMCPY] = "memcpy",
+		[ANSWER_SCRUB] = "scrub",
+	};
+
+	return f < ANSWER_XFNS ? names[f] : "?";
+}
+
 const char *answer_action_name(enum answer_action a)
 {
 	static const char *const names[] = {
@@ -80,8 +90,9 @@ struct answer_run answer_run_live(const struct cpu_desc *d,
 {
 	enum hot_load_runner r = live_runs_on(d, live);
 
-	return (struct answer_run){ worth_bp, r == HOT_LOAD_TCG || r == HOT_LOAD_EMULATOR,
-				    live->tsc_khz };
+	return (struct answer_run){ .worth_bp = worth_bp,
+				    .not_a_cpu = r == HOT_LOAD_TCG || r == HOT_LOAD_EMULATOR,
+				    .tsc_khz = live->tsc_khz };
 }
 
 bool answer_judged(const char *entry, enum pass_id pass)
@@ -93,8 +104,7 @@ bool answer_judged(const char *entry, enum pass_id pass)
 	return true;
 }
 
-/* A routine a kernel could call for fn as it is, measured in the pass. */
-static bool candidate(const struct answer_input *c, enum answer_fn fn)
+bool answer_candidate(const struct answer_input *c, enum answer_fn fn)
 {
 	const struct variant *v = c->v;
 
@@ -104,8 +114,40 @@ static bool candidate(const struct answer_input *c, enum answer_fn fn)
 	       !c->failed && c->s.epochs;
 }
 
-/* Tenths of a ns per 4 KiB page, from hundredths of a tick per call. */
-static uint64_t ns10(uint64_t centi, uint64_t tsc_khz, uint64_t pages)
+uint64_t answer_fpu_centi(const struct answer_fpu *fpu, const struct variant *v,
+			  size_t bytes)
+{
+	uint64_t paid, held, windows = 1;
+
+	if (!fpu->measured || v->regs != REGS_VEC)
+		return 0;
+	if (fpu->window_bytes && bytes > fpu->window_bytes)
+		windows = (bytes + fpu->window_bytes - 1) / fpu->window_bytes;
+	paid = fpu->entry_centi * variant_calls(v, bytes);
+	held = fpu->held_centi * windows;
+	return paid > held ? paid - held : 0;
+}
+
+/*
+ * s with add in every epoch and in its median, its epochs in buf; s as
+ * it is where add is 0. The quantum stays: add is a constant.
+ */
+static const struct epoch_series *plus(const struct epoch_series *s, uint64_t add,
+				       uint64_t *buf, struct epoch_series *out)
+{
+	unsigned int e;
+
+	if (!add || !s->epochs)
+		return s;
+	*out = *s;
+	for (e = 0; e < s->epochs && e < INTERVAL_EPOCHS_MAX; e++)
+		buf[e] = s->med[e] + add;
+	out->med = buf;
+	out->median = s->median + add;
+	return out;
+}
+
+uint64_t answer_ns10(uint64_t centi, uint64_t tsc_khz, uint64_t pages)
 {
 	uint64_t d = tsc_khz * pages;
 
@@ -142,18 +184,85 @@ static unsigned int need_epochs(const struct interval *iv, uint64_t threshold,
 	return n > NEED_EPOCHS_MAX ? NEED_EPOCHS_MAX : (unsigned int)n;
 }
 
+void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
+		  const struct epoch_series *const *cand, const uint64_t *add,
+		  unsigned int n, struct answer_weighed *w)
+{
+	uint64_t buf[INTERVAL_EPOCHS_MAX];
+	/* The saving must beat worth: a ratio below 1 - worth. */
+	uint64_t threshold = RATIO_ONE - (uint64_t)run->worth_bp * (RATIO_ONE / BP_ONE);
+	int best = -1, win = -1, doubt = -1;
+	struct interval best_iv = { 0 }, win_iv = { 0 }, doubt_iv = { 0 };
+	unsigned int i;
+
+	*w = (struct answer_weighed){ .action = ANSWER_NONE, .named = -1 };
+	if (!pick) {
+		w->why = WHY_PICK_NOT_MEASURED;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct epoch_series with;
+		struct interval iv;
+
+		if (!interval_of_ratio(plus(cand[i], add ? add[i] : 0, buf, &with), pick, &iv))
+			continue;
+		if (best < 0 || iv.median < best_iv.median)
+			best = (int)i, best_iv = iv;
+		if (!iv.has_interval)
+			continue;
+		if (iv.hi < threshold && (win < 0 || iv.median < win_iv.median))
+			win = (int)i, win_iv = iv;
+		/* Of those that might save worth, the likeliest: the lowest median. */
+		if (iv.lo < threshold && (doubt < 0 || iv.median < doubt_iv.median))
+			doubt = (int)i, doubt_iv = iv;
+	}
+	w->named = best;
+	w->ratio = best_iv;
+	/* Candidates, but no ratio to any (a zero figure of the pick's): nothing to weigh. */
+	if (pick->epochs < INTERVAL_EPOCHS_MIN || (best >= 0 && !best_iv.has_interval) ||
+	    (n && best < 0)) {
+		w->why = WHY_NO_INTERVAL;
+	} else if (run->not_a_cpu) {
+		w->why = WHY_NOT_A_CPU;
+	} else if (win >= 0) {
+		w->action = ANSWER_SWITCH;
+		w->named = win;
+		w->ratio = win_iv;
+	} else if (doubt < 0) {
+		w->action = ANSWER_KEEP;
+	} else {
+		w->action = ANSWER_UNDECIDED;
+		w->named = doubt;
+		w->ratio = doubt_iv;
+		w->need_epochs = need_epochs(&doubt_iv, threshold, pick->epochs);
+	}
+	w->has_ratio = w->named >= 0 && w->ratio.has_interval;
+	w->epochs = pick->epochs;
+}
+
+void answer_take(struct answer *out, const struct answer_weighed *w)
+{
+	out->action = w->action;
+	out->why = w->why;
+	out->has_ratio = w->has_ratio;
+	out->ratio = w->ratio;
+	out->epochs = w->named >= 0 ? w->epochs : 0;
+	out->need_epochs = w->need_epochs;
+}
+
 bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 		   enum answer_fn fn, enum pass_id pass, size_t bytes,
 		   const struct answer_input *in, unsigned int n, struct answer *out)
 {
-	/* The saving must beat worth: a ratio below 1 - worth. */
-	uint64_t threshold = RATIO_ONE - (uint64_t)run->worth_bp * (RATIO_ONE / BP_ONE);
-	const struct answer_input *p = NULL, *best = NULL, *win = NULL, *doubt = NULL;
-	struct interval best_iv = { 0 }, win_iv = { 0 }, doubt_iv = { 0 };
-	const struct answer_input *named;
-	const struct interval *named_iv;
+	const struct epoch_series *cand[VARIANTS_MAX], *ps = NULL;
+	uint64_t add[VARIANTS_MAX];		/* each candidate's FPU cost, 1/100 tick a call */
+	uint8_t from[VARIANTS_MAX];		/* each candidate's index in in[] */
+	const struct answer_input *p = NULL;
+	struct answer_weighed w;
 	uint64_t pages = bytes / PAGE_SIZE ? bytes / PAGE_SIZE : 1;
-	unsigned int i;
+	uint64_t pick_buf[INTERVAL_EPOCHS_MAX];
+	struct epoch_series pick_with;
+	unsigned int i, nc = 0;
 
 	if (!answer_judged(pick->entry, pass))
 		return false;
@@ -165,53 +274,31 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 	for (i = 0; i < n && !p; i++)
 		if (in[i].v->op == answer_fn_op(fn) && str_eq(in[i].v->name, pick->variant))
 			p = &in[i];
-	if (!p || p->failed) {
-		out->why = WHY_PICK_NOT_MEASURED;
-		return true;
-	}
-	for (i = 0; i < n; i++) {
-		struct interval iv;
+	if (p && p->failed)
+		p = NULL;
+	for (i = 0; p && i < n && nc < VARIANTS_MAX; i++)
+		if (&in[i] != p && answer_candidate(&in[i], fn)) {
+			from[nc] = (uint8_t)i;
+			add[nc] = answer_fpu_centi(&run->fpu, in[i].v, bytes);
+			cand[nc++] = &in[i].s;
+		}
+	/* No kernel's pick is a VEC routine today; one would pay as the candidates do. */
+	if (p)
+		ps = plus(&p->s, answer_fpu_centi(&run->fpu, p->v, bytes), pick_buf, &pick_with);
+	answer_weigh(run, ps, cand, add, nc, &w);
+	answer_take(out, &w);
+	if (w.named >= 0) {
+		const struct answer_input *r = &in[from[w.named]];
 
-		if (&in[i] == p || !candidate(&in[i], fn) ||
-		    !interval_of_ratio(&in[i].s, &p->s, &iv))
-			continue;
-		if (!best || iv.median < best_iv.median)
-			best = &in[i], best_iv = iv;
-		if (!iv.has_interval)
-			continue;
-		if (iv.hi < threshold && (!win || iv.median < win_iv.median))
-			win = &in[i], win_iv = iv;
-		/* Of those that might save worth, the likeliest: the lowest median. */
-		if (iv.lo < threshold && (!doubt || iv.median < doubt_iv.median))
-			doubt = &in[i], doubt_iv = iv;
-	}
-	named = best;
-	named_iv = &best_iv;
-	if (p->s.epochs < INTERVAL_EPOCHS_MIN || (best && !best_iv.has_interval)) {
-		out->why = WHY_NO_INTERVAL;
-	} else if (run->not_a_cpu) {
-		out->why = WHY_NOT_A_CPU;
-	} else if (win) {
-		out->action = ANSWER_SWITCH;
-		named = win;
-		named_iv = &win_iv;
-	} else if (!doubt) {
-		out->action = ANSWER_KEEP;
-	} else {
-		out->action = ANSWER_UNDECIDED;
-		named = doubt;
-		named_iv = &doubt_iv;
-		out->need_epochs = need_epochs(&doubt_iv, threshold, p->s.epochs);
-	}
-	out->routine = named ? named->v : NULL;
-	if (named) {
-		out->ratio = *named_iv;
-		out->has_ratio = named_iv->has_interval;
-		out->epochs = p->s.epochs;
+		out->routine = r->v;
 		if (run->tsc_khz) {
 			out->has_ns = true;
-			out->pick_ns10 = ns10(p->s.median, run->tsc_khz, pages);
-			out->routine_ns10 = ns10(named->s.median, run->tsc_khz, pages);
+			out->pick_ns10 = answer_ns10(ps->median, run->tsc_khz, pages);
+			out->routine_ns10 = answer_ns10(r->s.median + add[w.named],
+							run->tsc_khz, pages);
+			/* The measured cost in the figures: fpu=N.Nns. */
+			out->has_fpu = run->fpu.measured && r->v->regs == REGS_VEC;
+			out->fpu_ns10 = answer_ns10(add[w.named], run->tsc_khz, pages);
 		}
 	}
 	return true;
@@ -223,20 +310,23 @@ static size_t tenths(char *buf, size_t len, uint64_t x)
 			    (unsigned long)(x % 10));
 }
 
-void answer_text(char *buf, size_t len, const struct answer_run *run,
-		 const struct answer_pick *pick, const struct answer *a)
+void answer_line(char *buf, size_t len, const struct answer_run *run,
+		 const struct answer_pick *pick, const struct answer_head *h,
+		 const struct answer *a)
 {
 	size_t at;
 
 #define PUT(...) (at += fmt_snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__))
 	at = 0;
-	PUT("answer fn=%s pass=%s kernel=%s versions=\"%s\" entry=%s pick=%s",
-	    answer_fn_name(a->fn), passes[a->pass].id, rule_kernel_name(pick->kernel),
+	PUT("answer fn=%s pass=%s", h->fn, h->pass);
+	if (h->sized)
+		PUT(" sizes=%u-%u", h->sizes_lo, h->sizes_hi);
+	PUT(" kernel=%s versions=\"%s\" entry=%s pick=%s", rule_kernel_name(pick->kernel),
 	    pick->versions, pick->entry, pick->variant ? pick->variant : "-");
 	if (pick->assuming[0])
 		PUT(" assuming=%s", pick->assuming);
 	PUT(" action=%s routine=%s", answer_action_name(a->action),
-	    a->routine ? a->routine->name : "-");
+	    h->routine ? h->routine : "-");
 	if (a->has_ratio) {
 		char med[FIGURE_LEN], lo[FIGURE_LEN], hi[FIGURE_LEN];
 
@@ -252,6 +342,13 @@ void answer_text(char *buf, size_t len, const struct answer_run *run,
 		tenths(rn, sizeof(rn), a->routine_ns10);
 		PUT(" pick_ns=%s routine_ns=%s", pn, rn);
 	}
+	/* A VEC routine: what kernel_fpu_begin/end added to it, or that nobody measured it. */
+	if (h->vec) {
+		char fn[FIGURE_LEN];
+
+		tenths(fn, sizeof(fn), a->fpu_ns10);
+		PUT(" fpu=%s%s", a->has_fpu ? fn : "?", a->has_fpu ? "ns" : "");
+	}
 	PUT(" worth=%u.%u%%", run->worth_bp / 100, run->worth_bp % 100 / 10);
 	if (a->action == ANSWER_UNDECIDED)
 		PUT(" need=epochs>=%u", a->need_epochs);
@@ -260,42 +357,61 @@ void answer_text(char *buf, size_t len, const struct answer_run *run,
 #undef PUT
 }
 
-static void add_pick(struct answers *a, enum answer_fn fn, const struct rule_pick *p)
+void answer_text(char *buf, size_t len, const struct answer_run *run,
+		 const struct answer_pick *pick, const struct answer *a)
 {
-	if (a->npicks[fn] < ANSWER_PICKS_MAX)
-		answer_pick_of(&a->pick[fn][a->npicks[fn]++], p);
+	struct answer_head h = { answer_fn_name(a->fn), passes[a->pass].id, false, 0, 0,
+				 a->routine ? a->routine->name : NULL,
+				 a->routine && a->routine->regs == REGS_VEC };
+
+	answer_line(buf, len, run, pick, &h, a);
+}
+
+/*
+ * The picks of the entries that measured names, for both kernels: the
+ * running one's first, then each era's, in version order; at most
+ * ANSWER_PICKS_MAX into out, returns how many.
+ */
+static unsigned int picks_of(const char *measured, const struct rule_facts *f,
+			     const struct rule_running *running, struct answer_pick *out)
+{
+	static struct rule_pick eras[ANSWER_PICKS_MAX];
+	unsigned int k, e, i, n = 0;
+
+	for (k = 0; k < RULE_KERNELS; k++) {
+		const char *entries[RULE_ENTRIES_MAX];
+		unsigned int ne = rule_entries(k, measured, entries, RULE_ENTRIES_MAX);
+		struct rule_pick mine;
+
+		for (e = 0; running && running->kernel == k && e < ne; e++)
+			if (rule_pick_running(running, entries[e], f, &mine) &&
+			    n < ANSWER_PICKS_MAX)
+				answer_pick_of(&out[n++], &mine);
+		for (e = 0; e < ne; e++) {
+			unsigned int np = rule_picks(k, entries[e], f, eras,
+						     ANSWER_PICKS_MAX);
+
+			for (i = 0; i < np && n < ANSWER_PICKS_MAX; i++)
+				answer_pick_of(&out[n++], &eras[i]);
+		}
+	}
+	return n;
 }
 
 void answers_begin(struct answers *a, const struct rule_facts *f,
 		   const struct rule_running *running, const struct answer_run *run)
 {
-	static struct rule_pick eras[ANSWER_PICKS_MAX];
-	unsigned int fn, k, e, i;
+	unsigned int fn;
 
 	a->on = true;
 	a->printed = false;
 	a->run = *run;
 	a->n = 0;
-	for (fn = 0; fn < ANSWER_FNS; fn++) {
-		a->npicks[fn] = 0;
-		for (k = 0; k < RULE_KERNELS; k++) {
-			const char *entries[RULE_ENTRIES_MAX];
-			unsigned int ne = rule_entries(k, answer_fn_name(fn), entries,
-						       RULE_ENTRIES_MAX);
-			struct rule_pick mine;
-
-			for (e = 0; running && running->kernel == k && e < ne; e++)
-				if (rule_pick_running(running, entries[e], f, &mine))
-					add_pick(a, fn, &mine);
-			for (e = 0; e < ne; e++) {
-				unsigned int np = rule_picks(k, entries[e], f, eras,
-							     ANSWER_PICKS_MAX);
-
-				for (i = 0; i < np; i++)
-					add_pick(a, fn, &eras[i]);
-			}
-		}
-	}
+	a->nx = 0;
+	for (fn = 0; fn < ANSWER_FNS; fn++)
+		a->npicks[fn] = picks_of(answer_fn_name(fn), f, running, a->pick[fn]);
+	for (fn = 0; fn < ANSWER_XFNS; fn++)
+		a->nxpicks[fn] = picks_of(answer_xfn_name(fn), f, running, a->xpick[fn]);
 }
 
 void answers_pass(struct answers *a, enum op op, enum pass_id pass, size_t bytes,
@@ -332,4 +448,28 @@ void answers_print(struct answers *a)
 					    &a->pick[fn][a->rec[i].pick], &a->rec[i]);
 				out_line("%s", line);
 			}
+	for (fn = 0; fn < ANSWER_XFNS; fn++)
+		for (i = 0; i < a->nx; i++)
+			if (a->xrec[i].fn == fn) {
+				const struct answer_x *x = &a->xrec[i];
+				struct answer_head h = { answer_xfn_name(fn), x->pass, x->sized,
+							 x->lo, x->hi, x->routine, x->vec };
+
+				answer_line(line, sizeof(line), &a->run,
+					    &a->xpick[fn][x->pick], &h, &x->a);
+				out_line("%s", line);
+			}
+}
+
+void answer_print_kernel_flags(const char *from, const struct rule_running *r)
+{
+	char list[OUT_LINE_MAX / 2];
+	size_t at = 0;
+	unsigned int i;
+
+	list[0] = '\0';
+	for (i = 0; i < r->nflags && at < sizeof(list); i++)
+		at += fmt_snprintf(list + at, sizeof(list) - at, " %s=%d",
+				   r->flag[i].flag, r->flag[i].value);
+	out_line("linux kernel_flags from=%s%s", from, list);
 }

@@ -71,12 +71,39 @@ struct answer_input {
 	struct epoch_series s;		/* s.epochs 0: no epochs (suite=xen) */
 };
 
+/*
+ * What a kernel pays to use vector registers, where the host measured it
+ * (the module's "linux-module fpu" lines; docs/method.md, "Vector
+ * variants"). A routine of the tables' regs column VEC is entered between
+ * kernel_fpu_begin() and kernel_fpu_end(): from a user task (a page
+ * fault), begin saves the task's registers and the return to user space
+ * loads them again. The module's figures of a VEC routine already hold its
+ * kthread's cheaper pair, once per window (host_vector_begin() around each
+ * call of a window, harness/bench.c): what the answer adds to one call of
+ * the pass is entry_centi for each entry a kernel makes
+ * (variant_calls()), less held_centi for each window the figure holds.
+ */
+struct answer_fpu {
+	bool measured;			/* false: the host cannot time it (fpu=?) */
+	uint64_t entry_centi;		/* a task's begin + end + restore, 1/100 tick */
+	uint64_t held_centi;		/* the run's own pair, in the figure, 1/100 tick */
+	size_t window_bytes;		/* the host's window (host_caps()); 0: none */
+};
+
 /* What the whole run says, for every decision. */
 struct answer_run {
 	unsigned int worth_bp;		/* worth=, hundredths of a per cent */
 	bool not_a_cpu;			/* the hot load line's runs_on: tcg or emulator */
 	uint64_t tsc_khz;		/* 0: unknown, no ns */
+	struct answer_fpu fpu;		/* not measured unless the host sets it */
 };
+
+/*
+ * What the answer adds to one call of bytes of v for kernel_fpu_begin/end,
+ * hundredths of a tick: 0 for a GPR routine, or where not measured.
+ */
+uint64_t answer_fpu_centi(const struct answer_fpu *fpu, const struct variant *v,
+			  size_t bytes);
 
 /* The run's side, from the host's live facts: worth=, runs_on and the TSC rate. */
 struct answer_run answer_run_live(const struct cpu_desc *d,
@@ -94,14 +121,47 @@ struct answer {
 	struct interval ratio;		/* millionths (RATIO_ONE) */
 	unsigned int epochs;
 	bool has_ns;			/* tenths of a ns per 4 KiB page, each */
-	uint64_t pick_ns10, routine_ns10;
+	uint64_t pick_ns10, routine_ns10;	/* with what fpu_ns10 adds */
+	bool has_fpu;			/* the routine is VEC and fpu_ns10 is in routine_ns10 */
+	uint64_t fpu_ns10;		/* its kernel_fpu_begin/end, tenths of a ns a page */
 	unsigned int need_epochs;	/* undecided: the epochs that would decide */
 };
 
 /*
+ * The rule itself, whatever the question: each candidate's series over
+ * the pick's (interval_of_ratio()), switch, keep, undecided or none
+ * (pick NULL: not measured; fewer than INTERVAL_EPOCHS_MIN epochs, or
+ * candidates none of which gives a ratio: no interval; not a CPU),
+ * against the least saving worth acting on.
+ * named: the index in cand of the routine the answer names, or -1.
+ */
+struct answer_weighed {
+	enum answer_action action;
+	enum answer_why why;
+	int named;
+	bool has_ratio;
+	struct interval ratio;
+	unsigned int epochs;		/* the pick's */
+	unsigned int need_epochs;
+};
+/* add: per candidate, added to each of its epochs (its FPU cost); NULL: nothing. */
+void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
+		  const struct epoch_series *const *cand, const uint64_t *add,
+		  unsigned int n, struct answer_weighed *w);
+/* The weighing's part of a decision: action, why, ratio, epochs, need. */
+void answer_take(struct answer *out, const struct answer_weighed *w);
+
+/* Tenths of a ns per call over per (pages a call, or 1), from hundredths of a tick per call. */
+uint64_t answer_ns10(uint64_t centi, uint64_t tsc_khz, uint64_t per);
+
+/* A routine a kernel could call for fn as it is, measured in the pass: op, shape, stores done at return, not failed. */
+bool answer_candidate(const struct answer_input *c, enum answer_fn fn);
+
+/*
  * The decision for one pick of fn in one pass of bytes a call, from the
  * pass's n variants: its candidates (fn's op and shape, stores done at
- * return, no failure, not the pick itself) over the pick, epoch by epoch:
+ * return, no failure, not the pick itself) over the pick, epoch by epoch,
+ * each VEC routine's time with answer_fpu_centi() added to every epoch:
  * switch where some candidate's interval lies wholly below 1 - worth (the
  * lowest median of them), keep where none reaches below it (the nearest
  * challenger named), undecided otherwise (of the candidates whose lo is
@@ -116,9 +176,41 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 void answer_text(char *buf, size_t len, const struct answer_run *run,
 		 const struct answer_pick *pick, const struct answer *a);
 
+/* What a line names beside the decision: any question's (answer_text() fills it for the pages'). */
+struct answer_head {
+	const char *fn;			/* "clear_page", "memset", "scrub" */
+	const char *pass;		/* "l1f", "tput", "cpus2" */
+	bool sized;			/* sizes=LO-HI follows pass= */
+	unsigned int sizes_lo, sizes_hi;
+	const char *routine;		/* NULL: "-" */
+	bool vec;			/* routine needs vector registers: fpu= follows the ns */
+};
+void answer_line(char *buf, size_t len, const struct answer_run *run,
+		 const struct answer_pick *pick, const struct answer_head *h,
+		 const struct answer *a);
+
 /* Picks of one function: both kernels, every entry and era, and the running kernel. */
 #define ANSWER_PICKS_MAX	16
 #define ANSWERS_MAX		(ANSWER_FNS * PASS_COUNT * ANSWER_PICKS_MAX)
+
+/*
+ * The other questions (harness/answer_strings.h): memset and memcpy by
+ * mode and size class (suite=strings), scrubbing by CPUs (suite=scrub).
+ */
+enum answer_xfn { ANSWER_MEMSET, ANSWER_MEMCPY, ANSWER_SCRUB, ANSWER_XFNS };
+const char *answer_xfn_name(enum answer_xfn f);	/* "memset", ... */
+
+struct answer_x {
+	enum answer_xfn fn;
+	char pass[16];			/* the mode ("tput"), or the scrub step ("cpus2") */
+	bool sized;			/* memset, memcpy: sizes=lo-hi */
+	unsigned int lo, hi;
+	const char *routine;		/* NULL: "-" */
+	bool vec;			/* routine needs vector registers (regs VEC) */
+	unsigned int pick;		/* in its function's xpick[] */
+	struct answer a;		/* the decision; its fn, pass and routine unused */
+};
+#define ANSWERS_X_MAX	256
 
 /* A run's decisions, made as its passes end, printed at its end. */
 struct answers {
@@ -129,6 +221,10 @@ struct answers {
 	struct answer_pick pick[ANSWER_FNS][ANSWER_PICKS_MAX];
 	unsigned int n;
 	struct answer rec[ANSWERS_MAX];
+	unsigned int nxpicks[ANSWER_XFNS];
+	struct answer_pick xpick[ANSWER_XFNS][ANSWER_PICKS_MAX];
+	unsigned int nx;
+	struct answer_x xrec[ANSWERS_X_MAX];
 };
 
 /*
@@ -143,7 +239,14 @@ void answers_begin(struct answers *a, const struct rule_facts *f,
 void answers_pass(struct answers *a, enum op op, enum pass_id pass, size_t bytes,
 		  const struct answer_input *in, unsigned int n);
 
-/* The answer lines, by function, pass and pick; once. */
+/* The answer lines, by function, pass and pick (the pages', then the others'); once. */
 void answers_print(struct answers *a);
+
+/*
+ * The running kernel's flags as the "linux kernel_flags from=FROM ..."
+ * line says them, one grammar for every host: pagebench-linux's from its
+ * cpuinfo file, the module's from=boot_cpu_has.
+ */
+void answer_print_kernel_flags(const char *from, const struct rule_running *r);
 
 #endif

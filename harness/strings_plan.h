@@ -10,6 +10,16 @@
 #include "harness/options/options.h"
 #include "variants/variants.h"
 
+/* The modes (docs/method.md): "tput", independent calls; "lat", each call waiting on the last. */
+enum strings_mode { MODE_TPUT, MODE_LAT, MODE_COUNT };
+
+static inline const char *strings_mode_name(enum strings_mode m)
+{
+	static const char *const names[MODE_COUNT] = { "tput", "lat" };
+
+	return m < MODE_COUNT ? names[m] : "?";
+}
+
 /*
  * Calls per timed batch. Independent short calls overlap down to a few
  * ticks each, while a timed region resolves only to the TSC's step (26

@@ -22,9 +22,9 @@ from pbreport.answer import Answer, Interval  # noqa: E402
 FIX = os.path.join(HERE, "fixtures", "answer")
 A, B, TCG = (os.path.join(FIX, n) for n in ("emr-a.log", "emr-b.log", "tcg.log"))
 LINE = re.compile("^" + grammar.TAG + grammar.regex("answer"))
-FIELDS = ("fn", "pass", "kernel", "versions", "entry", "pick", "assuming",
+FIELDS = ("fn", "pass", "sizes_lo", "sizes_hi", "kernel", "versions", "entry", "pick", "assuming",
           "action", "routine", "ratio", "lo", "hi", "epochs", "pick_ns",
-          "routine_ns", "worth", "need", "why")
+          "routine_ns", "fpu", "worth", "need", "why")
 
 
 def lines_of(path):
@@ -73,8 +73,11 @@ class Model(unittest.TestCase):
                 self.assertEqual((a.fn, a.pass_id, a.kernel, a.versions,
                                   a.entry, a.pick or "-", a.action,
                                   a.routine or "-"),
-                                 tuple(w[k] for k in FIELDS[:6]) +
+                                 tuple(w[k] for k in ("fn", "pass", "kernel", "versions",
+                                                      "entry", "pick")) +
                                  (w["action"], w["routine"]))
+                self.assertEqual(a.sizes, None if w["sizes_lo"] is None else
+                                 (int(w["sizes_lo"]), int(w["sizes_hi"])))
                 self.assertEqual(a.assuming, w["assuming"])
                 self.assertEqual(a.why, w["why"])
                 if w["ratio"] is not None:
@@ -96,6 +99,23 @@ class Model(unittest.TestCase):
         self.assertEqual(a.saving_pct, Interval(50.0, 40.0, 60.0))
         self.assertEqual((a.pick_gbps, a.routine_gbps), (8.0, 16.0))
         self.assertIsNone(a.need_epochs)
+        self.assertEqual((a.fpu_ns, a.fpu_unmeasured), (None, False))
+
+    def test_fpu_field(self):
+        """fpu= after the ns, before worth= (docs/log-format.md, "The
+        answer"): measured, in ns per page, or ? where not; the fields
+        after it keep their values."""
+        base = ('(PB) answer fn=clear_page pass=l1 kernel=linux versions="running 6.1.0" '
+                'entry=clear_page pick=stosb action=undecided routine=avx_t ratio=0.9600 '
+                'lo=0.9000 hi=1.0200 epochs=5 pick_ns=100.0 routine_ns=96.0FPU '
+                'worth=3.0% need=epochs>=40')
+        a = Answer.from_groups(LINE.match(base.replace("FPU", " fpu=27.5ns")).groups())
+        self.assertEqual((a.fpu_ns, a.fpu_unmeasured, a.worth_pct, a.need_epochs),
+                         (27.5, False, 3.0, 40))
+        a = Answer.from_groups(LINE.match(base.replace("FPU", " fpu=?")).groups())
+        self.assertEqual((a.fpu_ns, a.fpu_unmeasured, a.need_epochs), (None, True, 40))
+        for bad in (" fpu=27.5", " fpu=?ns", " fpu="):
+            self.assertIsNone(LINE.match(base.replace("FPU", bad)), bad)
 
 
 class Screen(unittest.TestCase):

@@ -102,6 +102,15 @@ class UnitTests(unittest.TestCase):
         recorded /proc/cpuinfo files."""
         self.run_binary("test_answer")
 
+    def test_answer_strings(self):
+        """The memset/memcpy and scrub answers (harness/answer_strings.c) on
+        synthetic figures: the size classes and each class's per-rep totals
+        (its sizes only; a variant short of a figure, or failed, is no
+        candidate), switch, keep and undecided for a class and a scrub
+        step, scrub_page_hot not judged in a step, no CLZERO without
+        SFENCE, the pick not measured, the lines' text."""
+        self.run_binary("test_answer_strings")
+
     def test_rules(self):
         """The selection rules' C tables, evaluated on CPUs described by hand."""
         self.run_binary("test_rules")

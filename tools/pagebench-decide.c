@@ -14,13 +14,25 @@
  *   features NAME=0|1 ...         feature names as the features line has
  *                                 them; a feature not named is unknown
  *   fast_string 0|1|?             IA32_MISC_ENABLE bit 0, where the log says
- *   run worth_bp=N not_a_cpu=0|1 tsc_khz=N
+ *   run [worth_bp=N] not_a_cpu=0|1 tsc_khz=N   (no worth_bp: worth='s default)
  *   pass op=clear|copy pass=ID bytes=N
  *   series variant=NAME failed=0|1 quantum=N med=N,N,...
+ *   scrub step=ID bytes=N         a suite=scrub step (cpus1, cpus2_remote):
+ *                                 series lines follow, med= each rep's wall
+ *                                 time, quantum= a tick, both in hundredths
+ *   strings quantum=N             suite=strings: a figure's step
+ *   figure op=memset|memcpy mode=tput|lat n=N variant=NAME failed=0|1 all=N,N,...
+ *                                 one size and alignment of a block, each
+ *                                 rep's figure (may be below 0)
  *   end                           the machine's answer lines are printed
  * med: each epoch's median, hundredths of a tick per call; quantum: the
- * timer's step over the calls of a sample, in the same unit.
+ * timer's step over the calls of a sample, in the same unit. The size
+ * classes of the memset and memcpy answers are the engine's
+ * (harness/answer_strings.h), never the input's.
  * Output: "machine NAME", then the machine's answer lines, "(PB) answer ...".
+ * With --matrix ROWS: "machine NAME", then the machine's answer as the
+ * matrix of harness/answer_matrix.h, 100 columns and at most ROWS lines
+ * (tests/test_linux_log.py holds it equal to scripts/pbreport/matrix.py's).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,6 +40,9 @@
 #include <string.h>
 #include "cpu/cpu.h"
 #include "harness/answer.h"
+#include "harness/answer_matrix.h"
+#include "harness/answer_strings.h"
+#include "harness/options/options.h"
 #include "harness/interval.h"
 #include "variants/passes.h"
 #include "harness/rules.h"
@@ -45,6 +60,10 @@ struct machine {
 	struct answer_run run;
 	bool has_run;
 	bool open_pass;
+	bool scrub;			/* the open pass is a scrub step */
+	char step[16];
+	bool strings;			/* figure lines came */
+	uint64_t strings_quantum;
 	enum op op;
 	enum pass_id pass;
 	size_t bytes;
@@ -139,9 +158,71 @@ static void feature_words(char *const *w, unsigned int nw)
 
 static void pass_end(void)
 {
-	if (m.open_pass)
+	if (m.open_pass && m.scrub)
+		answers_scrub(&answers, m.step, m.bytes, m.in, m.n);
+	else if (m.open_pass)
 		answers_pass(&answers, m.op, m.pass, m.bytes, m.in, m.n);
 	m.open_pass = false;
+	m.scrub = false;
+}
+
+static void scrub_words(char *const *w, unsigned int nw)
+{
+	const char *id = value_of(w, nw, "step");
+
+	pass_end();
+	if (!answers.on)
+		fail("scrub before run", NULL);
+	if (!id || strlen(id) >= sizeof(m.step) || strncmp(id, "cpus", 4))
+		fail("scrub: step=cpusN expected", id);
+	snprintf(m.step, sizeof(m.step), "%s", id);
+	m.op = OP_CLEAR;
+	m.bytes = number(w, nw, "bytes");
+	m.n = 0;
+	m.scrub = true;
+	m.open_pass = true;
+}
+
+static void figure_words(char *const *w, unsigned int nw)
+{
+	const char *op = value_of(w, nw, "op"), *mode = value_of(w, nw, "mode");
+	const char *name = value_of(w, nw, "variant");
+	char *all = value_of(w, nw, "all"), *tok, *save;
+	int64_t fig[STRINGS_REPS_MAX];
+	unsigned int reps = 0, vi, md;
+	uint64_t n = number(w, nw, "n");
+	bool failed = number(w, nw, "failed") != 0;
+
+	if (!answers.on)
+		fail("figure before run", NULL);
+	if (!op || (strcmp(op, "memset") && strcmp(op, "memcpy")))
+		fail("figure: op=memset or op=memcpy expected", op);
+	for (md = 0; md < MODE_COUNT && !(mode && !strcmp(mode, strings_mode_name(md))); md++)
+		;
+	if (md == MODE_COUNT)
+		fail("figure: mode=tput or mode=lat expected", mode);
+	if (!name || !all)
+		fail("figure: variant= and all= are needed", NULL);
+	for (vi = 0; vi < string_variant_count; vi++)
+		if (!strcmp(string_op_name(string_variants[vi].op), op) &&
+		    !strcmp(string_variants[vi].name, name))
+			break;
+	if (vi == string_variant_count)
+		return;	/* a variant this build has not: nothing to decide with */
+	for (tok = strtok_r(all, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+
+		if (reps == STRINGS_REPS_MAX)
+			fail("figure: too many reps", name);
+		errno = 0;
+		fig[reps++] = strtoll(tok, &end, 10);
+		if (errno || *end || end == tok)
+			fail("figure: all= takes whole numbers", tok);
+	}
+	m.strings = true;
+	if (failed)
+		answer_strings_failed(vi);
+	answer_strings_add(md, (unsigned int)n, vi, fig, reps);
 }
 
 static void pass_words(char *const *w, unsigned int nw)
@@ -225,11 +306,22 @@ static void series_words(char *const *w, unsigned int nw)
 	m.n++;
 }
 
+/* worth=: the log's where the report gives it, else a run's default. */
+static unsigned int worth_of(char *const *w, unsigned int nw)
+{
+	struct options o;
+
+	if (value_of(w, nw, "worth_bp"))
+		return number(w, nw, "worth_bp");
+	options_parse(&o, PROGRAM_LINUX, NULL);
+	return o.worth_bp;
+}
+
 static void run_words(char *const *w, unsigned int nw)
 {
 	struct rule_facts facts;
 
-	m.run = (struct answer_run){ .worth_bp = number(w, nw, "worth_bp"),
+	m.run = (struct answer_run){ .worth_bp = worth_of(w, nw),
 				     .not_a_cpu = number(w, nw, "not_a_cpu") != 0,
 				     .tsc_khz = number(w, nw, "tsc_khz") };
 	if (!m.run.worth_bp || m.run.worth_bp > 5000)
@@ -241,10 +333,24 @@ static void run_words(char *const *w, unsigned int nw)
 	answers_begin(&answers, &facts, NULL, &m.run);
 }
 
+static unsigned int matrix_rows;	/* --matrix ROWS; 0: the answer lines */
+
+static void matrix_line(const char *line, void *ctx)
+{
+	(void)ctx;
+	puts(line);
+}
+
 static void machine_end(void)
 {
 	pass_end();
-	answers_print(&answers);
+	if (m.strings)
+		answers_strings(&answers, m.strings_quantum);
+	if (matrix_rows)
+		answer_matrix(&answers, &(struct matrix_style){ .width = 100,
+			      .height = matrix_rows }, matrix_line, NULL);
+	else
+		answers_print(&answers);
 	answers.on = false;
 }
 
@@ -254,6 +360,7 @@ static void machine_begin(const char *name)
 		machine_end();
 	memset(&m, 0, sizeof(m));
 	m.fast_string = FACT_UNKNOWN;
+	answer_strings_begin();
 	printf("machine %s\n", name);
 }
 
@@ -267,12 +374,17 @@ int main(int argc, char **argv)
 	static char line[LINE_MAX_BYTES];
 	char *w[64];
 
-	if (argc > 1) {
-		fputs("Usage: pagebench-decide < FIGURES\n"
+	if (argc == 3 && !strcmp(argv[1], "--matrix")) {
+		matrix_rows = (unsigned int)strtoul(argv[2], NULL, 10);
+		argc = matrix_rows && matrix_rows <= 1000 ? 1 : 0;
+	}
+	if (argc != 1) {
+		fputs("Usage: pagebench-decide [--matrix ROWS] < FIGURES\n"
 		      "The answer lines of each machine in FIGURES, as\n"
 		      "scripts/pagebench-report hands them over (tools/pagebench-decide.c\n"
-		      "gives the form). Exit status: 0 done, 2 malformed input,\n"
-		      "3 the lines cannot be written.\n", argc == 2 &&
+		      "gives the form); --matrix: its answer's matrix instead, in at\n"
+		      "most ROWS lines, 1 to 1000. Exit status: 0 done, 2 malformed\n"
+		      "input, 3 the lines cannot be written.\n", argc == 2 &&
 		      !strcmp(argv[1], "--help") ? stdout : stderr);
 		return argc == 2 && !strcmp(argv[1], "--help") ? STATUS_DONE : STATUS_USAGE;
 	}
@@ -307,6 +419,12 @@ int main(int argc, char **argv)
 			pass_words(w, nw);
 		else if (!strcmp(w[0], "series"))
 			series_words(w, nw);
+		else if (!strcmp(w[0], "scrub"))
+			scrub_words(w, nw);
+		else if (!strcmp(w[0], "strings"))
+			m.strings_quantum = number(w, nw, "quantum");
+		else if (!strcmp(w[0], "figure"))
+			figure_words(w, nw);
 		else if (!strcmp(w[0], "end"))
 			machine_end();
 		else

@@ -7,8 +7,8 @@
 #include "lib/run.h"
 #include "harness/options/internal.h"
 
-const uint16_t com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
-const uint32_t bauds[] = {
+static const uint16_t com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
+static const uint32_t bauds[] = {
 	115200, 57600, 38400, 19200, 9600, 4800, 2400, 1200
 };
 
@@ -226,6 +226,21 @@ void parse_variants(struct options *o, char *val)
 	/* Names are checked in options_finish(), once the suite is known. */
 	if (!copy_word(o->variants_arg, sizeof(o->variants_arg), val))
 		opt_error(o, "variants=: empty list");
+}
+
+void parse_log(struct options *o, char *val)
+{
+	size_t n = 0;
+
+	while (val[n])
+		n++;
+	if (!n)
+		opt_error(o, "log=: empty; valid: the path of a new file, or - for standard output");
+	else if (n + 1 > sizeof(o->log_path))
+		opt_error(o, "log=: path longer than %u characters",
+			  (unsigned int)sizeof(o->log_path) - 1);
+	else
+		copy_word(o->log_path, sizeof(o->log_path), val);
 }
 
 void parse_cpu(struct options *o, char *val)

@@ -8,6 +8,7 @@
  * clears its share; the step's time is from the deadline to the last CPU's
  * end. Every byte is checked afterwards.
  */
+#include "harness/answer_strings.h"
 #include "harness/bench.h"
 #include "lib/fmt.h"
 #include "cpu/insn.h"
@@ -46,6 +47,7 @@ struct scrub {
 	unsigned int n;			/* CPUs used: host_cpus(), at most cpus= */
 	uint64_t tsc_khz;
 	variant_set runs;		/* the plan's, less what faulted */
+	variant_set failed;		/* a verify FAILED line: no answer's candidate */
 	struct summary *sum;
 	struct progress_clock clock;	/* in steps */
 };
@@ -114,7 +116,7 @@ static void prepare(struct scrub *s, struct step *st, unsigned int count,
 	}
 }
 
-static void verify(const struct scrub *s, const struct step *st,
+static void verify(struct scrub *s, const struct step *st,
 		   unsigned int count)
 {
 	unsigned int i, node;
@@ -128,6 +130,7 @@ static void verify(const struct scrub *s, const struct step *st,
 		out_line("verify FAILED: suite=scrub pass=cpus=%u variant=%s offset=0x%lx byte 0x%x is not zero (cpu %u's share)",
 			 count, st->v->name, (unsigned long)off, p[off], i);
 		run_fail();
+		s->failed |= 1ull << (st->v - variants);
 	}
 	for (node = 0; node < s->cpus.nodes; node++)
 		verify_guards("scrub", "scrub", st->v->name, s->b->scrub[node] + PAGE,
@@ -223,6 +226,36 @@ static unsigned int counts(unsigned int n, unsigned int *c)
 	return k;
 }
 
+/*
+ * A step's answers (harness/answer_strings.h): each rep's wall time, in
+ * hundredths of a tick, is a variant's epoch (its quantum a tick).
+ */
+static void answer_step(struct scrub *s, const char *id,
+			uint64_t walls[VARIANTS_MAX][REPS_MAX], const unsigned int *n)
+{
+	/* Static: a kernel's stack is small; one step is answered at a time. */
+	static uint64_t med[VARIANTS_MAX][INTERVAL_EPOCHS_MAX];
+	static struct answer_input in[VARIANTS_MAX];
+	unsigned int i, r, e, k = 0;
+
+	for (i = 0; i < variant_count; i++) {
+		uint64_t sorted[INTERVAL_EPOCHS_MAX];
+
+		/* An interval takes at most INTERVAL_EPOCHS_MAX epochs: the first ones. */
+		e = n[i] < INTERVAL_EPOCHS_MAX ? n[i] : INTERVAL_EPOCHS_MAX;
+		if (!e)
+			continue;
+		for (r = 0; r < e; r++)
+			med[i][r] = walls[i][r] * CENTI;
+		e = answer_odd_epochs(med[i], e);
+		for (r = 0; r < e; r++)
+			sorted[r] = med[i][r];
+		in[k++] = (struct answer_input){ &variants[i], (s->failed >> i) & 1,
+						 { med[i], e, median_u64(sorted, e), CENTI } };
+	}
+	answers_scrub(&s->sum->answers, id, s->p->scrub_bytes, in, k);
+}
+
 /* All steps of one count (and place), reps of every variant, grouped by rep. */
 static void count_steps(struct scrub *s, unsigned int count, enum where w)
 {
@@ -250,6 +283,7 @@ static void count_steps(struct scrub *s, unsigned int count, enum where w)
 	sample_pass_end("scrub", id);
 	if (!s->sum)
 		return;
+	answer_step(s, id, walls, n);
 	fmt_snprintf(title, sizeof(title), "scrub, %u CPU%s%s", count,
 		     count == 1 ? "" : "s", w == REMOTE ? ", remote node" : "");
 	summary_begin_titled(s->sum, title, s->p->scrub_bytes);

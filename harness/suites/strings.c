@@ -22,10 +22,9 @@
 #include "lib/fmt.h"
 #include "lib/out.h"
 #include "harness/sample.h"
+#include "harness/answer_strings.h"
 #include "harness/suites/strings.h"
 #include "harness/suites/strings_block.h"
-
-static const char *const mode_names[MODE_COUNT] = { "tput", "lat" };
 
 /* Too large for a kernel stack; one block or section is measured at a time. */
 static struct block_ticks block_ticks;
@@ -34,7 +33,7 @@ static struct zero_ticks zero_ticks;
 /* ---- the blocks: every size, one op, mode and alignment ---- */
 
 static void block_init(struct strings_state *s, struct block *k,
-		       enum string_op op, enum mode mode, unsigned int dmis,
+		       enum string_op op, enum strings_mode mode, unsigned int dmis,
 		       unsigned int smis)
 {
 	unsigned int i;
@@ -44,10 +43,10 @@ static void block_init(struct strings_state *s, struct block *k,
 	k->src = op == STRING_MEMCPY ? s->swin + smis : NULL;
 	if (k->src)
 		fmt_snprintf(k->name, sizeof(k->name), "%s dst=%u src=%u",
-			     mode_names[mode], dmis, smis);
+			     strings_mode_name(mode), dmis, smis);
 	else
 		fmt_snprintf(k->name, sizeof(k->name), "%s dst=%u",
-			     mode_names[mode], dmis);
+			     strings_mode_name(mode), dmis);
 	k->variant[k->nslots++] = -1;
 	for (i = 0; i < string_variant_count && k->nslots < SLOTS_MAX; i++)
 		if (string_variants[i].op == op && ((s->runs >> i) & 1))
@@ -57,7 +56,7 @@ static void block_init(struct strings_state *s, struct block *k,
 }
 
 static void run_block(struct strings_state *s, enum string_op op,
-		      enum mode mode, unsigned int dmis, unsigned int smis)
+		      enum strings_mode mode, unsigned int dmis, unsigned int smis)
 {
 	struct block k;
 
@@ -123,7 +122,7 @@ static uint64_t count_batches(const struct strings_state *s)
 }
 
 void strings_run(const struct plan *p, const struct cpu_desc *d,
-		 const struct buffers *b, uint64_t tsc_khz)
+		 const struct buffers *b, uint64_t tsc_khz, struct summary *sum)
 {
 	static const unsigned int misaligns[STRINGS_NMISALIGN] = STRINGS_MISALIGNS;
 	struct strings_state s = { .p = p, .runs = p->str_runs };
@@ -138,6 +137,7 @@ void strings_run(const struct plan *p, const struct cpu_desc *d,
 	s.dwin = b->strings + PAGE_SIZE;
 	s.swin = s.dwin + (STRINGS_WINDOW_PAGES + 1) * PAGE_SIZE;
 	progress_start(&s.clock, tsc_khz, count_batches(&s), 0);
+	answer_strings_begin();
 	strings_tsc_grain(&grain);
 	strings_print_tsc(&grain);
 	for (op = STRING_MEMSET; op <= STRING_MEMCPY; op++) {
@@ -147,4 +147,7 @@ void strings_run(const struct plan *p, const struct cpu_desc *d,
 					run_block(&s, op, mode, misaligns[di], misaligns[si]);
 		run_zero(&s, op);
 	}
+	/* A figure's step: the TSC's over a batch's calls, in hundredths of a tick. */
+	if (sum)
+		answers_strings(&sum->answers, grain.step * 100 / STRINGS_CALLS);
 }

@@ -13,9 +13,14 @@
 #include "harness/buffers.h"
 #include "harness/plan.h"
 #include "harness/strings_plan.h"
+#include "harness/summary.h"
 
-/* Runs the suite as the plan says; b->strings is STRINGS_BUFFER_BYTES. */
+/*
+ * Runs the suite as the plan says; b->strings is STRINGS_BUFFER_BYTES.
+ * With sum, its answers get the memset and memcpy decisions
+ * (harness/answer_strings.h).
+ */
 void strings_run(const struct plan *p, const struct cpu_desc *d,
-		 const struct buffers *b, uint64_t tsc_khz);
+		 const struct buffers *b, uint64_t tsc_khz, struct summary *sum);
 
 #endif

@@ -29,8 +29,6 @@ enum {
 #define SLOT_EMPTY	0
 #define SLOTS_MAX	(1 + STRING_ROWS)
 
-enum mode { MODE_TPUT, MODE_LAT, MODE_COUNT };
-
 /* Zero-length section: the call sizes of its batches. */
 enum pattern { PAT_ZERO, PAT_ALT, PAT_RANDOM, PAT_MIX_ONLY, PAT_COUNT };
 #define ZERO_HALF	(STRINGS_ZERO_CALLS / 2)
@@ -45,7 +43,7 @@ struct strings_state {
 /* One block: what runs, on which bytes. */
 struct block {
 	enum string_op op;
-	enum mode mode;
+	enum strings_mode mode;
 	uint8_t *dst, *src;		/* src NULL for memset */
 	char name[40];			/* "tput dst=1 src=7", for failures */
 	unsigned int nslots;

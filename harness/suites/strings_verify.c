@@ -5,6 +5,7 @@
  * no figure comes from a routine that wrote the wrong bytes, too many or
  * too few; and the lines that say when one did, or faulted.
  */
+#include "harness/answer_strings.h"
 #include "harness/bench.h"
 #include "lib/out.h"
 #include "lib/run.h"
@@ -101,6 +102,8 @@ void strings_verify(const struct block *k, unsigned int slot, size_t written,
 		 string_op_name(k->op), k->name, batch, slot_name(k, slot),
 		 (unsigned long)(off < 0 ? -off : off), what, got, want);
 	run_fail();
+	if (k->variant[slot] >= 0)
+		answer_strings_failed((unsigned int)k->variant[slot]);
 }
 
 /* A variant that faulted is left out of the rest of the run. */
@@ -111,6 +114,8 @@ void strings_fault(struct strings_state *s, const struct block *k,
 		 string_op_name(k->op), k->name, batch, slot_name(k, slot),
 		 f->what, (unsigned long)f->rip);
 	run_fail();
-	if (k->variant[slot] >= 0)
+	if (k->variant[slot] >= 0) {
 		s->runs &= ~(1ull << k->variant[slot]);
+		answer_strings_failed((unsigned int)k->variant[slot]);
+	}
 }

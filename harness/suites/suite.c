@@ -63,7 +63,8 @@ static bool pass_runs(const struct suite_run *s, enum pass_id id, enum op op)
  */
 static void answer_pass(struct suite_run *s, struct pass_state *ps, variant_set ran)
 {
-	struct answer_input in[VARIANTS_MAX];
+	/* Off the stack: the module's kernel stack is 16 KiB, and a pass ends on one CPU at a time. */
+	static struct answer_input in[VARIANTS_MAX];
 	unsigned int i, n = 0;
 
 	if (!s->sum)
@@ -254,7 +255,7 @@ void suite_run(const struct plan *p, const struct cpu_desc *d,
 
 	sample_start(p, tsc_khz);
 	if (suites[p->suite].how == HOW_STRINGS) {	/* harness/suites/strings.c */
-		strings_run(p, d, b, tsc_khz);
+		strings_run(p, d, b, tsc_khz, sum);
 		return;
 	}
 	if (suites[p->suite].how == HOW_SCRUB) {

@@ -6,8 +6,11 @@ of presentation: a saving is 1 - ratio, GB/s is 4096 bytes over ns."""
 from dataclasses import dataclass
 from typing import Optional
 
-# Bytes of the page every ns figure of an answer line is per.
+# Bytes of the page the ns figures of the page functions and scrub are per.
 PAGE = 4096
+# The functions whose ns figures are per call (summed over the sizes and
+# alignments of a size class), not per 4 KiB page.
+PER_CALL = ("memset", "memcpy")
 ACTIONS = ("keep", "switch", "undecided", "none")
 # What runs_on says of a run that is no CPU (the hot load line); an answer
 # of such a run is action=none why=not-a-cpu.
@@ -28,8 +31,8 @@ class Interval:
 
 @dataclass(frozen=True)
 class Answer:
-    fn: str                     # clear_page, clear_pages, copy_page
-    pass_id: str                # l1 ... mem, hot, cold (the log's ids)
+    fn: str                     # clear_page, clear_pages, copy_page, memset, memcpy, scrub
+    pass_id: str                # l1 ... mem, hot, cold; tput, lat; cpus1 ...
     kernel: str                 # linux or xen
     versions: str               # ">=5.4", "4.15-4.20", "running 6.18.44"
     entry: str                  # clear_page, clear_page_hot, copy_page ...
@@ -39,28 +42,45 @@ class Answer:
     routine: Optional[str]      # the switch target, challenger; None: "-"
     ratio: Optional[Interval]   # routine's time over the pick's
     epochs: Optional[int]
-    pick_ns: Optional[float]    # ns per 4 KiB page
+    pick_ns: Optional[float]    # ns per 4 KiB page, or per call (unit)
     routine_ns: Optional[float]
     worth_pct: float            # the minimum worth acting on, in %
     need_epochs: Optional[int]  # undecided: the epochs that would decide
     why: Optional[str]          # none: why there is no recommendation
     line: int = 0               # where the log says it
+    # A routine that needs vector registers: what kernel_fpu_begin/end
+    # added to routine_ns (fpu=N.Nns), or fpu_unmeasured (fpu=?).
+    fpu_ns: Optional[float] = None
+    fpu_unmeasured: bool = False
+    sizes: Optional[tuple] = None   # memset, memcpy: the size class (lo, hi), bytes
 
     @classmethod
     def from_groups(cls, g, line=0):
         """From the groups of the answer expression of grammar.py."""
         def num(x, kind=float):
             return None if x is None else kind(x)
+        (fn, pass_id, lo, hi, kernel, versions, entry, pick, assuming, action,
+         routine, med, rlo, rhi, epochs, pick_ns, routine_ns, fpu, worth, need,
+         why) = g[:21]
         ratio = None
-        if g[9] is not None:
-            ratio = Interval(float(g[9]), float(g[10]), float(g[11]))
-        return cls(fn=g[0], pass_id=g[1], kernel=g[2], versions=g[3],
-                   entry=g[4], pick=None if g[5] == "-" else g[5],
-                   assuming=g[6], action=g[7],
-                   routine=None if g[8] == "-" else g[8], ratio=ratio,
-                   epochs=num(g[12], int), pick_ns=num(g[13]),
-                   routine_ns=num(g[14]), worth_pct=float(g[15]),
-                   need_epochs=num(g[16], int), why=g[17], line=line)
+        if med is not None:
+            ratio = Interval(float(med), float(rlo), float(rhi))
+        return cls(fn=fn, pass_id=pass_id, kernel=kernel, versions=versions,
+                   entry=entry, pick=None if pick == "-" else pick,
+                   assuming=assuming, action=action,
+                   routine=None if routine == "-" else routine, ratio=ratio,
+                   epochs=num(epochs, int), pick_ns=num(pick_ns),
+                   routine_ns=num(routine_ns), worth_pct=float(worth),
+                   need_epochs=num(need, int), why=why, line=line,
+                   sizes=None if lo is None else (int(lo), int(hi)),
+                   fpu_ns=num(fpu[:-2]) if fpu and fpu != "?" else None,
+                   fpu_unmeasured=fpu == "?")
+
+    @property
+    def unit(self):
+        """What pick_ns and routine_ns are per: "call" for memset and
+        memcpy (summed over the class's sizes and alignments), else "page"."""
+        return "call" if self.fn in PER_CALL else "page"
 
     # -- what a reader sees; arithmetic only ------------------------------
     @property
@@ -75,11 +95,11 @@ class Answer:
 
     @property
     def pick_gbps(self):
-        return gbps(self.pick_ns)
+        return gbps(self.pick_ns) if self.unit == "page" else None
 
     @property
     def routine_gbps(self):
-        return gbps(self.routine_ns)
+        return gbps(self.routine_ns) if self.unit == "page" else None
 
     @property
     def running(self):
@@ -104,7 +124,9 @@ class Answer:
 
     def to_json(self):
         s = self.saving_pct
-        return {"fn": self.fn, "pass": self.pass_id, "kernel": self.kernel,
+        return {"fn": self.fn, "pass": self.pass_id,
+                "sizes": list(self.sizes) if self.sizes else None,
+                "unit": "ns/" + self.unit, "kernel": self.kernel,
                 "versions": self.versions, "entry": self.entry,
                 "pick": self.pick, "assuming": self.assuming,
                 "action": self.action, "routine": self.routine,
@@ -116,6 +138,7 @@ class Answer:
                 "routine_gbps": rnd(self.routine_gbps, 3),
                 "worth_pct": self.worth_pct,
                 "need_epochs": self.need_epochs, "why": self.why,
+                "fpu_ns": self.fpu_ns, "fpu_unmeasured": self.fpu_unmeasured,
                 "line": self.line}
 
 

@@ -15,8 +15,6 @@ from .parse import PASS_IDS, pass_bytes
 
 TOOL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "build", "bin", "pagebench-decide")
-# What a run's worth= defaults to: harness/options/options.h's, as --help says it.
-WORTH_BP = 300
 CENTI = 100
 PASS_ID_OF = {name: pid for pid, name in PASS_IDS.items()}
 # What rules.machine_facts() gives beside feature bits.
@@ -57,8 +55,8 @@ def figures(m, key):
         out.append("features " + feats)
     if "fast_string" in f:
         out.append("fast_string %d" % f["fast_string"])
-    out.append("run worth_bp=%d not_a_cpu=%d tsc_khz=%d" % (
-        WORTH_BP, not_a_cpu, m.tsc_khz or 0))
+    # No worth_bp: pagebench-decide takes worth='s default, as a run does.
+    out.append("run not_a_cpu=%d tsc_khz=%d" % (not_a_cpu, m.tsc_khz or 0))
     passes = 0
     for (suite, name), p in m.passes.items():
         pid = PASS_ID_OF.get(name)
@@ -73,7 +71,49 @@ def figures(m, key):
                 out.append("series variant=%s failed=%d quantum=%d med=%s" % (
                     v, failed, step * CENTI, ",".join(map(str, med))))
         passes += 1
-    return "\n".join(out + ["end"]) + "\n" if passes else None
+    more = _strings_lines(m) + _scrub_lines(m)
+    out += more
+    return "\n".join(out + ["end"]) + "\n" if passes or more else None
+
+
+def _strings_lines(m):
+    """suite=strings: each block's figures per size, as the log gives
+    them (hundredths of a tick); the engine makes the size classes."""
+    run = m.strings
+    if run is None or not run.has_data:
+        return []
+    out = []
+    if run.tsc and run.plan and run.plan.get("calls"):
+        out.append("strings quantum=%d" % (run.tsc["step"] * CENTI // run.plan["calls"]))
+    for b in run.ordered_blocks():
+        if b.zero:
+            continue
+        for (v, n), f in b.figures.items():
+            if f.values and isinstance(n, int):
+                failed = any(su == b.op and pa.startswith("strings") and va == v
+                             for su, pa, va in m.verify_failed)
+                out.append("figure op=%s mode=%s n=%d variant=%s failed=%d all=%s" % (
+                    b.op, b.mode, n, v, failed,
+                    ",".join(str(int(round(x * CENTI))) for x in f.values)))
+    return out
+
+
+def _scrub_lines(m):
+    """suite=scrub: per step, each variant's wall times in rep order."""
+    steps = {}
+    for s in m.scrub:
+        key = (s["cpus"], s["node"])
+        steps.setdefault(key, {"bytes": s["bytes"], "v": {}})["v"].setdefault(
+            s["variant"], []).append((s["rep"], s["wall"]))
+    out = []
+    for (cpus, node), st in steps.items():
+        out.append("scrub step=cpus%d%s bytes=%d" % (
+            cpus, "" if node == "local" else "_" + node, st["bytes"]))
+        for v, walls in st["v"].items():
+            failed = ("scrub", "cpus=%d" % cpus, v) in m.verify_failed
+            out.append("series variant=%s failed=%d quantum=%d med=%s" % (
+                v, failed, CENTI, ",".join(str(w * CENTI) for _, w in sorted(walls))))
+    return out
 
 
 def fill(machines):

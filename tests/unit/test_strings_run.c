@@ -198,7 +198,7 @@ int main(void)
 		return check_exit();
 	}
 	plan_print(&p);
-	strings_run(&p, &d, &b, 0);
+	strings_run(&p, &d, &b, 0, NULL);
 
 	result(count("strings sizes=0,1,64 calls=", NULL) == 1, "run.plan_line",
 	       "no strings plan line");

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/* The answer's other questions (harness/answer_strings.h): integers only. */
+#include "harness/answer_strings.h"
+#include "lib/fmt.h"
+#include "lib/str.h"
+#include "variants/store.h"
+
+/* Rows of strings.def, counted at compile time to size the totals. */
+enum {
+#define STRING_VARIANT(op, name, store, need, regs, cite, what) ANSWER_ROW_##op##_##name,
+#include "variants/strings.def"
+#undef STRING_VARIANT
+	ANSWER_STRING_ROWS
+};
+
+/*
+ * Where a routine's cost changes shape: n=0 (nothing to store: a REP
+ * with rcx=0 against a branch around it), below 16 (a few stores, no
+ * loop), to 127 (two cache lines), to 1023 (a loop, within the L1), to
+ * 4096 (a page, STRINGS_SIZE_LIMIT).
+ */
+const struct strings_class strings_classes[STRINGS_CLASSES] = {
+	{ 0, 0 }, { 1, 15 }, { 16, 127 }, { 128, 1023 }, { 1024, STRINGS_SIZE_LIMIT },
+};
+
+int strings_class_of(unsigned int n)
+{
+	unsigned int c;
+
+	for (c = 0; c < STRINGS_CLASSES; c++)
+		if (n >= strings_classes[c].lo && n <= strings_classes[c].hi)
+			return (int)c;
+	return -1;
+}
+
+/* Each variant's per-rep totals by mode and class, and how many figures each holds. */
+static struct {
+	unsigned int reps;		/* the fewest any figure had; 0: none yet */
+	uint64_t failed;		/* by index in string_variants */
+	unsigned int count[MODE_COUNT][STRINGS_CLASSES][ANSWER_STRING_ROWS];
+	int64_t sum[MODE_COUNT][STRINGS_CLASSES][ANSWER_STRING_ROWS][STRINGS_REPS_MAX];
+} acc;
+
+void answer_strings_begin(void)
+{
+	acc.reps = 0;
+	acc.failed = 0;
+	for (unsigned int m = 0; m < MODE_COUNT; m++)
+		for (unsigned int c = 0; c < STRINGS_CLASSES; c++)
+			for (unsigned int v = 0; v < ANSWER_STRING_ROWS; v++) {
+				acc.count[m][c][v] = 0;
+				for (unsigned int r = 0; r < STRINGS_REPS_MAX; r++)
+					acc.sum[m][c][v][r] = 0;
+			}
+}
+
+void answer_strings_add(enum strings_mode mode, unsigned int n, unsigned int vi,
+			const int64_t *fig, unsigned int reps)
+{
+	int c = strings_class_of(n);
+	unsigned int r;
+
+	if (c < 0 || mode >= MODE_COUNT || vi >= ANSWER_STRING_ROWS || !reps)
+		return;
+	if (reps > STRINGS_REPS_MAX)
+		reps = STRINGS_REPS_MAX;
+	if (!acc.reps || reps < acc.reps)
+		acc.reps = reps;
+	for (r = 0; r < reps; r++)
+		acc.sum[mode][c][vi][r] += fig[r] > 0 ? fig[r] : 0;
+	acc.count[mode][c][vi]++;
+}
+
+void answer_strings_failed(unsigned int vi)
+{
+	if (vi < 64)
+		acc.failed |= 1ull << vi;
+}
+
+unsigned int answer_odd_epochs(uint64_t *med, unsigned int n)
+{
+	unsigned int i;
+
+	if (n && n % 2 == 0) {
+		for (i = 1; i < n; i++)
+			med[i - 1] = med[i];
+		n--;
+	}
+	return n;
+}
+
+static enum string_op op_of(enum answer_xfn fn)
+{
+	return fn == ANSWER_MEMCPY ? STRING_MEMCPY : STRING_MEMSET;
+}
+
+static int string_variant_named(enum string_op op, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name && i < string_variant_count; i++)
+		if (string_variants[i].op == op && str_eq(string_variants[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* The next record, or NULL where there is no room. */
+static struct answer_x *new_x(struct answers *a, enum answer_xfn fn, const char *pass,
+			      unsigned int pick)
+{
+	struct answer_x *x;
+
+	if (a->nx == ANSWERS_X_MAX)
+		return NULL;
+	x = &a->xrec[a->nx++];
+	*x = (struct answer_x){ .fn = fn, .pick = pick };
+	x->a.action = ANSWER_NONE;
+	fmt_snprintf(x->pass, sizeof(x->pass), "%s", pass);
+	return x;
+}
+
+/* One mode and class of fn: a record per pick. have: the variants with every figure. */
+static void decide_class(struct answers *a, enum answer_xfn fn, enum strings_mode mode,
+			 unsigned int c, const struct epoch_series *s, const bool *have)
+{
+	const struct epoch_series *cand[ANSWER_STRING_ROWS];
+	unsigned int from[ANSWER_STRING_ROWS];
+	enum string_op op = op_of(fn);
+	unsigned int i, v, nc;
+
+	for (i = 0; i < a->nxpicks[fn]; i++) {
+		const struct answer_pick *pk = &a->xpick[fn][i];
+		struct answer_x *x = new_x(a, fn, strings_mode_name(mode), i);
+		struct answer_weighed w;
+		int p;
+
+		if (!x)
+			return;
+		x->sized = true;
+		x->lo = strings_classes[c].lo;
+		x->hi = strings_classes[c].hi;
+		if (pk->why != WHY_NONE) {
+			x->a.why = pk->why;
+			continue;
+		}
+		p = string_variant_named(op, pk->variant);
+		if (p >= 0 && !have[p])
+			p = -1;
+		for (v = 0, nc = 0; p >= 0 && v < string_variant_count; v++)
+			if (have[v] && (int)v != p &&
+			    store_done_at_return(string_variants[v].store)) {
+				from[nc] = v;
+				cand[nc++] = &s[v];
+			}
+		/* Their figures leave kernel_fpu_begin/end out (the pair is outside the batch): fpu=?. */
+		answer_weigh(&a->run, p >= 0 ? &s[p] : NULL, cand, NULL, nc, &w);
+		answer_take(&x->a, &w);
+		if (w.named < 0)
+			continue;
+		x->routine = string_variants[from[w.named]].name;
+		x->vec = string_variants[from[w.named]].regs == REGS_VEC;
+		if (a->run.tsc_khz) {
+			x->a.has_ns = true;
+			x->a.pick_ns10 = answer_ns10(s[p].median, a->run.tsc_khz, 1);
+			x->a.routine_ns10 = answer_ns10(s[from[w.named]].median,
+							a->run.tsc_khz, 1);
+		}
+	}
+}
+
+void answers_strings(struct answers *a, uint64_t quantum)
+{
+	static uint64_t med[ANSWER_STRING_ROWS][STRINGS_REPS_MAX];
+	static struct epoch_series s[ANSWER_STRING_ROWS];
+	bool have[ANSWER_STRING_ROWS];
+	unsigned int fn, mode, c, v, r;
+
+	if (!a->on || !acc.reps)
+		return;
+	for (fn = ANSWER_MEMSET; fn <= ANSWER_MEMCPY; fn++)
+		for (mode = 0; mode < MODE_COUNT; mode++)
+			for (c = 0; c < STRINGS_CLASSES; c++) {
+				unsigned int full = 0;
+
+				/* A variant with fewer figures than the most (a fault cut it short) is left out. */
+				for (v = 0; v < string_variant_count; v++)
+					if (string_variants[v].op == op_of(fn) &&
+					    acc.count[mode][c][v] > full)
+						full = acc.count[mode][c][v];
+				if (!full)
+					continue;
+				for (v = 0; v < string_variant_count; v++) {
+					uint64_t sorted[STRINGS_REPS_MAX];
+					unsigned int e;
+
+					have[v] = string_variants[v].op == op_of(fn) &&
+						  acc.count[mode][c][v] == full &&
+						  !((acc.failed >> v) & 1);
+					if (!have[v])
+						continue;
+					for (r = 0; r < acc.reps; r++)
+						med[v][r] = (uint64_t)acc.sum[mode][c][v][r];
+					e = answer_odd_epochs(med[v], acc.reps);
+					for (r = 0; r < e; r++)
+						sorted[r] = med[v][r];
+					s[v] = (struct epoch_series){ med[v], e,
+								      median_u64(sorted, e),
+								      quantum ? quantum : 1 };
+				}
+				decide_class(a, fn, mode, c, s, have);
+			}
+}
+
+void answers_scrub(struct answers *a, const char *step, size_t bytes,
+		   const struct answer_input *in, unsigned int n)
+{
+	unsigned int i;
+
+	if (!a->on)
+		return;
+	for (i = 0; i < a->nxpicks[ANSWER_SCRUB]; i++) {
+		struct answer_x *x;
+		struct answer d;
+
+		/* As a MEM pass: the region lies beyond the caches. */
+		if (!answer_decide(&a->run, &a->xpick[ANSWER_SCRUB][i], ANSWER_CLEAR_PAGE,
+				   PASS_MEM, bytes, in, n, &d))
+			continue;
+		x = new_x(a, ANSWER_SCRUB, step, i);
+		if (!x)
+			return;
+		x->a = d;
+		x->routine = d.routine ? d.routine->name : NULL;
+		x->vec = d.routine && d.routine->regs == REGS_VEC;
+	}
+}
