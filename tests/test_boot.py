@@ -13,12 +13,12 @@ sys.path.insert(0, os.path.join(REPO, "scripts"))
 from pbreport import grammar  # noqa: E402  (the log grammar, from docs/log-format.md)
 from pbreport import parse as P  # noqa: E402
 import strings_log  # noqa: E402
+sys.path.insert(0, os.path.join(REPO, "tests"))
+import boots  # noqa: E402  (tests/boots.cfg: the guests the tests boot)
+from boots import Boot  # noqa: E402,F401  (a log read back, also from a fixture)
 
-RUN_QEMU = os.path.join(REPO, "scripts", "run-qemu")
 ELF = os.path.join(REPO, "build", "pagebench.elf")
 ISO = os.path.join(REPO, "build", "pagebench.iso")
-TAG = re.compile(r"^\(([A-Za-z0-9_]{1,15})\) (.*)$")
-PASS_RE, VALUE_RE = grammar.compiled("pass"), grammar.compiled("value")
 CLEAR_HEADERS = [grammar.PASS_HEADERS[p] for p in
                  ("l1", "l1f", "l2", "l2f", "l3", "l3f", "mem")]
 FIXTURES = os.path.join(REPO, "tests", "fixtures", "boot")
@@ -36,72 +36,6 @@ def hardware_virtualization():
             if line.startswith("flags"):
                 return bool({"vmx", "svm"} & set(line.split()))
     return False
-
-
-class Boot:
-    def __init__(self, status, text, stderr):
-        self.status, self.text, self.stderr = status, text, stderr
-        self.lines = []
-        self.tag = None
-        for raw in text.splitlines():
-            m = TAG.match(raw.rstrip("\r"))
-            if m:
-                self.tag = self.tag or m.group(1)
-                self.lines.append(m.group(2))
-        # The run's last result line, and what follows it (the log file's
-        # line, "run complete"): docs/log-format.md, "The end of a run".
-        dones = [i for i, l in enumerate(self.lines) if grammar.classify(l) == "done"]
-        self.done_line = self.lines[dones[-1]] if dones else None
-        self.after_done = self.lines[dones[-1] + 1:] if dones else []
-
-    def first(self, prefix):
-        return next((l for l in self.lines if l.startswith(prefix)), None)
-
-    def flags(self):
-        line = self.first("features ")
-        return dict(kv.split("=") for kv in line.split()[1:])
-
-    def variants(self, suite):
-        line = self.first("variants %s:" % suite)
-        return line.split(":", 1)[1].split() if line is not None else []
-
-    def passes(self):
-        """[(header, [(pre, name, value, post), ...]), ...] in the order the
-        passes start; a header that comes again (the passes take turns in
-        epochs) continues its pass."""
-        out, current = {}, None
-        for line in self.lines:
-            m = PASS_RE.match(line)
-            if m:
-                current = out.setdefault(m.group(1) + m.group(2), [])
-            m = VALUE_RE.match(line)
-            if m:
-                current.append((int(m.group(1), 16), m.group(2),
-                                int(m.group(3), 16), int(m.group(4), 16)))
-        return list(out.items())
-
-    def stat_reps(self, suite, header):
-        """{variant: reps} of a pass, from its stat lines (time=: a
-        variant the race stopped has fewer)."""
-        pid = {h: i for i, h in grammar.PASS_TABLE}[header[len("copy "):]
-                                                  if suite == "copy" else header]
-        return {m.group(3): int(m.group(5)) for m in (grammar.compiled("stat").match(l)
-                                                      for l in self.lines)
-                if m and m.group(1) == suite and m.group(2) == pid and not m.group(4)}
-
-    def kinds(self):
-        """The grammar's kind of every line, in order (None: undocumented)."""
-        return [grammar.classify(l) for l in self.lines]
-
-
-def boot(*args, timeout=900):
-    with tempfile.TemporaryDirectory() as tmp:
-        log = os.path.join(tmp, "serial.log")
-        proc = subprocess.run([RUN_QEMU, "-q", "-o", log, "--timeout", str(timeout)]
-                              + list(args), capture_output=True, text=True,
-                              timeout=timeout + 600)
-        text = open(log, errors="replace").read() if os.path.exists(log) else ""
-    return Boot(proc.returncode, text, proc.stderr)
 
 
 def gpt_partitions(path):
@@ -212,7 +146,7 @@ class LogChecks(unittest.TestCase):
 class KernelBoots(LogChecks):
     def test_kernel_tcg_full_matrix(self):
         """-kernel under TCG: the full default matrix, both suites, verified."""
-        b = boot("--kernel", "--accel", "tcg")
+        b = boots.run(self, "kernel-default-plan")
         self.assert_success(b)
         # By default epochs until the run's time budget is spent.
         self.assertRegex(b.first("plan "), r"^plan suite=all reps=auto passes=\S+ "
@@ -239,7 +173,7 @@ class KernelBoots(LogChecks):
     @unittest.skipUnless(kvm_usable(), "KVM is not usable here (/dev/kvm missing or closed): -kernel under KVM not tested")
     def test_kernel_kvm_xen_suite(self):
         """-kernel under KVM: the 2021 suite; run-qemu turns off what KVM cannot run."""
-        b = boot("--kernel", "--accel", "kvm", "--append", "suite=xen")
+        b = boots.run(self, "kernel-kvm-xen")
         self.assert_success(b)
         self.assert_matrix(b, CLEAR_HEADERS[:4], 3)
         self.assert_skips_honest(b)
@@ -260,16 +194,15 @@ class KernelBoots(LogChecks):
         them not counting (TCG: no fault, no count) or faulting, and says so;
         disabled, or cycles=off, it says that."""
         cases = {
-            "": r"no APERF/MPERF: CPUID\.06H:ECX\[0\] is 0",
-            "force=aperfmperf": r"APERF/MPERF do not count: \+\d+ and \+\d+ over \d+ TSC ticks"
-                                r"|rdmsr of MPERF \(0xe7\) or APERF \(0xe8\) faulted",
-            "disable=aperfmperf": r"no APERF/MPERF: turned off by disable=aperfmperf",
-            "cycles=off": r"cycles=off",
+            "cycles-default": r"no APERF/MPERF: CPUID\.06H:ECX\[0\] is 0",
+            "cycles-forced": r"APERF/MPERF do not count: \+\d+ and \+\d+ over \d+ TSC ticks"
+                             r"|rdmsr of MPERF \(0xe7\) or APERF \(0xe8\) faulted",
+            "cycles-disabled": r"no APERF/MPERF: turned off by disable=aperfmperf",
+            "cycles-off": r"cycles=off",
         }
-        for extra, why in cases.items():
-            with self.subTest(options=extra):
-                b = boot("--kernel", "--accel", "tcg", "--cpu", "max", "--append",
-                         ("suite=xen passes=l1 reps=1 " + extra).strip())
+        for row, why in cases.items():
+            with self.subTest(row=row):
+                b = boots.run(self, row)
                 self.assert_success(b)
                 self.assertEqual(b.flags()["aperfmperf"], "0")
                 kinds = b.kinds()
@@ -280,7 +213,7 @@ class KernelBoots(LogChecks):
 
     def test_xen_suite_shape_tcg(self):
         """suite=xen: Jan's passes, 3 reps, only the 2021 variants, his line shapes."""
-        b = boot("--kernel", "--accel", "tcg", "--append", "suite=xen tag=XEN")
+        b = boots.run(self, "xen-tagged")
         self.assert_success(b)
         self.assertEqual(b.tag, "XEN")
         self.assertTrue(all(l.startswith("(XEN) ") for l in b.text.splitlines() if l.startswith("(")))
@@ -292,7 +225,7 @@ class KernelBoots(LogChecks):
     def test_default_accel_says_why(self):
         """No --accel: KVM only where the CPU has vmx or svm, else TCG with
         the reason in one line (make run on an emulating KVM ends quickly)."""
-        b = boot("--kernel", "--append", "suite=xen passes=l1 reps=1", timeout=600)
+        b = boots.run(self, "accel-default")
         self.assert_success(b)
         hw = any(f in open("/proc/cpuinfo").read().split() for f in ("vmx", "svm"))
         chosen = re.search(r"qemu-system-x86_64 .* -accel (\w+)", b.stderr).group(1)
@@ -310,7 +243,7 @@ class KernelBoots(LogChecks):
         with open(os.path.join(FIXTURES, "xen-tcg-before-harness.log"),
                   errors="replace") as f:
             before = Boot(0, f.read(), "")
-        b = boot("--kernel", "--accel", "tcg", "--append", "suite=xen")
+        b = boots.run(self, "xen")
         self.assert_success(b)
         kinds = b.kinds()
         old = set(before.kinds())
@@ -322,13 +255,12 @@ class KernelBoots(LogChecks):
 
     def test_cpu_models(self):
         """Printed features match QEMU's CPU models; what is missing never runs."""
-        models = {"qemu64": {"avx": "0", "erms": "0", "avx512f": "0"},
-                  "Haswell-v4": {"avx": "1", "avx2": "1", "erms": "1", "avx512f": "0"},
-                  "Skylake-Client": {"avx": "1", "avx2": "1", "erms": "1", "avx512f": "0", "clzero": "0"}}
-        for model, want in models.items():
-            with self.subTest(model=model):
-                b = boot("--kernel", "--accel", "tcg", "--cpu", model,
-                         "--append", "passes=l1 reps=1")
+        models = {"cpu-qemu64": {"avx": "0", "erms": "0", "avx512f": "0"},
+                  "cpu-haswell": {"avx": "1", "avx2": "1", "erms": "1", "avx512f": "0"},
+                  "cpu-skylake": {"avx": "1", "avx2": "1", "erms": "1", "avx512f": "0", "clzero": "0"}}
+        for row, want in models.items():
+            with self.subTest(model=boots.row(row).cpu):
+                b = boots.run(self, row)
                 self.assert_success(b)
                 flags = b.flags()
                 for feat, val in want.items():
@@ -340,14 +272,14 @@ class KernelBoots(LogChecks):
                     self.assertTrue(b.first("skipped: avx (clear): needs avx"))
 
     def test_selftest_ud_is_caught(self):
-        b = boot("--kernel", "--accel", "tcg", "--append", "selftest=ud")
+        b = boots.run(self, "selftest-ud")   # shared with test_screen
         self.assertEqual(b.status, 1)
         exc = b.first("exception: ")
         self.assertRegex(exc, r"^exception: #UD \(invalid opcode\) vector=6 error=0x0 rip=0x[0-9a-f]+ cr2=0x[0-9a-f]+ during: selftest=ud")
         self.assert_ending(b, "done: 1 failure")
 
     def test_malformed_options_reported_run_completes(self):
-        b = boot("--kernel", "--accel", "tcg", "--append", "reps=abc frobnicate passes=l1 suite=xen")
+        b = boots.run(self, "options-malformed")
         self.assertEqual(b.status, 1)
         errors = [l for l in b.lines if l.startswith("option error: ")]
         self.assertEqual(len(errors), 2, errors)
@@ -361,8 +293,7 @@ class KernelBoots(LogChecks):
         """suite=strings in the kernel: the lines of pagebench-linux less its
         own, every variant QEMU's CPU has (no AVX-512: skipped, with the
         reason), read by the report."""
-        b = boot("--kernel", "--accel", "tcg", "--append",
-                 "suite=strings sizes=0,1,8,64 reps=2")
+        b = boots.run(self, "strings")
         self.assert_success(b)
         flags = b.flags()
         self.assertEqual(flags["avx512bw"], "0")
@@ -376,8 +307,7 @@ class KernelBoots(LogChecks):
     def test_strings_option_error_tcg(self):
         """A bad sizes= in the kernel: the error line of pagebench-linux, and
         the run goes on with the default sizes."""
-        b = boot("--kernel", "--accel", "tcg", "--append",
-                 "suite=strings variants=stosb reps=1 sizes=4097")
+        b = boots.run(self, "strings-bad-sizes")
         self.assertEqual(b.status, 1)
         self.assertEqual([l for l in b.lines if l.startswith("option error: ")],
                          ["option error: sizes=: bad size '4097'; valid: byte "
@@ -390,7 +320,7 @@ class KernelBoots(LogChecks):
 
 class IsoBoots(LogChecks):
     def test_iso_bios_tcg(self):
-        b = boot("--accel", "tcg", "--append", "suite=xen passes=l1,l2f")
+        b = boots.run(self, "iso-bios")
         self.assert_success(b)
         self.assertEqual([h for h, _ in b.passes()], ["L1 w/o flush", "L2 w/ flush"])
         # GRUB passes the options alone; QEMU -kernel puts the image path first.
@@ -400,7 +330,7 @@ class IsoBoots(LogChecks):
 
     @unittest.skipUnless(os.path.exists("/usr/share/ovmf/OVMF.fd"), "OVMF is not installed: UEFI boot not tested")
     def test_iso_uefi_tcg(self):
-        b = boot("--uefi", "--accel", "tcg", "--append", "suite=xen passes=l1")
+        b = boots.run(self, "iso-uefi")   # shared with test_usb_log
         self.assert_success(b)
         self.assertEqual([h for h, _ in b.passes()], ["L1 w/o flush"])
         # multiboot2 with the firmware kept: its free RAM claimed, some left to it.

@@ -10,11 +10,9 @@ import os
 import random
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -22,6 +20,7 @@ REPO = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 from pbreport import grammar  # noqa: E402
 import qemu_cpu  # noqa: E402
+import boots  # noqa: E402  (tests/boots.cfg: the guests the tests boot)
 from tables import variant_needs  # noqa: E402  (the log grammar, from docs/log-format.md)
 TOOL = os.path.join(REPO, "build", "bin", "pagebench-cpuid")
 DUMPS = os.path.join(REPO, "..", "shared", "cpuid")
@@ -523,15 +522,13 @@ class TestCpuidLiveMachine(ToolTestCase):
                          ("the cpuid command", shutil.which("cpuid"))):
             if not ok:
                 self.skipTest("needs %s" % what)
-        tmp = tempfile.mkdtemp(prefix="pb-live-")
-        self.addCleanup(shutil.rmtree, tmp, True)
         dump = subprocess.run(["cpuid", "-r", "-1"], stdout=subprocess.PIPE,
                               check=True, timeout=60).stdout
         r = run_tool("-", stdin=dump)
         self.assertEqual(r.returncode, 0, r.stderr.decode())
         host = header_fields(payloads(r.stdout)[0])
 
-        header, cpu = self.boot_until_header(os.path.join(tmp, "serial.log"))
+        header, cpu = self.boot_until_header()
         guest = header_fields(header)
         try:
             given = qemu_cpu.exposed_features(cpu, HEADER_FLAGS)
@@ -554,52 +551,20 @@ class TestCpuidLiveMachine(ToolTestCase):
                           "(%s agreed)" % (" ".join(shown_hidden), " ".join(rest)))
         self.assertEqual(header, format_header(want), why)
 
-    def boot_until_header(self, log, timeout=300):
+    def boot_until_header(self):
         """(the kernel's Xen header payload, run-qemu's -cpu option); the
-        run is stopped once the header is out."""
+        row stops the run once the header is out."""
         rx = re.compile(r"^" + grammar.TAG + "()(" + grammar.regex("xen") + ")", re.M)
-        errf = tempfile.TemporaryFile()
-        self.addCleanup(errf.close)
-        # Own session: the whole run (script and QEMU) is one group to end.
-        # run-qemu's own KVM CPU model: -cpu host with the flags this QEMU needs.
-        p = subprocess.Popen([self.RUN_QEMU, "--kernel", "--accel", "kvm",
-                              "-o", log],
-                             stdin=subprocess.DEVNULL,
-                             stdout=subprocess.DEVNULL, stderr=errf,
-                             start_new_session=True)
-        deadline = time.monotonic() + timeout
-        try:
-            while True:
-                text = ""
-                if os.path.exists(log):
-                    with open(log, "rb") as f:
-                        # The serial port sends CR LF line ends.
-                        text = f.read().decode("latin-1").replace("\r", "")
-                m = rx.search(text)
-                if m:
-                    return m.group(2).rstrip("\r"), self.cpu_option(errf)
-                if p.poll() is not None:
-                    errf.seek(0)
-                    self.fail("run-qemu exited %d before the Xen header: %s"
-                              % (p.returncode, errf.read().decode()[-2000:]))
-                if time.monotonic() > deadline:
-                    self.fail("no Xen header within %d s" % timeout)
-                time.sleep(0.2)
-        finally:
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGTERM)
-                try:
-                    p.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    os.killpg(p.pid, signal.SIGKILL)
-                    p.wait()
+        b = boots.run(self, "kvm-xen-header")
+        # The serial port sends CR LF line ends.
+        m = rx.search(b.text.replace("\r", ""))
+        if not m:
+            self.fail("no Xen header before run-qemu stopped: %s" % b.stderr[-2000:])
+        return m.group(2), self.cpu_option(b.stderr)
 
-    def cpu_option(self, errf):
-        """-cpu of the last QEMU command run-qemu printed: the one running
-        (it moves to its second model if QEMU refuses the first). pread:
-        run-qemu, still writing, shares the file offset."""
-        fd = errf.fileno()
-        text = os.pread(fd, os.fstat(fd).st_size, 0).decode(errors="replace")
+    def cpu_option(self, text):
+        """-cpu of the last QEMU command run-qemu printed: the one that ran
+        (it moves to its second model if QEMU refuses the first)."""
         cmds = re.findall(r"^run-qemu: qemu-system-x86_64 .* -cpu (\S+)",
                           text, re.M)
         self.assertTrue(cmds, "run-qemu printed no QEMU command with -cpu")

@@ -18,6 +18,7 @@ from pbreport import grammar  # noqa: E402
 from tables import rows as variant_rows, table_rows, variant_needs  # noqa: E402
 from pbreport import parse as P  # noqa: E402
 import strings_log  # noqa: E402
+import boots  # noqa: E402  (tests/boots.cfg: the guests the tests boot)
 
 TOOL = os.path.join(REPO, "build", "bin", "pagebench-linux")
 CPUID_TOOL = os.path.join(REPO, "build", "bin", "pagebench-cpuid")
@@ -31,7 +32,6 @@ CPUID_DUMP = (b"CPUID 00000000: 00000001-68747541-444D4163-69746E65\n"
               b"CPUID 80000000: 80000001-00000000-00000000-00000000\n"
               b"CPUID 80000001: 00000000-00000000-00000000-20000000\n")
 REPORT = os.path.join(REPO, "scripts", "pagebench-report")
-RUN_QEMU = os.path.join(REPO, "scripts", "run-qemu")
 TAG = re.compile(r"^\(([A-Za-z0-9_]{1,15})\) (.*)$")
 
 
@@ -532,14 +532,7 @@ class LinuxRunner(unittest.TestCase):
     def test_bad_option_same_text_in_kernel(self):
         """The kernel itself, under TCG, prints the very same error line."""
         r = run("reps=0")
-        with tempfile.TemporaryDirectory() as tmp:
-            log = os.path.join(tmp, "serial.log")
-            subprocess.run([RUN_QEMU, "-q", "--kernel", "--accel", "tcg", "-o", log,
-                            "--append", "reps=0 passes=l1 suite=xen"],
-                           capture_output=True, timeout=600)
-            with open(log, errors="replace") as f:
-                kernel = [l.rstrip("\r\n")[len("(PB) "):] for l in f
-                          if "option error" in l]
+        kernel = [l for l in boots.run(self, "kernel-bad-reps").lines if "option error" in l]
         self.assertEqual(r.all("option_error"), kernel)
 
     def test_option_error_on_the_terminal(self):

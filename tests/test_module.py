@@ -18,7 +18,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -27,8 +26,9 @@ from pbreport import grammar  # noqa: E402
 import rulesfile  # noqa: E402  (the rules file's rows, read; no evaluator)
 from tables import table_rows  # noqa: E402
 import qemu_accel  # noqa: E402  (scripts/qemu_accel.py: KVM or TCG, as run-linux-module picks)
+sys.path.insert(0, os.path.join(REPO, "tests"))
+import boots  # noqa: E402  (tests/boots.cfg: the guests the tests boot)
 
-SCRIPT = os.path.join(REPO, "scripts", "run-linux-module")
 REPORT = os.path.join(REPO, "scripts", "pagebench-report")
 LINUX_TOOL = os.path.join(REPO, "build", "bin", "pagebench-linux")
 TAG = re.compile(r"^\(([A-Za-z0-9_]{1,15})\) (.*)$")
@@ -52,18 +52,15 @@ STALL_LIMIT_MS = 20 if qemu_accel.default_accel()[0] == "kvm" else 1000
 
 
 class Boot:
-    """One run of scripts/run-linux-module."""
+    """One run of scripts/run-linux-module: row name of tests/boots.cfg,
+    more_append added to its options."""
 
-    def __init__(self, options, kernel_args="", rmmod_after=None):
-        started = time.monotonic()
-        cmd = [SCRIPT, "--append", options, "--kernel-args", kernel_args]
-        if rmmod_after:
-            cmd += ["--rmmod-after", str(rmmod_after)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
-        self.seconds = time.monotonic() - started
-        print("\n  run-linux-module --append %r: exit %d after %.1f s"
-              % (options, proc.returncode, self.seconds), file=sys.stderr)
-        self.status, self.stdout, self.stderr = proc.returncode, proc.stdout, proc.stderr
+    def __init__(self, name, more_append=""):
+        self.run = boots.launch(name, more_append=more_append)
+        self.seconds = self.run.seconds
+        print("\n  run-linux-module [%s]%s: exit %d after %.1f s"
+              % (name, more_append, self.run.status, self.seconds), file=sys.stderr)
+        self.status, self.stdout, self.stderr = self.run.status, self.run.stdout, self.run.stderr
         if self.status == 3:
             raise AssertionError("run-linux-module found no usable environment "
                                  "(scripts/deps test installs it):\n" + self.stderr)
@@ -95,14 +92,21 @@ class Boot:
 
 
 class ModuleBoot(unittest.TestCase):
-    OPTIONS = None
-    # Added to OPTIONS: the limit these boots hold the run to (None: OPTIONS says).
+    ROW = None          # its row in tests/boots.cfg
+    # Added to the row's options: the limit these boots hold the run to
+    # (None: the row says).
     STALL_LIMIT = STALL_LIMIT_MS
 
     @classmethod
     def setUpClass(cls):
+        if cls.ROW is None:
+            raise unittest.SkipTest("a base class: no row")
         limit = " stall_limit_ms=%d" % cls.STALL_LIMIT if cls.STALL_LIMIT else ""
-        cls.boot = Boot(cls.OPTIONS + limit)
+        cls.boot = Boot(cls.ROW, limit)
+
+    def test_shows_what_its_row_says(self):
+        """The row's status and the lines it must (not) show."""
+        boots.check(self, self.boot.run)
 
     def assert_documented(self):
         for line in self.boot.lines:
@@ -142,7 +146,7 @@ class ModuleBoot(unittest.TestCase):
 
 
 class XenSuite(ModuleBoot):
-    OPTIONS = "suite=xen reps=2"
+    ROW = "module-xen"
 
     def test_runs_clean_and_says_how(self):
         self.assert_clean()
@@ -196,7 +200,7 @@ class XenSuite(ModuleBoot):
 
 class ClearPlan(ModuleBoot):
     # L3 (16 MiB under TCG -cpu max) clears 8 MiB a call: eight windows.
-    OPTIONS = "suite=clear passes=l1,l3 reps=2 variants=stosb,kernel_clear_page,kernel_clear_pages,avx_t"
+    ROW = "module-clear"
 
     def test_kernel_clear_page_runs_and_verifies(self):
         self.assert_clean()
@@ -308,7 +312,7 @@ class ClearPlan(ModuleBoot):
         self.assertGreater(named, 0, "no answer names avx_t: its fpu= went unchecked")
 
 class CopyPlan(ModuleBoot):
-    OPTIONS = "suite=copy passes=l1,hot reps=2 variants=movsq,kernel_copy_page,sse2"
+    ROW = "module-copy"
 
     def test_kernel_copy_page_runs_and_verifies(self):
         self.assert_clean()
@@ -320,7 +324,7 @@ class CopyPlan(ModuleBoot):
 
 
 class StringsPlan(ModuleBoot):
-    OPTIONS = "suite=strings sizes=0,64 reps=2 variants=stosb,kernel_memset,movsb,kernel_memcpy,avx_t"
+    ROW = "module-strings"
 
     def test_kernel_memset_and_memcpy_run(self):
         self.assert_clean()
@@ -334,7 +338,7 @@ class StringsPlan(ModuleBoot):
 
 
 class OptionError(ModuleBoot):
-    OPTIONS = "suite=scrub reps=0"
+    ROW = "module-option-error"
 
     def test_loading_fails_with_the_parsers_text(self):
         b = self.boot
@@ -358,8 +362,13 @@ class ForcedFeature(ModuleBoot):
     """A CPUID that lies, as force= makes it: the variant runs, traps in
     ring 0 with interrupts off and the FPU taken, and that costs a fault:
     line, not an oops. stall_limit_ms=1 shows the stall line at work."""
-    OPTIONS = "suite=clear passes=l1 reps=2 variants=avx512,stosb force=avx512f"
+    ROW = "module-forced-feature"
     STALL_LIMIT = 1
+
+    def test_shows_what_its_row_says(self):
+        if self.boot.flags().get("avx512f") != "0":
+            self.skipTest("this CPU has AVX-512: force=avx512f forces nothing")
+        super().test_shows_what_its_row_says()
 
     def test_a_trap_is_a_fault_line_and_the_run_goes_on(self):
         b = self.boot
@@ -388,14 +397,14 @@ class ForcedFeature(ModuleBoot):
 class StallBoot(ModuleBoot):
     """A plan under the kernel's shortest lockup and stall detectors: no
     soft lockup, no RCU stall, and the run's own longest stretch between
-    reschedule points below stall_limit_ms=. Each subclass names its plan
+    reschedule points below stall_limit_ms=. Each subclass names its row
     and calls check_no_stall() from a test of its own."""
-    PLAN = None
-
     @classmethod
     def setUpClass(cls):
-        cls.boot = Boot("%s stall_limit_ms=%d" % (cls.PLAN, cls.STALL_LIMIT),
-                        kernel_args=WATCHDOGS)
+        if cls.ROW is None:
+            raise unittest.SkipTest("a base class: no row")
+        cls.boot = Boot(cls.ROW, " stall_limit_ms=%d" % cls.STALL_LIMIT)
+        assert boots.row(cls.ROW).kernel_args == WATCHDOGS, cls.ROW
 
     def check_no_stall(self):
         self.assert_clean()
@@ -411,28 +420,28 @@ class StallBoot(ModuleBoot):
 # CPU for 589, 518, 479 and 4479 ms at once (their windows lines); the
 # last drew an RCU stall report at these thresholds.
 class StallReps1(StallBoot):
-    PLAN = "suite=clear passes=l1,l2,l3,mem variants=stosq,avx_t reps=1"
+    ROW = "module-stall-reps1"
 
     def test_no_stall(self):
         self.check_no_stall()
 
 
 class StallReps3(StallBoot):
-    PLAN = "suite=copy passes=l1,l2,l3 variants=movsq,avx_t reps=3"
+    ROW = "module-stall-reps3"
 
     def test_no_stall(self):
         self.check_no_stall()
 
 
 class StallDefault(StallBoot):
-    PLAN = "suite=clear passes=l2,l3 variants=stosq,avx_t"
+    ROW = "module-stall-default"
 
     def test_no_stall(self):
         self.check_no_stall()
 
 
 class StallLargePlan(StallBoot):
-    PLAN = "suite=all passes=l3,l3f,mem variants=stosq,movsq,avx_t reps=1"
+    ROW = "module-stall-large"
 
     def test_no_stall(self):
         self.check_no_stall()
@@ -446,7 +455,10 @@ class RmmodStops(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         # suite=clear's default plan runs for minutes under TCG, 7 s or more on a CPU.
-        cls.boot = Boot("suite=clear", rmmod_after=5)
+        cls.boot = Boot("module-rmmod")
+
+    def test_shows_what_its_row_says(self):
+        boots.check(self, self.boot.run)
 
     def test_stops_within_a_second(self):
         b = self.boot

@@ -18,6 +18,8 @@ SCRIPT = os.path.join(REPO, "scripts", "run-qemu")
 loader = importlib.machinery.SourceFileLoader("run_qemu", SCRIPT)
 rq = importlib.util.module_from_spec(importlib.util.spec_from_loader("run_qemu", loader))
 loader.exec_module(rq)
+sys.path.insert(0, os.path.join(REPO, "tests"))
+import boots  # noqa: E402  (tests/boots.cfg: the guests the tests boot)
 
 # What QEMU 7.2 printed here when the guest's XGETBV stopped the VM.
 XGETBV_DUMP = """KVM internal error. Suberror: 1
@@ -179,10 +181,9 @@ class UsbTarget(unittest.TestCase):
             self.assertEqual(f.read(), pattern)
 
     def test_a_new_path_gets_the_image(self):
-        stick = os.path.join(self.tmp, "stick.img")
-        r = run_qemu("-q", "--usb", stick, "--append", QUICK, "--timeout", "120",
-                     "-o", os.path.join(self.tmp, "serial.log"))
-        self.assertEqual(r.returncode, 0, r.stderr)
+        r = boots.run(self, "usb-new-path")
+        stick = r.files["stick"]
+        self.assertEqual(r.status, 0, r.stderr)
         with open(stick, "rb") as f:
             head = f.read(0x8006)
         self.assertEqual(head[0x8001:0x8006], b"CD001")
@@ -198,22 +199,17 @@ class UsbTarget(unittest.TestCase):
         self.assertIn("no logs saved on PBRESULTS yet", logs.stdout)   # BIOS saves none
 
 
-def cmdline_of(log):
+def cmdline_of(text):
     """The options the kernel says it received (its cmdline line)."""
-    with open(log, "rb") as f:
-        for raw in f.read().decode("utf-8", "replace").splitlines():
-            m = re.search(r"\(PB\) cmdline:(?: (.*))?$", raw.rstrip("\r"))
-            if m:
-                return m.group(1) or ""
+    for raw in text.splitlines():
+        m = re.search(r"\(PB\) cmdline:(?: (.*))?$", raw.rstrip("\r"))
+        if m:
+            return m.group(1) or ""
     return None
 
 
 ELF = os.path.join(REPO, "build", "pagebench.elf")
 OVMF = "/usr/share/ovmf/OVMF.fd"
-# GRUB's metacharacters, a variable of its own, a comment, a reserved word:
-# unknown options to the kernel (so the run counts failures), but each must
-# reach it as written.
-GRUB_SPECIALS = "x=$grub_platform y=${root};echo z=a|b&c w=<d> v={e} u=#f then"
 
 
 @unittest.skipUnless(os.path.exists(ELF), "needs build/pagebench.elf: run make")
@@ -229,23 +225,22 @@ class Append(unittest.TestCase):
         return run_qemu("-q", "-o", self.log, "--timeout", "240", *args)
 
     def test_grub_specials_reach_the_kernel_as_given(self):
-        append = QUICK + " " + GRUB_SPECIALS
-        for firmware in ([], ["--uefi"]):
-            if firmware and not os.path.exists(OVMF):
-                continue
-            with self.subTest(firmware=firmware):
-                r = self.boot("--append", append, *firmware)
-                self.assertEqual(r.returncode, 1, r.stderr)   # unknown options are failures
-                self.assertEqual(cmdline_of(self.log), append)
-                with open(self.log, "rb") as f:
-                    self.assertNotIn(b"\x1b", f.read())     # GRUB's screen
+        for name in ("grub-specials-bios", "grub-specials-uefi"):
+            with self.subTest(row=name):
+                append = boots.row(name).append
+                self.assertIn(" u=#f then", append)
+                r = boots.run(self, name)
+                self.assertEqual(r.status, 1, r.stderr)   # unknown options are failures
+                self.assertEqual(cmdline_of(r.text), append)
+                self.assertNotIn("\x1b", r.text)     # GRUB's screen
 
     def test_kernel_gets_quotes_and_backslashes_as_given(self):
-        append = QUICK + " x=$y a'b c\"d e\\f"
-        r = self.boot("--kernel", "--append", append)
-        self.assertEqual(r.returncode, 1, r.stderr)
+        append = boots.row("kernel-quotes").append
+        self.assertIn(" a'b c\"d e\\f", append)
+        r = boots.run(self, "kernel-quotes")
+        self.assertEqual(r.status, 1, r.stderr)
         # QEMU's -kernel puts the image's path first.
-        self.assertEqual(cmdline_of(self.log), ELF + " " + append)
+        self.assertEqual(cmdline_of(r.text), ELF + " " + append)
 
     def test_quotes_and_backslashes_are_refused_through_grub(self):
         """GRUB's multiboot commands hand the kernel \\' for ', \\" for "
@@ -480,16 +475,16 @@ class Answer(unittest.TestCase):
     under TCG its cells say no recommendation."""
 
     def test_answer_after_the_log(self):
-        with tempfile.TemporaryDirectory() as d:
-            log = os.path.join(d, "run.log")
-            r = run_qemu("--kernel", "--accel", "tcg", "--answer", "-q", "-o", log,
-                         "--append", "suite=clear passes=l1 time=2s variants=stosb,stosq,sse2")
-            self.assertEqual(r.returncode, 0, r.stderr)
-            report = subprocess.run([os.path.join(REPO, "scripts", "pagebench-report"),
-                                     "verdict", "-q", log], capture_output=True, text=True,
-                                    timeout=120)
+        self.assertIn("--answer", boots.row("answer-after-log").run_qemu_args)
+        r = boots.run(self, "answer-after-log")
+        self.assertEqual(r.status, 0, r.stderr)
+        log = r.files["log"]
+        report = subprocess.run([os.path.join(REPO, "scripts", "pagebench-report"),
+                                 "verdict", "-q", log], capture_output=True, text=True,
+                                timeout=120)
         self.assertEqual(report.returncode, 0, report.stderr)
-        self.assertTrue(report.stdout.startswith("== run.log\n"), report.stdout)
+        self.assertTrue(report.stdout.startswith("== %s\n" % os.path.basename(log)),
+                        report.stdout)
         self.assertTrue(r.stdout.endswith(report.stdout), (r.stdout, report.stdout))
         self.assertIn("runs_on=tcg", report.stdout)
         self.assertIn("not a CPU: no recommendation", report.stdout)

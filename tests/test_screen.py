@@ -5,18 +5,13 @@ screendump and compared with the serial log it must agree with."""
 import gzip
 import os
 import re
-import select
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RUN_QEMU = os.path.join(REPO, "scripts", "run-qemu")
 PSF2C = os.path.join(REPO, "scripts", "psf2c")
-ELF = os.path.join(REPO, "build", "pagebench.elf")
-ISO = os.path.join(REPO, "build", "pagebench.iso")
 FONT_C = os.path.join(REPO, "build", "gen", "font.c")
 OVMF = "/usr/share/ovmf/OVMF.fd"
 TAG = re.compile(r"^\([A-Za-z0-9_]{1,15}\) (.*?)\r?$")
@@ -24,6 +19,7 @@ TAG = re.compile(r"^\([A-Za-z0-9_]{1,15}\) (.*?)\r?$")
 
 sys.path.insert(0, os.path.join(REPO, "tests"))
 import screen  # noqa: E402  (tests/screen.py: the screendump reader)
+import boots  # noqa: E402  (tests/boots.cfg: the guests the tests boot)
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 from pbreport import grammar  # noqa: E402  (the log grammar, from docs/log-format.md)
 psf2c = screen.psf2c
@@ -243,21 +239,16 @@ def done_line(lines):
     return next((l for l in reversed(lines) if l.startswith("done: ")), None)
 
 
-def boot_and_read(test, *args, want_status=0, pages=1):
-    """run-qemu with --screendump; (serial lines, serial text, screen lines),
-    the screen lines being a list of pages when pages > 1."""
-    with tempfile.TemporaryDirectory() as tmp:
-        log, dump = os.path.join(tmp, "serial.log"), os.path.join(tmp, "screen.ppm")
-        r = subprocess.run([RUN_QEMU, "-q", "-o", log, "--timeout", "300", "--screendump", dump,
-                            "--screendump-pages", str(pages)]
-                           + list(args), capture_output=True, text=True, timeout=900)
-        text = open(log, errors="replace").read() if os.path.exists(log) else ""
-        test.assertEqual(r.returncode, want_status, r.stderr[-2000:] + text[-2000:])
-        geo = screen.geometry_from_log(text)
-        test.assertIsNotNone(geo, "no screen: line with cells in the log:\n" + text[-2000:])
-        dumps = [dump] + ["%s-%d.ppm" % (dump[:-4], k) for k in range(2, pages + 1)]
-        shots = [screen.read_screen(d, *geo) for d in dumps]
-    return tagged(text), text, shots[0] if pages == 1 else shots
+def boot_and_read(test, name):
+    """Boot row name of tests/boots.cfg, a row with screen_pages; (serial
+    lines, serial text, screen lines), the screen lines being a list of
+    pages when the row takes more than one."""
+    b = boots.run(test, name)
+    text = b.text
+    geo = screen.geometry_from_log(text)
+    test.assertIsNotNone(geo, "no screen: line with cells in the log:\n" + text[-2000:])
+    shots = [screen.read_screen(d, *geo) for d in b.files["screens"]]
+    return tagged(text), text, shots[0] if len(shots) == 1 else shots
 
 
 # A summary block on the screen (kernel/screen/run.c, harness/summary.c).
@@ -311,8 +302,6 @@ def joined_messages(rows):
 
 
 class ScreenBoots(unittest.TestCase):
-    OPTIONS = "suite=xen passes=l1 reps=1"
-
     def check_screen(self, lines, text, shots):
         """The end of a run: the machine's identity, the answer first, then
         the summary, the footer."""
@@ -346,23 +335,20 @@ class ScreenBoots(unittest.TestCase):
             self.assertRegex(r[-4], r"^─+$")
 
     def test_bios_iso_seabios(self):
-        lines, text, shots = boot_and_read(self, "--accel", "tcg", "--append", self.OPTIONS,
-                                           pages=2)
+        lines, text, shots = boot_and_read(self, "screen-iso-bios")
         self.assertIn("screen: vga-text cells=80x25 addr=0xb8000", lines)
         self.assertEqual(len(shots[1]), 25)
         self.check_screen(lines, text, shots)
 
     def test_bios_kernel_text_assumed(self):
         """QEMU's -kernel loader says nothing of the screen: text is assumed."""
-        lines, text, shots = boot_and_read(self, "--kernel", "--accel", "tcg", "--append",
-                                           self.OPTIONS, pages=2)
+        lines, text, shots = boot_and_read(self, "screen-kernel")
         self.assertIn("screen: vga-text cells=80x25 addr=0xb8000 assumed", lines)
         self.check_screen(lines, text, shots)
 
     @unittest.skipUnless(os.path.exists(OVMF), "OVMF is not installed: UEFI screen not tested")
     def test_uefi_iso_ovmf_framebuffer(self):
-        lines, text, shots = boot_and_read(self, "--uefi", "--accel", "tcg", "--append",
-                                           self.OPTIONS, pages=2)
+        lines, text, shots = boot_and_read(self, "screen-iso-uefi")
         # GRUB found a video mode and the kernel drew on the framebuffer.
         self.assertNotIn("no suitable video mode found", text)
         self.assertNotIn("no console will be available to OS", text)
@@ -374,8 +360,7 @@ class ScreenBoots(unittest.TestCase):
     def test_summary_agrees_with_the_report(self):
         """Winner and margin of each pass, as pagebench-report winners says
         of the serial log; every variant, its ticks per page from the log."""
-        lines, text, shots = boot_and_read(self, "--accel", "tcg", "--append",
-                                           "suite=xen passes=l1,l2 reps=3", pages=2)
+        lines, text, shots = boot_and_read(self, "screen-summary")
         blocks = summary_blocks(shots[1])
         with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
             f.write(text)
@@ -418,10 +403,7 @@ class ScreenBoots(unittest.TestCase):
         # Variants few enough that a pass's block fits a page whole (the
         # clear table outgrew 80x25's rows with the range candidates; a
         # longer block ends "... more: see the serial log").
-        lines, text, shots = boot_and_read(self, "--accel", "tcg", "--append",
-                                           "suite=clear passes=l1,l1f,l2 reps=1 "
-                                           "variants=stosb,stosq,sse2,avx,orig,avx_t,"
-                                           "stosb_all,stosq_all", pages=4)
+        lines, text, shots = boot_and_read(self, "screen-pages")
         self.assertRegex(shots[0][5], r"^answer: ")
         seen = {}
         for k, rows in enumerate(shots[1:]):
@@ -436,8 +418,7 @@ class ScreenBoots(unittest.TestCase):
 
     def test_exception_shown_in_red_words(self):
         """selftest=ud: the exception line, wrapped to the width, and done: 1 failure."""
-        lines, _, rows = boot_and_read(self, "--kernel", "--accel", "tcg", "--append",
-                                       "selftest=ud", want_status=1)
+        lines, _, rows = boot_and_read(self, "selftest-ud")   # shared with test_boot
         exc = next(l for l in lines if l.startswith("exception: "))
         self.assertIn(exc, joined_messages(rows))
         self.assertEqual(rows[-3], "done: 1 failure")
@@ -446,8 +427,6 @@ class ScreenBoots(unittest.TestCase):
 # The answer's page (kernel/screen/answer.c, drawn by harness/answer_matrix.c):
 # scripts/pbreport/matrix.py's blocks in the VGA font's ASCII. Cells hold
 # single blanks only, so two or more part the columns.
-ANSWER_OPTIONS = ("variants=stosb,stosq,sse2,orig,movsq,regs,xen_cold,movsb "
-                  "passes=l1,l1f,hot reps=3")
 ASCII = {"→": "->", "−": "-", "–": "-", "×": "x"}
 SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 
@@ -497,9 +476,8 @@ class AnswerScreen(unittest.TestCase):
     says what the log's answer lines say, and after the summary's pages
     it comes back and stays."""
 
-    def check_answer_screen(self, *args):
-        lines, text, shots = boot_and_read(self, "--accel", "tcg", *args, "--append",
-                                           ANSWER_OPTIONS, pages=5)
+    def check_answer_screen(self, name):
+        lines, text, shots = boot_and_read(self, name)
         page = shots[0]
         self.assertEqual(page[5], "answer: keep or switch, per pass and kernel pick; "
                                   "the summary's pages follow")
@@ -534,51 +512,12 @@ class AnswerScreen(unittest.TestCase):
                    for (pick, cells), (want_pick, want_cells) in zip(got, want))
 
     def test_bios_answer_page(self):
-        page = self.check_answer_screen()
+        page = self.check_answer_screen("answer-bios")
         self.assertEqual(len(page), 25)
 
     @unittest.skipUnless(os.path.exists(OVMF), "OVMF is not installed: UEFI screen not tested")
     def test_uefi_answer_page(self):
-        self.check_answer_screen("--uefi")
-
-
-QEMU_BASE = ["qemu-system-x86_64", "-display", "none", "-serial", "stdio", "-accel", "tcg",
-             "-cpu", "max", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-no-reboot"]
-
-
-def qemu_serial(cmd, until, keys=None, after=None, timeout=300, kill=False):
-    """Run QEMU, reading serial; once `after` appears type `keys`, a list
-    of keystrokes; stop when `until` has appeared and its line ended, then
-    let QEMU end (or kill it). (status, text).
-
-    Each keystroke goes alone, a moment after the last: GRUB reads an
-    escape sequence whose bytes arrive apart (a loaded host, TCG) as a
-    lone Escape, and the menu then moves one entry too few."""
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL)
-    buf, typed, deadline = b"", keys is None, time.monotonic() + timeout
-    try:
-        while time.monotonic() < deadline:
-            if select.select([p.stdout], [], [], 0.5)[0]:
-                data = os.read(p.stdout.fileno(), 65536)
-                if not data:
-                    break
-                buf += data
-            if not typed and after in buf:
-                for key in keys:
-                    time.sleep(0.5)
-                    p.stdin.write(key)
-                    p.stdin.flush()
-                typed = True
-            if until in buf and b"\n" in buf[buf.rindex(until):]:
-                break
-        if not kill:
-            p.wait(timeout=60)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-    return p.returncode, buf.decode("utf-8", "replace")
+        self.check_answer_screen("answer-uefi")
 
 
 class GrubMenu(unittest.TestCase):
@@ -587,11 +526,12 @@ class GrubMenu(unittest.TestCase):
                "pagebench: all suites, then reboot", "pagebench: suite=xen, then reboot",
                "pagebench: quick run, then reboot"]
 
-    def choose_quick_run(self, firmware):
-        """The menu shows on serial; its hotkey, 3, starts the quick run."""
-        cmd = QEMU_BASE + ["-m", "1G", "-cdrom", ISO, "-boot", "d"] + firmware
-        status, text = qemu_serial(cmd, until=b"done:", keys=[b"3"],
-                                   after=self.ENTRIES[-1].encode())
+    def choose_quick_run(self, name):
+        """The menu shows on serial; its hotkey, 3, starts the quick run
+        (once the last entry has shown)."""
+        self.assertEqual(boots.row(name).keys_after, self.ENTRIES[-1])
+        b = boots.run(self, name)
+        status, text = b.status, b.text
         menu = text[:text.find("(PB) ")]
         for entry in self.ENTRIES:
             self.assertIn(entry, menu)
@@ -599,23 +539,22 @@ class GrubMenu(unittest.TestCase):
         lines = tagged(text)
         self.assertIn("cmdline: reps=3 passes=l1,l1f,l2,l2f", lines)
         self.assertEqual(done_line(lines), "done: 0 failures")
-        self.assertEqual(status, 1, "isa-debug-exit: 1 is success")
+        self.assertEqual(status, 0, "isa-debug-exit's 1, success")
         return lines
 
     def test_menu_on_serial_bios(self):
-        lines = self.choose_quick_run([])
+        lines = self.choose_quick_run("menu-bios")
         self.assertIn("screen: vga-text cells=80x25 addr=0xb8000", lines)
 
     @unittest.skipUnless(os.path.exists(OVMF), "OVMF is not installed: UEFI menu not tested")
     def test_menu_on_serial_uefi(self):
-        lines = self.choose_quick_run(["-bios", OVMF])
+        lines = self.choose_quick_run("menu-uefi")
         self.assertTrue(any(l.startswith("screen: framebuffer ") for l in lines), lines)
 
     def test_default_entry_starts_alone(self):
         """Nobody at the keyboard: after the timeout the first entry runs
         (all suites; seen starting, then stopped)."""
-        cmd = QEMU_BASE + ["-m", "1G", "-cdrom", ISO, "-boot", "d"]
-        _, text = qemu_serial(cmd, until=b"plan suite=", kill=True)
+        text = boots.run(self, "menu-default").text
         self.assertIn("cmdline: ", tagged(text))
         self.assertIn("plan suite=all reps=auto passes=l1,l1f,l2,l2f,l3,l3f,mem,hot,cold "
                       "time=30000ms", tagged(text))
@@ -625,22 +564,16 @@ class FarMapping(unittest.TestCase):
     def test_selftest_map_beyond_512g(self):
         """selftest=map maps memory no boot mapping covers (a DIMM at 512 GiB,
         beyond the first PML4 entry) and reads a pattern back through it."""
-        cmd = QEMU_BASE + ["-m", "1G,slots=1,maxmem=600G",
-                           "-object", "memory-backend-ram,id=far,size=8M",
-                           "-device", "pc-dimm,memdev=far,addr=0x8000000000",
-                           "-kernel", ELF, "-append", "selftest=map suite=xen passes=l1 reps=1"]
-        status, text = qemu_serial(cmd, until=b"done:")
-        lines = tagged(text)
+        b = boots.run(self, "far-mapping")
+        lines = tagged(b.text)
         self.assertIn("selftest map: ok addr=0x8000000000 len=0x600000", lines)
         self.assertEqual(done_line(lines), "done: 0 failures")
-        self.assertEqual(status, 1)
+        self.assertEqual(b.status, 0)
 
     def test_selftest_map_without_memory_fails_cleanly(self):
         """No memory there: the pattern does not come back, and that is a
         reported failure, not a fault."""
-        cmd = QEMU_BASE + ["-m", "1G", "-kernel", ELF, "-append", "selftest=map suite=xen passes=l1 reps=1"]
-        status, text = qemu_serial(cmd, until=b"done:")
-        lines = tagged(text)
+        lines = tagged(boots.run(self, "far-mapping-absent").text)
         self.assertTrue(any(l.startswith("selftest map: FAILED addr=0x8000000000") for l in lines), lines)
         self.assertFalse([l for l in lines if l.startswith("exception:")])
         self.assertEqual(done_line(lines), "done: 1 failure")

@@ -10,9 +10,10 @@ import importlib.util
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import unittest
+
+import boots  # tests/boots.cfg: the guests the tests boot
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STATIC = os.path.join(REPO, "build", "bin", "pagebench-linux-static")
@@ -60,17 +61,8 @@ class ScrubPerNode(unittest.TestCase):
             initrd = os.path.join(tmp, "initrd")
             with open(initrd, "wb") as f:
                 f.write(rlm.cpio_newc(entries))
-            numa = []
-            for n in range(4):
-                numa += ["-object", "memory-backend-ram,id=m%d,size=256M" % n,
-                         "-numa", "node,nodeid=%d,cpus=%d,memdev=m%d" % (n, n, n)]
-            r = subprocess.run([QEMU, "-accel", "tcg", "-cpu", "max", "-m", "1G", "-smp", "4",
-                                "-display", "none", "-serial", "stdio", "-no-reboot",
-                                "-kernel", KERNELS[-1], "-initrd", initrd, "-append",
-                                "console=ttyS0 loglevel=3 panic=-1"] + numa,
-                               stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                               errors="replace", timeout=600)
-        out = r.stdout.replace("\r", "")
+            b = boots.run(self, "linux-numa4", initrd=initrd)
+        out = b.text.replace("\r", "")
         nodes = re.search(r"@@nodes (\d+)@@", out)
         status = re.search(r"@@status (\d+)@@\n(.*)@@end@@", out, re.S)
         self.assertTrue(nodes and status, out[-3000:])

@@ -10,9 +10,9 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from test_boot import REPO, LogChecks, boot, grammar  # noqa: E402
+from test_boot import REPO, LogChecks, grammar  # noqa: E402
+import boots  # noqa: E402  (tests/boots.cfg: the guests the tests boot)
 
-TINY = "suite=xen passes=l1 reps=1"
 CPUS_RE = grammar.compiled("cpus")
 OUT_RE = grammar.compiled("cpus_out")
 SMP_RE = grammar.compiled("selftest_smp")
@@ -21,8 +21,6 @@ STATE_RE = grammar.compiled("watchdog_state")
 NUMA_RE = grammar.compiled("numa")
 EXCEPTION_RE = grammar.compiled("exception")
 OPTION_ERROR_RE = grammar.compiled("option_error")
-# A hung run must end well within this; a healthy tiny one takes seconds.
-HANG_TIMEOUT = 120
 
 
 def ids(text):
@@ -33,10 +31,6 @@ def ids(text):
         lo, _, hi = item.partition("-")
         out += list(range(int(lo), int(hi or lo) + 1))
     return out
-
-
-def smp(n, *more):
-    return ["--kernel", "--accel", "tcg", "--smp", str(n)] + list(more)
 
 
 class SmpChecks(LogChecks):
@@ -64,7 +58,7 @@ class CpusUp(SmpChecks):
     def test_smp4_all_up_and_start_together(self):
         """-smp 4: four CPUs online with four distinct ids, the first the
         BSP; one call on each, on its own CPU, none early, none late."""
-        b = boot(*smp(4, "--append", TINY + " selftest=smp"), timeout=300)
+        b = boots.run(self, "smp4-selftest")
         self.assert_success(b)
         online, of, apic, mode = self.online(b)
         self.assertEqual((online, of), (4, 4))
@@ -81,7 +75,7 @@ class CpusUp(SmpChecks):
     def test_smp1_as_before(self):
         """-smp 1: one CPU, nothing to start, no watchdog; the call
         primitive still runs on the one CPU."""
-        b = boot(*smp(1, "--append", TINY + " selftest=smp"), timeout=300)
+        b = boots.run(self, "smp1-selftest")
         self.assert_success(b)
         online, of, apic, _ = self.online(b)
         self.assertEqual((online, of, len(apic)), (1, 1, 1))
@@ -92,7 +86,7 @@ class CpusUp(SmpChecks):
     def test_cpus_2_of_4(self):
         """cpus=2 under -smp 4: the BSP and one AP; the other two are listed
         and left out; the call runs on exactly two CPUs."""
-        b = boot(*smp(4, "--append", TINY + " cpus=2 selftest=smp"), timeout=300)
+        b = boots.run(self, "smp4-cpus2")
         self.assert_success(b)
         online, of, apic, _ = self.online(b)
         self.assertEqual((online, of, len(apic)), (2, 4, 2))
@@ -104,9 +98,9 @@ class CpusUp(SmpChecks):
     def test_cpus_bad_value(self):
         """cpus= outside 1..256 is an option error naming the range; the run
         goes on with every CPU and fails."""
-        for bad in ("0", "257", "two"):
+        for bad, row in (("0", "smp2-cpus0"), ("257", "smp2-cpus257"), ("two", "smp2-cpus-two")):
             with self.subTest(cpus=bad):
-                b = boot(*smp(2, "--append", TINY + " cpus=" + bad), timeout=300)
+                b = boots.run(self, row)
                 self.assert_failed_run(b, 1)
                 err = self.one(b, OPTION_ERROR_RE)
                 self.assertIn("cpus=: bad count '%s'; valid: a number from 1 to 256" % bad,
@@ -116,7 +110,7 @@ class CpusUp(SmpChecks):
     def test_cpu_that_never_answers(self):
         """selftest=nosipi: the last MADT CPU gets INIT but no SIPI. It is
         reported by id, left out of the count and of every call."""
-        b = boot(*smp(4, "--append", TINY + " selftest=nosipi"), timeout=300)
+        b = boots.run(self, "smp4-nosipi")
         self.assert_success(b)
         online, of, apic, _ = self.online(b)
         self.assertEqual((online, of), (3, 4))
@@ -132,19 +126,14 @@ class CpusUp(SmpChecks):
     def test_hotpluggable_cpus_not_counted(self):
         """-smp 2,maxcpus=4: QEMU lists the two absent CPUs as not enabled;
         they are neither counted nor waited for."""
-        b = boot("--kernel", "--accel", "tcg", "--qemu-arg=-smp", "--qemu-arg=2,maxcpus=4",
-                 "--append", TINY, timeout=300)
+        b = boots.run(self, "smp2-hotpluggable")
         self.assert_success(b)
         self.assertEqual(self.online(b)[:2], (2, 2))
         self.assertFalse(self.matches(b, OUT_RE))
 
     def test_numa_nodes_from_srat(self):
         """Two NUMA nodes of two CPUs each: a numa line per node, from the SRAT."""
-        numa = []
-        for node, cpus in ((0, "0-1"), (1, "2-3")):
-            numa += ["--qemu-arg=-object", "--qemu-arg=memory-backend-ram,id=m%d,size=512M" % node,
-                     "--qemu-arg=-numa", "--qemu-arg=node,nodeid=%d,cpus=%s,memdev=m%d" % (node, cpus, node)]
-        b = boot(*smp(4, "--append", TINY, *numa), timeout=300)
+        b = boots.run(self, "smp4-numa")
         self.assert_success(b)
         nodes = self.matches(b, NUMA_RE)
         self.assertEqual([(int(m.group(1)), int(m.group(2)), ids(m.group(3))) for m in nodes],
@@ -153,7 +142,7 @@ class CpusUp(SmpChecks):
     def test_xen_suite_on_four_cpus(self):
         """An existing suite under -smp 4 behaves as on one CPU: every line
         documented, the same matrix, no failures."""
-        b = boot(*smp(4, "--append", TINY), timeout=300)
+        b = boots.run(self, "smp4-xen")
         self.assert_success(b)
         self.assert_matrix(b, ["L1 w/o flush"], 1)
         self.assertEqual(self.online(b)[:2], (4, 4))
@@ -170,7 +159,7 @@ class Watchdog(SmpChecks):
     def test_hang_on_the_bsp(self):
         """selftest=hang: the BSP hangs with interrupts off; the watcher
         names the step, and the run ends with a failure in bounded time."""
-        b = boot(*smp(2, "--append", TINY + " selftest=hang watchdog=2"), timeout=HANG_TIMEOUT)
+        b = boots.run(self, "hang-bsp")
         self.assert_failed_run(b, 1)
         self.assert_watchdog(b, self.online(b)[2][0],
                              "selftest=hang: a deliberate hang with interrupts off")
@@ -179,8 +168,7 @@ class Watchdog(SmpChecks):
     def test_hang_caught_without_arat(self):
         """qemu64 has no ARAT (the APIC timer may stop in HLT): the watcher
         says it stays awake, and still catches the hang."""
-        b = boot(*smp(2, "--cpu", "qemu64", "--append", TINY + " selftest=hang watchdog=2"),
-                 timeout=HANG_TIMEOUT)
+        b = boots.run(self, "hang-no-arat")
         self.assert_failed_run(b, 1)
         self.assertIn("note: watchdog: the APIC timer may stop in HLT (no ARAT); "
                       "the watcher stays awake", b.lines)
@@ -190,7 +178,7 @@ class Watchdog(SmpChecks):
     def test_hang_on_an_ap(self):
         """selftest=hang-ap: cpu 1 hangs inside a call of every CPU; the
         BSP's wait names it and its step, and the run goes on without it."""
-        b = boot(*smp(4, "--append", TINY + " selftest=hang-ap watchdog=2"), timeout=HANG_TIMEOUT)
+        b = boots.run(self, "hang-ap")
         self.assert_failed_run(b, 1)
         self.assert_watchdog(b, self.online(b)[2][1],
                              "selftest=hang-ap: a deliberate hang with interrupts off on cpu 1")
@@ -200,7 +188,7 @@ class Watchdog(SmpChecks):
     def test_hang_needs_a_second_cpu(self):
         """With one CPU nobody can watch: selftest=hang refuses, with a note
         and a failure, rather than hang for good."""
-        b = boot(*smp(1, "--append", TINY + " selftest=hang watchdog=2"), timeout=HANG_TIMEOUT)
+        b = boots.run(self, "hang-one-cpu")
         self.assert_failed_run(b, 1)
         self.assertIn("note: selftest=hang: not run: no other CPU watches this one "
                       "(see the watchdog line)", b.lines)
@@ -209,7 +197,7 @@ class Watchdog(SmpChecks):
     def test_healthy_run_never_fires(self):
         """The whole 2021 suite with the shortest deadline there is: no
         step takes a second, so nothing fires."""
-        b = boot(*smp(2, "--append", "suite=xen watchdog=1"), timeout=600)
+        b = boots.run(self, "watchdog-healthy")
         self.assert_success(b)
         self.assertEqual(self.one(b, STATE_RE).group(1), "1")
         self.assertFalse(self.matches(b, WATCHDOG_RE))
@@ -217,7 +205,7 @@ class Watchdog(SmpChecks):
     def test_exception_on_an_ap(self):
         """selftest=ud-ap: #UD on cpu 1 prints the exception with its step
         and ends the run from there, stopping the BSP first."""
-        b = boot(*smp(2, "--append", TINY + " selftest=ud-ap"), timeout=HANG_TIMEOUT)
+        b = boots.run(self, "ud-ap")
         self.assert_failed_run(b, 1)
         m = self.one(b, EXCEPTION_RE)
         self.assertEqual(m.group(1), "#UD")
@@ -254,24 +242,14 @@ SCRUB_RE = grammar.compiled("scrub")
 SCRUB_PLAN_RE = grammar.compiled("scrub_plan")
 
 
-def numa_args(layout):
-    """QEMU options for NUMA nodes: layout is [(node, "cpu list")]."""
-    out = []
-    for node, cpus in layout:
-        out += ["--qemu-arg=-object", "--qemu-arg=memory-backend-ram,id=m%d,size=512M" % node,
-                "--qemu-arg=-numa", "--qemu-arg=node,nodeid=%d,cpus=%s,memdev=m%d" % (node, cpus, node)]
-    return out
-
-
 class ScrubSuite(SmpChecks):
     """suite=scrub on the kernel: every CPU count, every byte verified."""
-    SMALL = "suite=scrub scrub=4M reps=1 variants=stosb,orig"
 
     def steps(self, b):
         return [(m.group(1), int(m.group(2)), m.group(3)) for m in self.matches(b, SCRUB_RE)]
 
     def test_scrub_four_cpus(self):
-        b = boot(*smp(4, "--append", self.SMALL), timeout=600)
+        b = boots.run(self, "scrub-smp4")
         self.assert_success(b)
         plan = self.one(b, SCRUB_PLAN_RE)
         self.assertEqual((plan.group(1), plan.group(2)), ("1,2,4", "1"))
@@ -282,18 +260,17 @@ class ScrubSuite(SmpChecks):
             self.assertTrue(wall >= slowest >= fastest > 0, m.group(0))
 
     def test_scrub_one_cpu_and_cpus_limit(self):
-        b = boot(*smp(1, "--append", self.SMALL), timeout=300)
+        b = boots.run(self, "scrub-smp1")
         self.assert_success(b)
         self.assertEqual(self.one(b, SCRUB_PLAN_RE).group(1), "1")
-        b = boot(*smp(4, "--append", self.SMALL + " cpus=2"), timeout=300)
+        b = boots.run(self, "scrub-smp4-cpus2")
         self.assert_success(b)
         self.assertEqual(self.one(b, SCRUB_PLAN_RE).group(1), "1,2")
         self.assertEqual(self.online(b)[:2], (2, 4))
 
     def test_scrub_numa_remote_step(self):
         """Two nodes: each CPU clears its own node's memory, then the other's."""
-        b = boot(*smp(4, "--append", self.SMALL, *numa_args(((0, "0-1"), (1, "2-3")))),
-                 timeout=600)
+        b = boots.run(self, "scrub-numa")
         self.assert_success(b)
         self.assertEqual(self.one(b, SCRUB_PLAN_RE).group(2), "2")
         steps = self.steps(b)
@@ -310,16 +287,14 @@ class UefiSmp(SmpChecks):
     kernel's GDT (kernel/x86/gdt.c)."""
 
     def test_uefi_all_cpus_and_scrub(self):
-        b = boot("--uefi", "--accel", "tcg", "--smp", "2", "--append",
-                 "suite=scrub scrub=4M reps=1 variants=stosb selftest=smp", timeout=600)
+        b = boots.run(self, "uefi-smp2-scrub")
         self.assert_success(b)
         self.assertEqual(self.online(b)[:2], (2, 2))
         self.assertTrue(self.one(b, SMP_RE).group(0).startswith("selftest smp: ok cpus=2"))
         self.assertEqual(self.one(b, SCRUB_PLAN_RE).group(1), "1,2")
 
     def test_uefi_exception_on_another_cpu(self):
-        b = boot("--uefi", "--accel", "tcg", "--smp", "2", "--append",
-                 "suite=xen passes=l1 reps=1 selftest=ud-ap", timeout=600)
+        b = boots.run(self, "uefi-smp2-ud-ap")
         self.assertEqual(b.status, 1, b.text[-2000:])
         exc = self.one(b, EXCEPTION_RE)
         self.assertEqual(exc.group(1), "#UD")

@@ -4,9 +4,9 @@ tables the sources come from are listed. Lines as docs/log-format.md."""
 import re
 import unittest
 
-from test_boot import LogChecks, boot
+import boots  # tests/boots.cfg: the guests the tests boot
+from test_boot import LogChecks
 
-PLAN = "suite=xen passes=l1 reps=1"
 # The issue's bound on how far two sources may disagree: 0.1%.
 TOLERANCE_PPM = 1000
 PPM = 1000000
@@ -16,10 +16,6 @@ SOURCES = {"cpuid": ("cpuid-0x15", "cpuid-0x16", "hv-0x40000010"),
            "amd": ("amd-p0",), "hpet": ("hpet",), "pmtimer": ("pmtimer",),
            "pit": ("pit",)}
 PICK_OF = {s: p for p, names in SOURCES.items() for s in names}
-
-
-def tcg(*args, append=PLAN):
-    return boot("--kernel", "--accel", "tcg", "--append", append, *args)
 
 
 class Report:
@@ -66,7 +62,7 @@ class TimerSources(LogChecks):
         rates = {}
         for pick in PICKS:
             with self.subTest(tsc=pick):
-                b = tcg(append=PLAN + " tsc=" + pick)
+                b = boots.run(self, "tsc-" + pick)
                 self.assert_success(b)
                 r = Report(b)
                 self.assert_report_consistent(r)
@@ -94,7 +90,7 @@ class TimerSources(LogChecks):
         hpet, pmtimer, pit; the PM timer also through q35's X_PM_TMR_BLK."""
         for machine in ("pc", "q35"):
             with self.subTest(machine=machine):
-                b = tcg("--qemu-arg=-machine", "--qemu-arg=" + machine)
+                b = boots.run(self, "machine-" + machine)
                 self.assert_success(b)
                 r = Report(b)
                 self.assert_report_consistent(r)
@@ -106,7 +102,7 @@ class TimerSources(LogChecks):
 
     def test_no_hpet_falls_back(self):
         """-no-hpet: no HPET table, and tsc=hpet says so and falls back."""
-        b = tcg("--qemu-arg=-no-hpet", append=PLAN + " tsc=hpet")
+        b = boots.run(self, "no-hpet")
         self.assert_success(b)
         r = Report(b)
         self.assert_report_consistent(r)
@@ -120,7 +116,7 @@ class TimerSources(LogChecks):
     def test_no_pit_bounded(self):
         """pit=off (the 8254 absent or its clock gated: the count stands
         still): tsc=pit gives up after a bounded wait and falls back."""
-        b = tcg("--qemu-arg=-machine", "--qemu-arg=pc,pit=off", append=PLAN + " tsc=pit")
+        b = boots.run(self, "no-pit")
         self.assert_success(b)
         r = Report(b)
         self.assert_report_consistent(r)
@@ -130,7 +126,7 @@ class TimerSources(LogChecks):
 
     def test_no_acpi(self):
         """acpi=off: no RSDP, so neither HPET nor PM timer; the PIT still is."""
-        b = tcg("--qemu-arg=-machine", "--qemu-arg=pc,acpi=off")
+        b = boots.run(self, "no-acpi")
         self.assert_success(b)
         r = Report(b)
         self.assert_report_consistent(r)
@@ -142,7 +138,7 @@ class TimerSources(LogChecks):
     def test_amd_msrs_under_tcg(self):
         """An AMD Zen model under TCG: the P-state path reads the MSRs without
         faulting, finds HWCR.TscFreqSel clear (QEMU reads 0) and falls back."""
-        b = tcg("--cpu", "EPYC", append=PLAN + " tsc=amd")
+        b = boots.run(self, "tsc-amd-epyc")
         self.assert_success(b)
         r = Report(b)
         self.assert_report_consistent(r)
@@ -153,7 +149,7 @@ class TimerSources(LogChecks):
     def test_bad_tsc_option(self):
         """A tsc= value that does not exist is an option error; the run goes on
         with the automatic choice."""
-        b = tcg(append=PLAN + " tsc=tsc")
+        b = boots.run(self, "tsc-unknown")
         self.assertEqual(b.status, 1)
         self.assertIn("option error: tsc=: unknown 'tsc'; valid: auto cpuid amd hpet "
                       "pmtimer pit", b.lines)

@@ -13,13 +13,11 @@ import sys
 import tempfile
 import unittest
 
-from test_boot import Boot, LogChecks
+import boots  # tests/boots.cfg: the guests the tests boot
+from test_boot import LogChecks
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RUN_QEMU = os.path.join(REPO, "scripts", "run-qemu")
-ELF = os.path.join(REPO, "build", "pagebench.elf")
 OVMF = "/usr/share/ovmf/OVMF.fd"
-OPTIONS = "suite=xen passes=l1 reps=1"
 SAVED = re.compile(r"^log saved: \\pagebench\\(\d{8}-\d{6}(?:-\d+)?\.log) bytes=(\d+) "
                    r"volume=PBRESULTS$")
 # A line of ours in the raw serial text, from its tag (GRUB may leave a
@@ -29,16 +27,6 @@ RAW_TAGGED = re.compile(r"\([A-Za-z0-9_]{1,15}\) .*")
 
 sys.path.insert(0, os.path.join(REPO, "tests"))
 import screen  # noqa: E402  (tests/screen.py: the screendump reader)
-
-
-def run(tmp, *args, timeout=600):
-    """run-qemu with args; (Boot of the serial log, raw serial text)."""
-    log = os.path.join(tmp, "serial.log")
-    proc = subprocess.run([RUN_QEMU, "-q", "-o", log, "--timeout", str(timeout)] + list(args),
-                          capture_output=True, text=True, timeout=timeout + 300)
-    with open(log, "rb") as f:
-        raw = f.read().decode("utf-8", "replace")
-    return Boot(proc.returncode, raw, proc.stderr), raw
 
 
 USB_LOGS = os.path.join(REPO, "scripts", "usb-logs")
@@ -59,24 +47,11 @@ def mtools(cmd, stick, path):
     return out.returncode, out.stdout, out.stderr.decode("utf-8", "replace")
 
 
-def stick_from_iso(tmp):
-    """A stick (raw image) of an ISO whose one GRUB entry passes OPTIONS."""
-    stick = os.path.join(tmp, "stick.img")
-    subprocess.run([os.path.join(REPO, "scripts", "mkiso"), ELF, stick, OPTIONS], check=True)
-    return stick
-
-
-def boot_stick(stick, readonly=False, extra=(), timeout=600):
-    """OVMF boots stick as it is (run-qemu --usb would copy the ISO over it)."""
-    drive = "if=none,id=stick,format=raw,file=%s%s" % (stick, ",readonly=on" if readonly else "")
-    cmd = ["qemu-system-x86_64", "-display", "none", "-serial", "stdio", "-no-reboot",
-           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-m", "1G",
-           "-accel", "tcg", "-cpu", "max", "-bios", OVMF, "-drive", drive,
-           "-device", "qemu-xhci", "-device", "usb-storage,drive=stick"] + list(extra)
-    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
-    # isa-debug-exit: 1 is success (value 0).
-    return Boot(0 if proc.returncode == 1 else proc.returncode,
-                proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
+def stick_from_iso(tmp, name):
+    """A stick (raw image) of an ISO whose one GRUB entry passes row name's
+    options; OVMF boots it as it is (run-qemu --usb would copy the ISO
+    over it)."""
+    return boots.make_stick(name, os.path.join(tmp, "stick.img"))
 
 
 @unittest.skipUnless(os.path.exists(OVMF), "OVMF is not installed: the UEFI log file is not tested")
@@ -85,8 +60,8 @@ class SavedLog(LogChecks):
         """OVMF, the image as a USB stick: the file on PBRESULTS holds the
         serial log's lines from the first to done:, byte for byte."""
         with tempfile.TemporaryDirectory() as tmp:
-            stick = os.path.join(tmp, "stick.img")
-            b, raw = run(tmp, "--uefi", "--accel", "tcg", "--usb", stick, "--append", OPTIONS)
+            b = boots.run(self, "uefi-stick")   # shared with test_screen_footer_says_where
+            stick, raw = b.files["stick"], b.text
             self.assert_success(b)
             m = SAVED.match(b.after_done[0])
             self.assertTrue(m, b.after_done)
@@ -121,51 +96,45 @@ class SavedLog(LogChecks):
 
     def test_uefi_cd_says_why_not(self):
         """The same image as a CD: no log saved, and the line says why."""
-        with tempfile.TemporaryDirectory() as tmp:
-            b, _ = run(tmp, "--uefi", "--accel", "tcg", "--append", OPTIONS)
-            self.assert_success(b)
-            self.assertEqual(b.after_done, ["log not saved: booted from a CD (El Torito), "
-                                            "no PBRESULTS volume there"])
+        b = boots.run(self, "iso-uefi")     # shared with test_boot
+        self.assert_success(b)
+        self.assertEqual(b.after_done, ["log not saved: booted from a CD (El Torito), "
+                                        "no PBRESULTS volume there"])
 
     def test_bios_stick_says_why_not(self):
         """SeaBIOS boots the stick (multiboot v1): nothing written to it."""
-        with tempfile.TemporaryDirectory() as tmp:
-            stick = os.path.join(tmp, "stick.img")
-            b, _ = run(tmp, "--accel", "tcg", "--usb", stick, "--append", OPTIONS)
-            self.assert_success(b)
-            self.assertEqual(b.after_done, ["log not saved: no UEFI boot services "
-                                            "(BIOS, QEMU -kernel or multiboot v1)"])
-            rc, listing, err = mtools("mdir", stick, "::")
-            self.assertEqual(rc, 0, err)
-            self.assertIn(b"No files", listing)
+        b = boots.run(self, "bios-stick")
+        stick = b.files["stick"]
+        self.assert_success(b)
+        self.assertEqual(b.after_done, ["log not saved: no UEFI boot services "
+                                        "(BIOS, QEMU -kernel or multiboot v1)"])
+        rc, listing, err = mtools("mdir", stick, "::")
+        self.assertEqual(rc, 0, err)
+        self.assertIn(b"No files", listing)
 
     def test_exception_still_saved(self):
         """A run ended by an exception saves its log too, the exception in it."""
-        with tempfile.TemporaryDirectory() as tmp:
-            stick = os.path.join(tmp, "stick.img")
-            b, _ = run(tmp, "--uefi", "--accel", "tcg", "--usb", stick, "--append",
-                       "selftest=ud " + OPTIONS)
-            self.assertEqual(b.status, 1)
-            self.assert_ending(b, "done: 1 failure")
-            name = SAVED.match(b.after_done[0]).group(1)
-            rc, saved, err = mtools("mtype", stick, "::/pagebench/" + name)
-            self.assertEqual(rc, 0, err)
-            self.assertIn(b"(PB) exception: #UD (invalid opcode) ", saved)
-            self.assertTrue(saved.endswith(b"(PB) done: 1 failure\r\n"))
+        b = boots.run(self, "uefi-stick-ud")
+        stick = b.files["stick"]
+        self.assertEqual(b.status, 1)
+        self.assert_ending(b, "done: 1 failure")
+        name = SAVED.match(b.after_done[0]).group(1)
+        rc, saved, err = mtools("mtype", stick, "::/pagebench/" + name)
+        self.assertEqual(rc, 0, err)
+        self.assertIn(b"(PB) exception: #UD (invalid opcode) ", saved)
+        self.assertTrue(saved.endswith(b"(PB) done: 1 failure\r\n"))
 
     def test_read_only_stick_says_why_not(self):
         """A write-protected stick: nothing written, and the line says so."""
-        with tempfile.TemporaryDirectory() as tmp:
-            stick = stick_from_iso(tmp)
-            b = boot_stick(stick, readonly=True)
-            self.assert_success(b)
-            self.assertEqual(b.after_done, ["log not saved: volume PBRESULTS is read-only"])
+        b = boots.run(self, "stick-read-only")
+        self.assert_success(b)
+        self.assertEqual(b.after_done, ["log not saved: volume PBRESULTS is read-only"])
 
     def test_full_stick_says_why_not(self):
         """PBRESULTS filled up beforehand: the line says how full, and no
         half-written file is left."""
         with tempfile.TemporaryDirectory() as tmp:
-            stick = stick_from_iso(tmp)
+            stick = stick_from_iso(tmp, "stick-as-is")
             rc, listing, err = mtools("mdir", stick, "::")
             free = int(re.search(rb"([\d ]+) bytes free", listing).group(1).replace(b" ", b""))
             filler = os.path.join(tmp, "filler")
@@ -174,7 +143,7 @@ class SavedLog(LogChecks):
             out = subprocess.run(["mcopy", "-i", "%s@@%d" % (stick, results_offset(stick)),
                                   filler, "::/filler"], capture_output=True, text=True)
             self.assertEqual(out.returncode, 0, out.stderr)
-            b = boot_stick(stick)
+            b = boots.run(self, "stick-as-is", stick=stick)
             self.assert_success(b)
             self.assertRegex(b.after_done[0], r"^log not saved: volume PBRESULTS is full: "
                                               r"0 bytes free, the log has \d+$")
@@ -186,7 +155,7 @@ class SavedLog(LogChecks):
         name of that minute is taken, so the run writes NAME-2.log and
         leaves the older logs as they were."""
         with tempfile.TemporaryDirectory() as tmp:
-            stick = stick_from_iso(tmp)
+            stick = stick_from_iso(tmp, "stick-clock-stopped")
             target = "%s@@%d" % (stick, results_offset(stick))
             old = os.path.join(tmp, "old.log")
             with open(old, "wb") as f:
@@ -196,7 +165,7 @@ class SavedLog(LogChecks):
             for name in taken:
                 subprocess.run(["mcopy", "-i", target, old, "::/pagebench/" + name], check=True)
             # The VM's clock starts at this minute and runs with the VM.
-            b = boot_stick(stick, extra=["-rtc", "base=2026-01-01T00:00:00,clock=vm"])
+            b = boots.run(self, "stick-clock-stopped", stick=stick)
             self.assert_success(b)
             m = SAVED.match(b.after_done[0])
             self.assertTrue(m, b.after_done)
@@ -209,18 +178,16 @@ class SavedLog(LogChecks):
 
     def test_screen_footer_says_where(self):
         """The screen's footer shows the log line under done:."""
-        with tempfile.TemporaryDirectory() as tmp:
-            stick, dump = os.path.join(tmp, "stick.img"), os.path.join(tmp, "screen.ppm")
-            b, raw = run(tmp, "--uefi", "--accel", "tcg", "--usb", stick, "--append", OPTIONS,
-                         "--screendump", dump)
-            self.assertEqual(b.status, 0, b.stderr[-2000:])
-            geo = screen.geometry_from_log(raw)
-            self.assertIsNotNone(geo, raw[-2000:])
-            rows = screen.read_screen(dump, *geo)
-            log = b.after_done[0]
-            self.assertTrue(SAVED.match(log), log)
-            self.assertEqual(rows[-3:], ["done: 0 failures", log[:geo[0]].rstrip(),
-                                         "run complete, halting."])
+        b = boots.run(self, "uefi-stick")   # shared with test_uefi_stick_saves_the_serial_log
+        raw, (dump,) = b.text, b.files["screens"]
+        self.assertEqual(b.status, 0, b.stderr[-2000:])
+        geo = screen.geometry_from_log(raw)
+        self.assertIsNotNone(geo, raw[-2000:])
+        rows = screen.read_screen(dump, *geo)
+        log = b.after_done[0]
+        self.assertTrue(SAVED.match(log), log)
+        self.assertEqual(rows[-3:], ["done: 0 failures", log[:geo[0]].rstrip(),
+                                     "run complete, halting."])
 
 
 if __name__ == "__main__":
