@@ -17,6 +17,18 @@
 void linux_catch_faults(void);
 void linux_progress_end(void);
 
+/*
+ * log.c: where the log's lines go (log=): standard output, or a new file.
+ * Open prints why it cannot on stderr; a write or close that fails ends
+ * the run (status 3; a closed pipe: quietly, 0).
+ */
+bool linux_log_wants_file(const struct options *o);
+bool linux_log_open(const struct options *o);
+void linux_log_sink(const char *s, size_t len);
+void linux_log_close(void);
+bool linux_log_to_file(void);
+const char *linux_log_path(void);	/* the file's, or "standard output" */
+
 /* cpu.c: pinning and scheduling */
 /* Pins to o->cpu, or the last CPU this process may run on; false with why. */
 bool linux_pin(const struct options *o, char *why, size_t len);

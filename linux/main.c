@@ -19,6 +19,7 @@
 #include "lib/run.h"
 #include "lib/status.h"
 #include "cpu/live.h"
+#include "harness/answer_matrix.h"
 #include "harness/summary.h"
 #include "linux/linux.h"
 
@@ -50,9 +51,11 @@ static void usage(void)
 	fputs("Usage: pagebench-linux [OPTION=VALUE]...\n"
 	      "       pagebench-linux --help | --version\n"
 	      "Run pagebench's suites in user space, pinned to one CPU (every CPU\n"
-	      "for suite=scrub), and print the kernel's log lines on standard\n"
-	      "output. OPTION=VALUE words are read as the kernel reads its\n"
-	      "command line; these are the ones that apply here:\n"
+	      "for suite=scrub), and print the kernel's log lines: on standard\n"
+	      "output into a pipe or a file; from a terminal into a new log file\n"
+	      "(log=), the terminal ending with the answer and the log's path.\n"
+	      "OPTION=VALUE words are read as the kernel reads its command line;\n"
+	      "these are the ones that apply here:\n"
 	      "\n", stdout);
 	stdout_check();
 	options_help(PROGRAM_LINUX, help_line);
@@ -65,40 +68,66 @@ static void usage(void)
 	      "  3  this machine cannot do what was asked: nothing of it can be\n"
 	      "     measured (no memory for it, no CPU feature for any selected\n"
 	      "     variant), the buffers cannot be mapped, or the log cannot be\n"
-	      "     written (a full disk, >/dev/full); standard error says which\n"
+	      "     written (an existing log= file, a full disk, >/dev/full);\n"
+	      "     standard error says which\n"
 	      "A closed pipe (the reader gone, as with | head) stops the run\n"
 	      "quietly with status 0.\n", stdout);
 	stdout_check();
 }
 
-/*
- * The log is the point of the run: once it cannot be written, stop. A
- * reader that went away (EPIPE) took what it wanted: quietly, status 0
- * (lib/status.h).
- */
-static void __attribute__((noreturn)) log_lost(int err)
-{
-	linux_progress_end();
-	if (err == EPIPE)
-		_exit(STATUS_DONE);
-	fprintf(stderr, "pagebench-linux: cannot write the log to standard output: %s\n",
-		strerror(err));
-	_exit(STATUS_CANNOT);
-}
-
-static void stdout_sink(const char *s, size_t len)
-{
-	errno = 0;
-	if (fwrite(s, 1, len, stdout) != len || ferror(stdout))
-		log_lost(errno ? errno : EIO);
-}
-
-/* Everything written reached the file: the final flush and close too. */
+/* --help and --version: everything written reached standard output. */
 static int stdout_close(int status)
 {
 	errno = 0;
-	if (fflush(stdout) || ferror(stdout) || fclose(stdout))
-		log_lost(stdout_errno ? stdout_errno : errno ? errno : EIO);
+	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
+		int err = stdout_errno ? stdout_errno : errno ? errno : EIO;
+
+		if (err == EPIPE)
+			return STATUS_DONE;
+		fprintf(stderr, "pagebench-linux: cannot write the log to standard output: %s\n",
+			strerror(err));
+		return STATUS_CANNOT;
+	}
+	return status;
+}
+
+static void matrix_line(const char *line, void *ctx)
+{
+	(void)ctx;
+	puts(line);
+	stdout_check();
+}
+
+/*
+ * With the log in a file, what the terminal keeps: the answer, the
+ * failures if any, and where the log is. The log is safe by now, so a
+ * closed pipe or a full disk here only costs this screen, but is said.
+ */
+static int print_answer(const struct summary *sum, int status)
+{
+	static const struct matrix_style style = { .width = 100, .height = 38 };
+
+	unsigned int failures = run_failures();
+
+	/* A run stopped before measuring (status 2, 3) has no answer to speak of. */
+	if (!answer_matrix(&sum->answers, &style, matrix_line, NULL) &&
+	    (status == STATUS_DONE || status == STATUS_FAILURES))
+		puts("answer: none (the answer decides clear_page, clear_pages and copy_page: "
+		     "this run measured none of them)");
+	printf("log: %s (done: %u failure%s)\n", linux_log_path(), failures,
+	       failures == 1 ? "" : "s");
+	stdout_check();
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout) || stdout_errno) {
+		int err = stdout_errno ? stdout_errno : errno ? errno : EIO;
+
+		if (err != EPIPE) {
+			fprintf(stderr, "pagebench-linux: cannot write the answer to standard "
+				"output: %s; the log is complete in %s\n", strerror(err),
+				linux_log_path());
+			return STATUS_CANNOT;
+		}
+	}
 	return status;
 }
 
@@ -120,25 +149,28 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
-/* The end of the run: the done line, and the status. */
-static int finish(enum status status)
+/* The end of the run: the done line, the log closed, the answer, and the status. */
+static int finish(enum status status, const struct summary *sum)
 {
 	linux_progress_end();
 	run_print_done();
 	if (status == STATUS_DONE && run_failures())
 		status = STATUS_FAILURES;
-	return stdout_close(status);
+	linux_log_close();
+	return linux_log_to_file() ? print_answer(sum, status) : (int)status;
 }
 
 /*
  * Option errors go to the log, as the kernel prints them, and to stderr
  * too: with stdout in a file, the user would see nothing and no reason.
  */
-static void print_option_errors(const struct options *o, const char *pin_error)
+static void print_option_errors(const struct options *o, const char *pin_error,
+				bool to_log)
 {
 	unsigned int i;
 
-	options_print_errors(o);
+	if (to_log)
+		options_print_errors(o);
 	for (i = 0; i < o->nerrors && i < OPT_MAX_ERRORS; i++)
 		fprintf(stderr, "pagebench-linux: option error: %s\n", o->errors[i]);
 	if (o->nerrors > OPT_MAX_ERRORS)
@@ -176,7 +208,7 @@ int main(int argc, char **argv)
 		      stderr);
 		return STATUS_CANNOT;
 	}
-	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is EPIPE: log_lost() */
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is EPIPE, which linux/log.c handles */
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage();
@@ -192,8 +224,15 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++)
 		options_word(&o, argv[i]);
 	options_finish(&o);
+	/* A mistyped option leaves no file behind: its errors go to stderr. */
+	if (o.nerrors && linux_log_wants_file(&o)) {
+		print_option_errors(&o, NULL, false);
+		return STATUS_USAGE;
+	}
+	if (!linux_log_open(&o))
+		return STATUS_CANNOT;
 	out_set_tag(o.tag);
-	out_add_sink(stdout_sink);
+	out_add_sink(linux_log_sink);
 	linux_catch_faults();
 
 	/* Pinned first: CPUID and the TSC are read on the CPU that runs the suites. */
@@ -205,10 +244,10 @@ int main(int argc, char **argv)
 	linux_print_release();
 	have_running = linux_running_kernel(&running);
 	linux_print_fast_string_note();
-	print_option_errors(&o, pinned ? NULL : pin_error);
+	print_option_errors(&o, pinned ? NULL : pin_error, true);
 	/* Unlike the kernel, which cannot be asked again, stop before measuring. */
 	if (run_failures())
-		return finish(STATUS_USAGE);
+		return finish(STATUS_USAGE, &sum);
 
 	if (o.selftest == SELFTEST_UD) {
 		run_step("selftest=ud: a deliberate invalid opcode");
@@ -244,5 +283,5 @@ int main(int argc, char **argv)
 
 	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);
 	free(cmdline);
-	return finish(status);
+	return finish(status, &sum);
 }

@@ -30,6 +30,9 @@
  * classes of the memset and memcpy answers are the engine's
  * (harness/answer_strings.h), never the input's.
  * Output: "machine NAME", then the machine's answer lines, "(PB) answer ...".
+ * With --matrix ROWS: "machine NAME", then the machine's answer as the
+ * matrix of harness/answer_matrix.h, 100 columns and at most ROWS lines
+ * (tests/test_linux_log.py holds it equal to scripts/pbreport/matrix.py's).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -37,6 +40,7 @@
 #include <string.h>
 #include "cpu/cpu.h"
 #include "harness/answer.h"
+#include "harness/answer_matrix.h"
 #include "harness/answer_strings.h"
 #include "harness/interval.h"
 #include "variants/passes.h"
@@ -317,12 +321,24 @@ static void run_words(char *const *w, unsigned int nw)
 	answers_begin(&answers, &facts, NULL, &m.run);
 }
 
+static unsigned int matrix_rows;	/* --matrix ROWS; 0: the answer lines */
+
+static void matrix_line(const char *line, void *ctx)
+{
+	(void)ctx;
+	puts(line);
+}
+
 static void machine_end(void)
 {
 	pass_end();
 	if (m.strings)
 		answers_strings(&answers, m.strings_quantum);
-	answers_print(&answers);
+	if (matrix_rows)
+		answer_matrix(&answers, &(struct matrix_style){ .width = 100,
+			      .height = matrix_rows }, matrix_line, NULL);
+	else
+		answers_print(&answers);
 	answers.on = false;
 }
 
@@ -346,12 +362,17 @@ int main(int argc, char **argv)
 	static char line[LINE_MAX_BYTES];
 	char *w[64];
 
-	if (argc > 1) {
-		fputs("Usage: pagebench-decide < FIGURES\n"
+	if (argc == 3 && !strcmp(argv[1], "--matrix")) {
+		matrix_rows = (unsigned int)strtoul(argv[2], NULL, 10);
+		argc = matrix_rows && matrix_rows <= 1000 ? 1 : 0;
+	}
+	if (argc != 1) {
+		fputs("Usage: pagebench-decide [--matrix ROWS] < FIGURES\n"
 		      "The answer lines of each machine in FIGURES, as\n"
 		      "scripts/pagebench-report hands them over (tools/pagebench-decide.c\n"
-		      "gives the form). Exit status: 0 done, 2 malformed input,\n"
-		      "3 the lines cannot be written.\n", argc == 2 &&
+		      "gives the form); --matrix: its answer's matrix instead, in at\n"
+		      "most ROWS lines, 1 to 1000. Exit status: 0 done, 2 malformed\n"
+		      "input, 3 the lines cannot be written.\n", argc == 2 &&
 		      !strcmp(argv[1], "--help") ? stdout : stderr);
 		return argc == 2 && !strcmp(argv[1], "--help") ? STATUS_DONE : STATUS_USAGE;
 	}

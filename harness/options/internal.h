@@ -65,6 +65,7 @@ void parse_worth(struct options *o, char *val);
 void parse_budget(struct options *o, char *val);
 void parse_time(struct options *o, char *val);
 void parse_variants(struct options *o, char *val);
+void parse_log(struct options *o, char *val);
 void parse_cpu(struct options *o, char *val);
 void parse_cpus(struct options *o, char *val);
 void parse_watchdog(struct options *o, char *val);

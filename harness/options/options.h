@@ -108,6 +108,8 @@ struct options {
 	/* sizes= for suite=strings, ascending; nsizes 0: the default list */
 	uint16_t sizes[STRINGS_SIZES_MAX];
 	unsigned int nsizes;
+	/* pagebench-linux: where the log goes; "" the default, "-" stdout */
+	char log_path[OPT_WORD_MAX];
 	int cpu;			/* pagebench-linux, the module: CPU to run on */
 	unsigned int cpus;		/* CPUs to use, the first included; 0: all */
 	uint64_t scrub_bytes;		/* suite=scrub: the region; 0: the MEM pass's size */

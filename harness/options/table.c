@@ -42,6 +42,13 @@ const struct option_def option_defs[] = {
 	  .what = "the line prefix, 1 to 15 of A-Z a-z 0-9 _; tag=XEN makes "
 		  "the lines look exactly like Xen's",
 	  .dflt = TAG_DEFAULT },
+	{ .key = "log", .parse = parse_log, .programs = PROGRAM_LINUX,
+	  .value = "PATH|-",
+	  .what = "the file the log's lines go to, created new (never "
+		  "overwritten); -: standard output. Standard output then ends "
+		  "with the answer and the log's path",
+	  .dflt = "- where standard output is not a terminal (a pipe, a "
+		  "file), else pagebench-HOST-YYYYMMDDTHHMMSSZ.log here" },
 	{ .key = "exit", .parse = parse_exit, .programs = PROGRAM_KERNEL,
 	  .names = exit_names,
 	  .what = "how the run ends; qemu writes the status to isa-debug-exit "

@@ -228,6 +228,21 @@ void parse_variants(struct options *o, char *val)
 		opt_error(o, "variants=: empty list");
 }
 
+void parse_log(struct options *o, char *val)
+{
+	size_t n = 0;
+
+	while (val[n])
+		n++;
+	if (!n)
+		opt_error(o, "log=: empty; valid: the path of a new file, or - for standard output");
+	else if (n + 1 > sizeof(o->log_path))
+		opt_error(o, "log=: path longer than %u characters",
+			  (unsigned int)sizeof(o->log_path) - 1);
+	else
+		copy_word(o->log_path, sizeof(o->log_path), val);
+}
+
 void parse_cpu(struct options *o, char *val)
 {
 	unsigned int cpu;

@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The answer as the screen's first page at the end of a run: the answer
- * lines (harness/answer.h) as a matrix, a row per pass, a column per
- * function and kernel pick (the variant that runs what the kernel picks:
- * the decision depends on the pick's variant and the pass alone), each
- * cell keep, NAME-Z% (switch to NAME, saving Z%), undecided, n/a, or
- * ~NAME-Z% where the run is not on a CPU (figures, no advice); a legend row per function
- * says whose pick each column is. The functions' columns go side by
- * side where the screen is wide enough, else in bands below each other.
+ * The answer as the screen's first page at the end of a run: the matrix
+ * of harness/answer_matrix.h (pass x kernel pick, the picks each column
+ * stands for, the footnotes), the same pagebench-linux and
+ * pagebench-report verdict draw, in ASCII.
  */
 #ifndef PB_SCREEN_ANSWER_H
 #define PB_SCREEN_ANSWER_H
@@ -18,8 +14,8 @@
 #define ANSWER_PAGE_ROWS	(ANSWER_FNS * (PASS_COUNT + 3) + ANSWER_FNS + 1)
 
 /*
- * The page's rows, at most cols wide (at least 80 is expected); 0 when
- * the run made no answer.
+ * The page's rows, at most cols wide (at least 80 is expected) and max
+ * of them (the last says what is cut); 0 when the run made no answer.
  */
 unsigned int screen_answer_page(const struct answers *a, unsigned int cols,
 				char (*rows)[ANSWER_PAGE_COLS + 1], unsigned int max);

@@ -200,6 +200,8 @@ static void show_page(unsigned int page)
 
 void screen_run_summary(const struct summary *sum, uint64_t tsc_khz)
 {
+	unsigned int rows;
+
 	if (!screen_cols() || !sum || !sum->n)
 		return;
 	shown.sum = sum;
@@ -209,8 +211,11 @@ void screen_run_summary(const struct summary *sum, uint64_t tsc_khz)
 	screen_log_keep_identity();
 	screen_set_progress((const char *const[]){ "", "" }, 2);
 	paginate(screen_body_rows() - (shown.nfailures ? shown.nfailures + 1 : 0));
+	/* The page's rows: the body's, below the failures. */
+	rows = shown.nfailures ? shown.nfailures + 1 : 0;
+	rows = screen_body_rows() > rows ? screen_body_rows() - rows : 0;
 	shown.answer_rows = screen_answer_page(&sum->answers, screen_cols(), shown.answer,
-					       ANSWER_PAGE_ROWS);
+					       rows < ANSWER_PAGE_ROWS ? rows : ANSWER_PAGE_ROWS);
 	/* The answer first: what a person at the machine came for. */
 	show_page(shown.answer_rows ? shown.pages : 0);
 }

@@ -3,7 +3,10 @@ matrix of pass x kernel pick, each cell the answer line's decision, then
 the caveats once, as numbered footnotes (docs/report.md, "verdict").
 
 The model (Screen, Table, Column, Cell) is built from the answer lines
-alone; text() and htmlverdict draw it. Nothing here decides: a cell says
+alone; text() and htmlverdict draw it. This layout is the reference:
+harness/answer_matrix.c draws the same text from the engine's records
+(the kernel's screen page, pagebench-linux's terminal), and
+tests/test_linux_log.py holds them equal. Nothing here decides: a cell says
 what its answer line says. Picks of one function that run the same
 variant get one column when their answers agree in every pass (a cost
 depends on the variant and the pass, as the screen page has it); where
@@ -83,7 +86,8 @@ class Cell:
             return "undecided" + mark(self.note)
         s = "n/a" + mark(self.note)
         if a.ratio is not None and a.routine and not compact:
-            s += " %s ×%.2f" % (a.routine, a.ratio.median)
+            s += " %s ×%s" % (a.routine, fixed(
+                (int(round(a.ratio.median * 10000)) + 50) // 100, 2))
         return s
 
 
@@ -114,16 +118,27 @@ def mark(n):
     return "".join(SUPER[int(d) - 1] if d != "0" else "⁰" for d in str(n))
 
 
-def pct(x, digits):
-    return ("%." + str(digits) + "f") % x
+def hundredths(x):
+    """x (a per cent from a four-decimal ratio, or a ratio to two
+    decimals' use) in exact hundredths."""
+    return int(round(x * 100))
+
+
+def fixed(h, digits):
+    """Hundredths h with digits 0 to 2, rounded half away from zero from
+    the exact figure, not from a float's binary neighbour, so that the
+    C renderer (harness/answer_matrix.c) says the same digits."""
+    q = (abs(h) + (50, 5, 0)[digits]) // (100, 10, 1)[digits]
+    s = str(q) if digits == 0 else "%d.%0*d" % (q // 10 ** digits, digits,
+                                                q % 10 ** digits)
+    return "-" + s if h < 0 else s
 
 
 def saving_text(s, compact=False):
     """"−50% (47–53)": a saving and its 95% interval, in per cent."""
-    digits = 0 if compact or min(abs(s.median), abs(s.lo),
-                                 abs(s.hi)) >= 9.5 else 1
-    return "−%s%% (%s–%s)" % (pct(s.median, digits), pct(s.lo, digits),
-                               pct(s.hi, digits))
+    h = [hundredths(x) for x in (s.median, s.lo, s.hi)]
+    digits = 0 if compact or min(abs(x) for x in h) >= 950 else 1
+    return "−%s%% (%s–%s)" % tuple(fixed(x, digits) for x in h)
 
 
 def cell_of(screen, a, runs_on):

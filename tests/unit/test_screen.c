@@ -425,10 +425,12 @@ static void add_record(struct answers *a, enum answer_fn fn, enum pass_id pass,
 }
 
 /*
- * Records made by hand, with the longest names: a column per pick
- * variant (the same variant's picks share it), each cell what the
- * record says, the tables in bands that fit 80 columns, side by side on
- * a wider screen, and a legend row per function.
+ * Records made by hand, with the longest names, drawn by
+ * harness/answer_matrix.c in ASCII: a column per pick (merged where picks
+ * of one variant agree), each cell what the record says, matrix.py's
+ * blocks (a suite's functions side by side where they fit the width),
+ * the picks' rows, the footnotes, compact cells and a cut where the
+ * rows are too few.
  */
 static void test_answer_page(void)
 {
@@ -463,42 +465,52 @@ static void test_answer_page(void)
 	add_record(&a, ANSWER_COPY_PAGE, PASS_HOT, cp, ANSWER_SWITCH, "regs_nopf", 880000);
 	add_record(&a, ANSWER_COPY_PAGE, PASS_HOT, cx, ANSWER_KEEP, NULL, 0);
 
+	/* Wide: the clear suite's functions in one block, as matrix.py draws them. */
+	n = screen_answer_page(&a, 140, rows, ANSWER_PAGE_ROWS);
+	result(n == 14 && !rows[0][0] &&
+	       !strcmp(rows[1], "pass  clear_page                                         "
+		       "                           clear_pages") &&
+	       !strcmp(rows[2], "      stosb                     sse2                      "
+		       "clzero_sf                 stosb_all") &&
+	       !strcmp(rows[3], "l1    undecided[1]              -> avx_t -91% (91-91)     "
+		       "-                         keep") &&
+	       !strcmp(rows[4], "l1f   -> avx512_t -20% (20-21)  -> avx512_t -32% (32-32)  "
+		       "-> avx512_t -29% (29-29)  undecided[1]"),
+	       "answer_page_clear", "%u rows: '%s' '%s' '%s' '%s'", n, rows[1], rows[2], rows[3],
+	       rows[4]);
+	result(!strcmp(rows[5], "picks: stosb: linux running 6.18.44, linux >=5.4 <7.0, linux "
+		       ">=7.0, xen >=4.21 hot; sse2: xen 4.15-4.20; clzero_sf: xen >=4.21 cold;") &&
+	       !strcmp(rows[6], "  stosb_all: linux >=7.0"), "answer_page_picks", "'%s' '%s'",
+	       rows[5], rows[6]);
+	result(!strcmp(rows[8], "pass  copy_page") &&
+	       !strcmp(rows[9], "      movsq                      xen_cold") &&
+	       !strcmp(rows[10], "hot   -> regs_nopf -12% (12-12)  keep") &&
+	       !strcmp(rows[11], "picks: movsq: linux >=5.4; xen_cold: xen 4.15-4.20"),
+	       "answer_page_copy", "'%s' '%s' '%s' '%s'", rows[8], rows[9], rows[10], rows[11]);
+	/* 80 columns: blocks that fit, the footnote after them. */
 	n = screen_answer_page(&a, 80, rows, ANSWER_PAGE_ROWS);
 	for (i = 0; i < n; i++)
 		fits = fits && strlen(rows[i]) <= 80;
-	result(n == 12 && fits, "answer_page_fits_80", "%u rows", n);
-	result(!strcmp(rows[0], "pass  clear_page                                clear_pages"),
-	       "answer_page_heads", "'%s'", rows[0]);
-	result(!strcmp(rows[1], "      stosb         sse2          clzero_sf     stosb_all"),
-	       "answer_page_columns", "'%s'", rows[1]);
-	result(!strcmp(rows[2], "l1    undecided     avx_t-91%     -             keep"),
-	       "answer_page_l1", "'%s'", rows[2]);
-	result(!strcmp(rows[3], "l1f   avx512_t-20%  avx512_t-32%  avx512_t-29%  undecided"),
-	       "answer_page_l1f", "'%s'", rows[3]);
-	result(!rows[4][0] && !strcmp(rows[5], "pass  copy_page") &&
-	       !strcmp(rows[6], "      movsq         xen_cold") &&
-	       !strcmp(rows[7], "hot   regs_nopf-12% keep"), "answer_page_copy_band",
-	       "'%s' '%s' '%s'", rows[5], rows[6], rows[7]);
-	result(!rows[8][0] &&
-	       !strcmp(rows[9], "clear_page: stosb=running,linux,xen hot  "
-		       "sse2=xen 4.15-4.20  clzero_sf=xen cold") &&
-	       !strcmp(rows[10], "clear_pages: stosb_all=linux") &&
-	       !strcmp(rows[11], "copy_page: movsq=linux  xen_cold=xen 4.15-4.20"),
-	       "answer_page_legend", "'%s' '%s' '%s'", rows[9], rows[10], rows[11]);
-	/* Wide enough: one band. */
-	n = screen_answer_page(&a, 140, rows, ANSWER_PAGE_ROWS);
-	result(n == 9 && !strcmp(rows[0], "pass  clear_page                                "
-				 "clear_pages   copy_page"), "answer_page_one_band",
-	       "%u rows, '%s'", n, rows[0]);
-	/* Not a CPU: the figures marked ~, no advice; a cell is cut to its width. */
+	result(fits && n == 27 && !strcmp(rows[2], "      stosb                     sse2") &&
+	       !strcmp(rows[9], "      clzero_sf") &&
+	       !strcmp(rows[25], "[1] undecided: the 95% interval reaches both sides of the "
+		       "worth (--json:"), "answer_page_fits_80", "%u rows: '%s'", n, rows[25]);
+	/* Not a CPU: no advice, the figure it would have given. */
 	a.rec[a.n - 2].action = ANSWER_NONE;
 	a.rec[a.n - 2].why = WHY_NOT_A_CPU;
 	a.run.not_a_cpu = true;
 	n = screen_answer_page(&a, 80, rows, ANSWER_PAGE_ROWS);
-	result(!strcmp(rows[7], "hot   ~regs_nopf-12 keep"), "answer_page_not_a_cpu_cut",
-	       "'%s'", rows[7]);
+	result(!strcmp(rows[22], "hot   n/a[2] regs_nopf x0.88  keep") &&
+	       strstr(rows[n - 1], "[2] ") == rows[n - 1], "answer_page_not_a_cpu",
+	       "'%s' '%s'", rows[22], rows[n - 1]);
 	result(strstr(screen_answer_legend(&a), "not a CPU") != NULL, "answer_page_legend_not_a_cpu",
 	       "%s", screen_answer_legend(&a));
+	/* Too few rows: compact cells, no blank rows, and the last row says what is cut. */
+	n = screen_answer_page(&a, 80, rows, 10);
+	result(n == 10 && !strcmp(rows[3], "l1f   ->avx512_t -20% (20-21)  ->avx512_t -32% "
+				  "(32-32)  ->avx512_t -29% (29-29)") &&
+	       !strncmp(rows[9], "... ", 4), "answer_page_cut", "%u rows: '%s' '%s'", n, rows[3],
+	       rows[9]);
 	a.n = 0;
 	result(screen_answer_page(&a, 80, rows, ANSWER_PAGE_ROWS) == 0, "answer_page_none",
 	       "a page without records");

@@ -1,0 +1,279 @@
+"""pagebench-linux's log= (linux/log.c): on a terminal the raw lines go to a
+new file and the terminal ends with the answer's matrix and the log's path;
+into a pipe or a file they go to standard output as before; a log that
+cannot be written is an error, never a silent loss. The matrix is drawn
+by harness/answer_matrix.c, in scripts/pbreport/matrix.py's layout: the
+same text, cell for cell, from one real run. Runs are short (time=2s,
+one pass)."""
+import os
+import pty
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+from pbreport import decided, grammar, matrix  # noqa: E402
+from pbreport import parse as P  # noqa: E402
+
+TOOL = os.path.join(REPO, "build", "bin", "pagebench-linux")
+REPORT = os.path.join(REPO, "scripts", "pagebench-report")
+DECIDE = os.path.join(REPO, "build", "bin", "pagebench-decide")
+RESULTS = os.path.join(REPO, "results")
+# Logs without answer lines, between them: switch, keep, undecided, the
+# whys (not-a-cpu, no-interval, pick-not-measured), a table wider than 100
+# columns, picks merged; a few, as parsing a log is most of the cost.
+RESULT_LOGS = ("emr-linux-cpu-2026-12-01.log", "epyc-linux-cpu-2026-11-30.log",
+               "epyc-kvm-emulator-xen-2026-11-30.log",
+               "xeon-qemu-tcg-translator-module-xen-2026-12-01.log")
+SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+QUICK = ["suite=clear", "passes=l1", "time=2s"]
+TAG = re.compile(r"^\(PB\) (.*)$")
+DEFAULT_NAME = re.compile(r"^pagebench-[A-Za-z0-9_.-]+-\d{8}T\d{6}Z\.log$")
+
+
+def on_terminal(args, cwd):
+    """Runs args with standard output a terminal (stderr a pipe): what
+    the terminal showed, with its \\r\\n as \\n, stderr and the status."""
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.Popen(args, stdout=slave, stderr=subprocess.PIPE, cwd=cwd)
+        os.close(slave)
+        slave = None
+        chunks = []
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            chunks.append(data)
+        err = proc.stderr.read().decode()
+        proc.stderr.close()
+        status = proc.wait(timeout=120)
+    finally:
+        if slave is not None:
+            os.close(slave)
+        os.close(master)
+    return b"".join(chunks).decode().replace("\r\n", "\n"), err, status
+
+
+def kinds(lines):
+    return {grammar.classify(l) for l in lines}
+
+
+class LinuxLogFile(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not os.access(TOOL, os.X_OK):
+            raise AssertionError("%s is not built: run make" % TOOL)
+        cls.dir = tempfile.mkdtemp(prefix="pb-log-")
+        cls.shown, cls.err, cls.status = on_terminal([TOOL] + QUICK, cls.dir)
+        cls.files = os.listdir(cls.dir)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir)
+
+    def log_lines(self):
+        self.assertEqual(len(self.files), 1, self.files)
+        with open(os.path.join(self.dir, self.files[0])) as f:
+            raw = f.read().splitlines()
+        out = []
+        for l in raw:
+            m = TAG.match(l)
+            self.assertTrue(m, "untagged line in the log: %r" % l)
+            out.append(m.group(1))
+        return out
+
+    def test_default_file_is_complete(self):
+        """On a terminal, the default: a new pagebench-HOST-DATE.log here,
+        every line documented, ending with done:, with the answer lines;
+        the same kinds of line as log=- prints on standard output."""
+        self.assertEqual(self.status, 0, self.shown + self.err)
+        self.assertRegex(self.files[0], DEFAULT_NAME)
+        lines = self.log_lines()
+        for l in lines:
+            self.assertIsNotNone(grammar.classify(l), "undocumented: %r" % l)
+        self.assertEqual(lines[-1], "done: 0 failures")
+        self.assertIn("answer", kinds(lines))
+        plain = subprocess.run([TOOL, "log=-"] + QUICK, capture_output=True, text=True,
+                               timeout=120)
+        self.assertEqual(plain.returncode, 0, plain.stderr)
+        self.assertEqual(plain.stderr, "")
+        piped = [TAG.match(l).group(1) for l in plain.stdout.splitlines()]
+        # The figures differ run to run; what is said does not.
+        self.assertEqual(kinds(piped), kinds(lines))
+        self.assertEqual(piped[-1], lines[-1])
+
+    def test_terminal_ends_with_matrix_and_path(self):
+        """The terminal shows no raw line: the matrix (at most 40 lines of
+        at most 100 columns with the path) and, last, where the log is."""
+        out = self.shown.splitlines()
+        self.assertFalse([l for l in out if TAG.match(l)])
+        self.assertLessEqual(len(out), 40)
+        self.assertLessEqual(max(len(l) for l in out), 100)
+        self.assertEqual(out[-1], "log: %s (done: 0 failures)" % self.files[0])
+        self.assertTrue(out[0].startswith("cells: "), out[0])
+        self.assertTrue([l for l in out if l.startswith("pass  clear_page")], out)
+
+    def test_matrix_is_matrix_py(self):
+        """pagebench-report verdict of the same log draws the same matrix:
+        from its cells line on, the text is equal, line for line."""
+        rep = subprocess.run([REPORT, "verdict", os.path.join(self.dir, self.files[0])],
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        py = rep.stdout.splitlines()
+        start = next(i for i, l in enumerate(py) if l.startswith("cells: "))
+        self.assertEqual(self.shown.splitlines()[:-1], py[start:])
+
+
+class LinuxAnswerMatrixResults(unittest.TestCase):
+    """The C matrix equals matrix.py's on logs in results/ without answer
+    lines, whose answers pagebench-decide makes with the engine. The
+    one footnote that may differ is not-a-cpu's: matrix.py names what ran
+    (TCG, an emulator), which the engine's records do not hold."""
+
+    def test_results(self):
+        if not os.access(DECIDE, os.X_OK):
+            raise AssertionError("%s is not built: run make" % DECIDE)
+        compared = 0
+        for name in RESULT_LOGS:
+            with open(os.path.join(RESULTS, name), "rb") as f:
+                machines, _ = P.read_bytes(f.read(), name)
+            figures = {i: decided.figures(m, str(i)) for i, m in enumerate(machines)
+                       if not m.answers}
+            figures = {i: t for i, t in figures.items() if t}
+            if not figures:
+                continue
+            decided.fill(machines)
+            for i, text in figures.items():
+                py = matrix.text(matrix.build(machines[i])).splitlines()
+                start = next(k for k, l in enumerate(py) if l.startswith("cells: "))
+                r = subprocess.run([DECIDE, "--matrix", str(40 - start)], input=text,
+                                   capture_output=True, text=True, timeout=60)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                c = r.stdout.splitlines()
+                self.assertEqual(c[0], "machine %d" % i)
+                want, got = py[start:], c[1:]
+                with self.subTest(log=name, machine=i):
+                    self.assertEqual(len(got), len(want))
+                    for w, g in zip(want, got):
+                        if w[:1] in SUPERSCRIPT and "not a CPU" in w:
+                            self.assertEqual(g[:2], w[:2])
+                            self.assertIn("not a CPU: no recommendation", g)
+                        else:
+                            self.assertEqual(g, w)
+                compared += 1
+        self.assertEqual(compared, len(RESULT_LOGS))
+
+
+class LinuxLogErrors(unittest.TestCase):
+    """A log that cannot be written stops the run with status 3 and says
+    why on stderr; nothing is overwritten, nothing is silently lost."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="pb-log-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def run_tool(self, *args, **kw):
+        return subprocess.run([TOOL] + list(args), capture_output=True, text=True,
+                              timeout=120, cwd=self.dir, **kw)
+
+    def test_existing_file_refused(self):
+        path = os.path.join(self.dir, "old.log")
+        with open(path, "w") as f:
+            f.write("an earlier run\n")
+        r = self.run_tool("log=" + path, *QUICK)
+        self.assertEqual(r.returncode, 3)
+        self.assertEqual(r.stdout, "")
+        self.assertRegex(r.stderr, r"^pagebench-linux: cannot create the log %s: File exists "
+                         r"\(a run never overwrites a file" % re.escape(path))
+        with open(path) as f:
+            self.assertEqual(f.read(), "an earlier run\n")
+
+    def test_symlink_refused(self):
+        """A link someone placed is not followed, even to a new file."""
+        link, target = os.path.join(self.dir, "x.log"), os.path.join(self.dir, "target")
+        os.symlink(target, link)
+        r = self.run_tool("log=" + link, *QUICK)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("File exists", r.stderr)
+        self.assertFalse(os.path.exists(target))
+
+    def test_dev_full_refused(self):
+        """log=/dev/full names an existing file: refused, as any other."""
+        r = self.run_tool("log=/dev/full", *QUICK)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("cannot create the log /dev/full: File exists", r.stderr)
+
+    def test_missing_folder(self):
+        path = os.path.join(self.dir, "no", "such", "x.log")
+        r = self.run_tool("log=" + path, *QUICK)
+        self.assertEqual(r.returncode, 3)
+        self.assertEqual(r.stderr, "pagebench-linux: cannot create the log %s: No such file "
+                         "or directory\n" % path)
+
+    def test_folder_others_can_swap(self):
+        """A folder any user may write and not sticky: another could put
+        a link where the log goes; refused, as scripts/cmdline.py does."""
+        shared = os.path.join(self.dir, "shared")
+        os.mkdir(shared)
+        os.chmod(shared, 0o777)
+        r = self.run_tool("log=" + os.path.join(shared, "x.log"), *QUICK)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("writable by other users and not sticky", r.stderr)
+        self.assertEqual(os.listdir(shared), [])
+        os.chmod(shared, 0o1777)
+        r = self.run_tool("log=" + os.path.join(shared, "x.log"), "suite=xen", "passes=l1",
+                          "reps=1", "variants=stosb")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(os.listdir(shared), ["x.log"])
+
+    def test_option_error_leaves_no_file(self):
+        """A mistyped option with the log in a file: the error on stderr,
+        status 2, and no file left behind for it."""
+        path = os.path.join(self.dir, "x.log")
+        r = self.run_tool("log=" + path, "suite=stirngs")
+        self.assertEqual(r.returncode, 2)
+        self.assertRegex(r.stderr, r"^pagebench-linux: option error: suite=: unknown")
+        self.assertFalse(os.path.exists(path))
+
+    def test_write_error(self):
+        """The file cannot grow (RLIMIT_FSIZE, as a full disk): the run
+        stops at the first line that does not fit, status 3, and says so."""
+        path = os.path.join(self.dir, "x.log")
+
+        def small():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))
+        r = self.run_tool("log=" + path, *QUICK, preexec_fn=small)
+        self.assertEqual(r.returncode, 3)
+        self.assertEqual(r.stderr, "pagebench-linux: cannot write the log to %s: File too "
+                         "large\n" % path)
+        self.assertLessEqual(os.path.getsize(path), 2048)
+
+    def test_answer_to_full_stdout(self):
+        """The log complete in its file, the answer to a full standard
+        output: status 3, and stderr says where the log is."""
+        path = os.path.join(self.dir, "x.log")
+        with open("/dev/full", "w") as full:
+            r = subprocess.run([TOOL, "log=" + path] + QUICK, stdout=full,
+                               stderr=subprocess.PIPE, text=True, timeout=120, cwd=self.dir)
+        self.assertEqual(r.returncode, 3)
+        self.assertEqual(r.stderr, "pagebench-linux: cannot write the answer to standard "
+                         "output: No space left on device; the log is complete in %s\n" % path)
+        with open(path) as f:
+            self.assertEqual(f.read().splitlines()[-1], "(PB) done: 0 failures")
+
+
+if __name__ == "__main__":
+    unittest.main()
