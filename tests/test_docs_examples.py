@@ -18,7 +18,7 @@ CMD = "scripts/pagebench-report winners " + LOG
 
 def docs_examples(*args):
     r = subprocess.run([sys.executable, SCRIPT] + list(args), stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True, timeout=600,
+                       stderr=subprocess.PIPE, encoding="utf-8", timeout=600,
                        env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     return r.returncode, r.stdout + r.stderr
 
@@ -30,7 +30,7 @@ class DocsExamples(unittest.TestCase):
 
     def doc(self, text):
         path = os.path.join(self.tmp, "doc.md")
-        with open(path, "w") as f:
+        with open(path, "w", encoding="utf-8") as f:
             f.write(text)
         return path
 
@@ -43,9 +43,9 @@ class DocsExamples(unittest.TestCase):
         self.assertGreaterEqual(int(last[4]), 10, out)
 
     def test_stale_block_fails_with_file_line_and_diff(self):
-        rc, now = subprocess.getstatusoutput(os.path.join(ROOT, CMD))
-        self.assertEqual(rc, 0, now)
-        lines = now.rstrip().split("\n")
+        r = subprocess.run(CMD.split(), cwd=ROOT, stdout=subprocess.PIPE, encoding="utf-8")
+        self.assertEqual(r.returncode, 0)
+        lines = [l.rstrip() for l in r.stdout.rstrip().split("\n")]
         stale = lines[:]
         stale[1] = stale[1] + " (old)"
         body = "".join("    %s\n" % l if l else "\n" for l in stale)
@@ -55,10 +55,13 @@ class DocsExamples(unittest.TestCase):
         self.assertIn("%s:6: stale example of `%s`" % (path, CMD), out)
         self.assertIn("\n-%s (old)\n+%s\n" % (lines[1], lines[1]), out)
 
+        os.chmod(path, 0o644)
         rc, out = docs_examples("--update", path)
         self.assertEqual(rc, 0, out)
         self.assertIn("%s:6: updated" % path, out)
-        with open(path) as f:
+        self.assertEqual(os.stat(path).st_mode & 0o777, 0o644)
+        self.assertEqual(os.listdir(self.tmp), ["doc.md"])
+        with open(path, encoding="utf-8") as f:
             text = f.read()
         want = "".join("    %s\n" % l if l.strip() else "\n" for l in lines)
         self.assertEqual(text, "# T\n\nIt prints:\n\n<!-- example: %s -->\n%s\nAfter.\n"
@@ -70,7 +73,7 @@ class DocsExamples(unittest.TestCase):
         self.assertEqual(docs_examples(path)[0], 1)
         rc, out = docs_examples("--update", path)
         self.assertEqual(rc, 0, out)
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             text = f.read().split("\n")
         self.assertEqual(text[3], "  ```")
         self.assertNotIn("  old", text)
