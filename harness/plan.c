@@ -168,25 +168,16 @@ static void size_scrub(struct plan *p, const struct options *o,
 		p->scrub_bytes = 0;
 }
 
-/* suite=strings (issue 12): the sizes measured when sizes= does not say. */
-static const uint16_t strings_default_sizes[] = {
-	0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256,
-	511, 512, 1023, 1024, 2048, 4095, 4096,
-};
-_Static_assert(sizeof(strings_default_sizes) / sizeof(strings_default_sizes[0])
-	       <= STRINGS_SIZES_MAX, "the default sizes fit the plan");
-
 /* The string variants and sizes, chosen and gated as the page tables are. */
 static void plan_strings(struct plan *p, const struct options *o,
 			 const struct cpu_desc *d)
 {
-	const uint16_t *sizes = o->nsizes ? o->sizes : strings_default_sizes;
 	unsigned int i;
 
-	p->nsizes = o->nsizes ? o->nsizes : sizeof(strings_default_sizes) /
-					    sizeof(strings_default_sizes[0]);
+	/* sizes= or its default (options_finish()). */
+	p->nsizes = o->nsizes;
 	for (i = 0; i < p->nsizes; i++)
-		p->sizes[i] = sizes[i];
+		p->sizes[i] = o->sizes[i];
 	for (i = 0; i < string_variant_count; i++) {
 		if (!option_selects_string(o, i))
 			continue;
@@ -202,23 +193,19 @@ void plan_build(struct plan *p, const struct options *o,
 {
 	unsigned int i;
 
-	*p = (struct plan){ .suite = o->suite };
-	p->reps = o->reps ? o->reps : suites[o->suite].reps;
+	/* Finished options (options_finish()) carry their defaults. */
+	*p = (struct plan){ .suite = o->suite, .reps = o->reps,
+			    .worth_bp = o->worth_bp, .time_ms = o->time_ms,
+			    .time_over = o->time_over,
+			    .precision_bp = o->precision_bp,
+			    .budget_ms = o->budget_ms };
 	p->stats = suites[o->suite].how == HOW_PASSES && !suites[o->suite].xen_only;
-	p->worth_bp = o->worth_bp ? o->worth_bp : WORTH_DEFAULT_BP;
-	if (!p->reps && (o->time_ms || !(o->precision_bp || o->budget_ms))) {
-		p->time_ms = o->time_ms ? o->time_ms : TIME_DEFAULT_MS;
-		p->time_over = o->precision_bp || o->budget_ms;
-	} else if (!p->reps) {
-		p->precision_bp = o->precision_bp ? o->precision_bp : PRECISION_DEFAULT_BP;
-		p->budget_ms = o->budget_ms ? o->budget_ms : BUDGET_DEFAULT_MS;
-	}
 	if (p->stats) {
 		p->batch_room = (size_t)d->l2.size_kib * 1024 / 2;
 		if (p->batch_room < BATCH_ROOM_MIN)
 			p->batch_room = BATCH_ROOM_MIN;
 	}
-	p->passes = o->passes ? o->passes : suite_passes(o->suite);
+	p->passes = o->passes;
 	variants_configure(d);
 	p->forced = o->force & ~d->feats;
 	for (i = 0; i < variant_count; i++) {

@@ -925,6 +925,22 @@ def documented_options():
     return keys
 
 
+def documented_defaults():
+    """{key: default} of docs/running.md's Options table, where the Default
+    column starts with a value in backquotes."""
+    with open(os.path.join(REPO, "docs", "running.md")) as f:
+        text = f.read()
+    table = text.split("| Option | Meaning | Default |\n|---|---|---|\n", 1)[1]
+    out = {}
+    for row in table.split("\n\n", 1)[0].splitlines():
+        cells = row.strip("|").split(" | ")
+        m = re.match(r"`([^`]+)`", cells[-1].strip())
+        if m:
+            for key in re.findall(r"`(\w+)=", cells[0]):
+                out[key] = m.group(1)
+    return out
+
+
 class OptionsDocumented(unittest.TestCase):
     """--help comes from the parser's own table, so docs/running.md's Options table
     is checked against it: no option the parser lacks, none it leaves out,
@@ -954,11 +970,113 @@ class OptionsDocumented(unittest.TestCase):
         documented = documented_options()
         self.assertEqual(sorted(documented), sorted(parser),
                          "docs/running.md's Options table vs the parser's keys")
+        # A default the table gives as a value is the one --help says.
+        helped = dict(help_defaults(CPUID_TOOL), **help_defaults(TOOL))
+        for key, value in sorted(documented_defaults().items()):
+            with self.subTest(default=key):
+                self.assertTrue(helped[key] == value or
+                                helped[key].startswith(value + " "),
+                                "running.md: %s, --help: %s" % (value, helped[key]))
         for key in sorted(parser):
             with self.subTest(key=key):
                 self.assertEqual(documented[key]["programs"], parser[key]["programs"])
                 if parser[key]["names"]:
                     self.assertEqual(documented[key]["names"], parser[key]["names"])
+
+
+def help_defaults(tool):
+    """{key: the text after "Default:"} from a program's --help, its
+    wrapped lines joined."""
+    out = subprocess.run([tool, "--help"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stderr == "", out
+    defaults, key = {}, None
+    for line in out.stdout.splitlines():
+        m = re.match(r"^  (\w+)=\S+$", line)
+        if m:
+            key, text = m.group(1), []
+            continue
+        if key and line.startswith("      "):
+            text.append(line.strip())
+            m = re.search(r"\. Default: (.*)\.$", " ".join(text))
+            if m:
+                defaults[key] = m.group(1)
+    return defaults
+
+
+def plan_line(*args):
+    """pagebench-linux's plan line for args, read as it is printed; the
+    run is stopped there, before it measures anything."""
+    proc = subprocess.Popen([TOOL] + list(args), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        for line in proc.stdout:
+            if re.match(r"^\(\w+\) plan ", line):
+                return line.rstrip("\n")
+    finally:
+        proc.kill()
+        proc.communicate()
+    raise AssertionError("pagebench-linux %s printed no plan line" % " ".join(args))
+
+
+def plan_words(line):
+    return dict(re.findall(r" (\w+)=(\S+)", line))
+
+
+def as_ms(t):
+    """A time as --help and the options write it, 30s or 1000ms, in ms."""
+    m = re.fullmatch(r"(\d+)(ms|s)", t)
+    assert m, t
+    return int(m.group(1)) * (1000 if m.group(2) == "s" else 1)
+
+
+class HelpDefaults(unittest.TestCase):
+    """The defaults --help prints are the ones a run takes: each run is
+    stopped at its plan line, which says the suite, reps and time= or
+    precision= and budget= the finished options carry. Each run takes
+    under 0.2s (AMD EPYC Zen 5 VM)."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.access(TOOL, os.X_OK):
+            raise AssertionError("%s is not built: run make" % TOOL)
+        cls.help = help_defaults(TOOL)
+
+    def test_a_run_without_options(self):
+        line = plan_line()
+        words = plan_words(line)
+        self.assertTrue(line.startswith("(%s) plan " % self.help["tag"]), line)
+        self.assertEqual(words["suite"], self.help["suite"])
+        self.assertEqual(words["reps"], "auto")
+        self.assertTrue(self.help["reps"].startswith("epochs until time= is spent"),
+                        self.help["reps"])
+        self.assertEqual(words["time"], "%dms" % as_ms(self.help["time"]))
+        self.assertNotIn("precision", words)
+
+    def test_precision_and_budget_default_without_time(self):
+        # Each has its default where the other is given without time=.
+        for key, other, value in (("precision", "budget", "500ms"),
+                                  ("budget", "precision", "2%")):
+            with self.subTest(key=key):
+                self.assertIn(key, self.help)
+                given, _, when = self.help[key].partition(" ")
+                self.assertEqual(when, "where given without time=")
+                words = plan_words(plan_line("%s=%s" % (other, value)))
+                self.assertNotIn("time", words)
+                self.assertEqual(words[other], value)
+                if key == "budget":
+                    self.assertEqual(words[key], "%dms" % as_ms(given))
+                else:
+                    self.assertEqual(words[key], given)
+
+    def test_a_suite_with_its_own_reps(self):
+        # "... (xen 3, scrub 3, strings 11)": every suite that differs.
+        own = dict((n, int(r)) for n, r in
+                   re.findall(r"(\w+) (\d+)", self.help["reps"].partition("(")[2]))
+        self.assertIn("xen", own)
+        for suite in ("xen", "strings"):
+            with self.subTest(suite=suite):
+                words = plan_words(plan_line("suite=" + suite))
+                self.assertEqual(words["reps"], str(own[suite]))
 
 
 class StringsSuite(unittest.TestCase):

@@ -14,7 +14,7 @@
  *   features NAME=0|1 ...         feature names as the features line has
  *                                 them; a feature not named is unknown
  *   fast_string 0|1|?             IA32_MISC_ENABLE bit 0, where the log says
- *   run worth_bp=N not_a_cpu=0|1 tsc_khz=N
+ *   run [worth_bp=N] not_a_cpu=0|1 tsc_khz=N   (no worth_bp: worth='s default)
  *   pass op=clear|copy pass=ID bytes=N
  *   series variant=NAME failed=0|1 quantum=N med=N,N,...
  *   scrub step=ID bytes=N         a suite=scrub step (cpus1, cpus2_remote):
@@ -42,6 +42,7 @@
 #include "harness/answer.h"
 #include "harness/answer_matrix.h"
 #include "harness/answer_strings.h"
+#include "harness/options/options.h"
 #include "harness/interval.h"
 #include "variants/passes.h"
 #include "harness/rules.h"
@@ -305,11 +306,22 @@ static void series_words(char *const *w, unsigned int nw)
 	m.n++;
 }
 
+/* worth=: the log's where the report gives it, else a run's default. */
+static unsigned int worth_of(char *const *w, unsigned int nw)
+{
+	struct options o;
+
+	if (value_of(w, nw, "worth_bp"))
+		return number(w, nw, "worth_bp");
+	options_parse(&o, PROGRAM_LINUX, NULL);
+	return o.worth_bp;
+}
+
 static void run_words(char *const *w, unsigned int nw)
 {
 	struct rule_facts facts;
 
-	m.run = (struct answer_run){ .worth_bp = number(w, nw, "worth_bp"),
+	m.run = (struct answer_run){ .worth_bp = worth_of(w, nw),
 				     .not_a_cpu = number(w, nw, "not_a_cpu") != 0,
 				     .tsc_khz = number(w, nw, "tsc_khz") };
 	if (!m.run.worth_bp || m.run.worth_bp > 5000)

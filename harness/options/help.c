@@ -2,7 +2,8 @@
 /*
  * --help's text on the options, made from the table of options
  * (table.c): each key's form, what it does, its valid names and
- * its default.
+ * its default, as the row has it (the value options_init() and
+ * options_finish() parse, or what happens where it is no value).
  */
 #include "lib/fmt.h"
 #include "harness/options/internal.h"
@@ -23,8 +24,15 @@ static void help_wrap(const char *text, void (*put)(const char *line))
 		for (q = p; *q && q - p <= HELP_WIDTH - HELP_INDENT; q++)
 			if (*q == ' ')
 				cut = q;
-		if (!*q || !cut)
-			cut = q;	/* the rest fits, or one word is too long */
+		/*
+		 * The rest fits, or a line ends at the last space that fits,
+		 * or a word too long for a line is cut. (The rest one longer
+		 * than a line used to fit, and lost its last character.)
+		 */
+		if (!*q && q - p <= HELP_WIDTH - HELP_INDENT)
+			cut = q;
+		else if (!cut)
+			cut = p + (HELP_WIDTH - HELP_INDENT);
 		for (n = 0; n < HELP_INDENT; n++)
 			line[n] = ' ';
 		for (q = p; q < cut && n < HELP_WIDTH; q++)
@@ -33,6 +41,15 @@ static void help_wrap(const char *text, void (*put)(const char *line))
 		put(line);
 		p = *cut == ' ' ? cut + 1 : cut;
 	}
+}
+
+bool option_is_list(const struct option_def *d)
+{
+	size_t n = 0;
+
+	while (d->value && d->value[n])
+		n++;
+	return n >= 4 && str_eq(d->value + n - 4, ",...");
 }
 
 void options_help(enum program program, void (*put)(const char *line))
@@ -64,12 +81,22 @@ void options_help(enum program program, void (*put)(const char *line))
 			opt_append(text, sizeof(text), &n, "; %s:", dflt);
 			opt_append_names(text, sizeof(text), &n, d->names, program, " ", " ");
 		}
-		if (d->dflt_fn)
+		opt_append(text, sizeof(text), &n, ". Default: ");
+		if (d->dflt_fn) {
 			d->dflt_fn(dflt, sizeof(dflt));
-		else
-			fmt_snprintf(dflt, sizeof(dflt), "%s",
-				     d->dflt ? d->dflt : d->names(program, 0));
-		opt_append(text, sizeof(text), &n, ". Default: %s.", dflt);
+			opt_append(text, sizeof(text), &n, "%s", dflt);
+		} else if (d->dflt && option_is_list(d)) {
+			/* A list, as 0, 1, 2: a space after each comma lets it wrap. */
+			for (k = 0; d->dflt[k]; k++)
+				opt_append(text, sizeof(text), &n, "%c%s", d->dflt[k],
+					   d->dflt[k] == ',' ? " " : "");
+		} else {
+			opt_append(text, sizeof(text), &n, "%s",
+				   d->dflt ? d->dflt : d->dflt_is);
+		}
+		if (d->dflt_when)
+			opt_append(text, sizeof(text), &n, " %s", d->dflt_when);
+		opt_append(text, sizeof(text), &n, ".");
 		help_wrap(text, put);
 	}
 }

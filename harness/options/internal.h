@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the files of harness/options/ share, and no file outside it
- * includes; options.h is the folder's interface to everyone else. Lowest
+ * includes but the unit test of the table's defaults
+ * (tests/unit/test_lib.c); options.h is the folder's interface to
+ * everyone else. Lowest
  * first: words.c (errors, words, lists), names.c and values.c (the value
  * parsers), table.c (the options), then parse.c (the driver) and help.c
  * (--help), which both read the table.
@@ -54,9 +56,6 @@ void parse_tsc(struct options *o, char *val);
 
 /* --- values.c: numbers, sizes, times and text --- */
 
-/* console=: the first of each is the default (--help says "ttyS0,115200"). */
-extern const uint16_t com_ports[];
-extern const uint32_t bauds[];
 void parse_console(struct options *o, char *val);
 void parse_tag(struct options *o, char *val);
 void parse_reps(struct options *o, char *val);
@@ -84,12 +83,26 @@ struct option_def {
 	/*
 	 * What --help says. value: the value's form (NULL: one of names, as
 	 * a|b|c; else its first word in capitals, as FEAT, stands for one of
-	 * names); what: what it does; dflt: its default (NULL: the first of
-	 * names, or what dflt_fn writes).
+	 * names); what: what it does.
 	 */
-	const char *value, *what, *dflt;
+	const char *value, *what;
+	/*
+	 * The default, one of three. dflt: a value, which parse reads;
+	 * options_init() applies it, or options_finish() where dflt_applies
+	 * says it depends on other options (dflt_when says so in --help).
+	 * dflt_is: what happens where it is no value (the code that decides
+	 * is named beside it). dflt_fn: the default written from the table
+	 * it comes from (options_finish() applies that table's).
+	 */
+	const char *dflt, *dflt_when, *dflt_is;
+	bool (*dflt_applies)(const struct options *o);
 	void (*dflt_fn)(char *buf, size_t size);
 };
+
+/* Parses the default of option_defs[i] into o. */
+void opt_default(struct options *o, unsigned int i);
+/* Whether the option's value is a list (its form ends ",..."). */
+bool option_is_list(const struct option_def *d);
 
 extern const struct option_def option_defs[];
 extern const unsigned int option_def_count;

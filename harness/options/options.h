@@ -35,20 +35,12 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 #define OPT_ERROR_LEN 400
 #define OPT_WORD_MAX 256
 #define REPS_MAX 1000
-#define TAG_DEFAULT "PB"
-#define CPU_DEFAULT (-1)	/* cpu=: the last online CPU */
+#define CPU_DEFAULT (-1)	/* cpu= not given: each host takes its last CPU */
 #define CPU_NUMBER_MAX 4095	/* cpu=: the largest CPU number taken */
 #define SCRUB_MIN (1ull << 20)	/* scrub=: from 1 MiB */
 #define SCRUB_MAX (1ull << 40)	/* to 1 TiB (memory permitting) */
-#define WATCHDOG_S_DEFAULT 120	/* watchdog=: see docs/method.md */
 #define WATCHDOG_S_MAX 3600
-/*
- * stall_limit_ms=: the module's longest stretch without a reschedule point
- * that is not a failure. The default is a tenth of the shortest soft
- * lockup threshold Linux allows (watchdog_thresh=1: 2 s) and a fifth of a
- * 100 Hz kernel's tick; the module offers to reschedule every PBK_YIELD_MS.
- */
-#define STALL_LIMIT_MS_DEFAULT 20
+/* stall_limit_ms=: the module's longest stretch without a reschedule point that is not a failure. */
 #define STALL_LIMIT_MS_MAX 10000
 /* suite=strings: sizes= takes at most this many sizes, each at most the limit. */
 #define STRINGS_SIZES_MAX 32
@@ -58,22 +50,18 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 /*
  * precision= (hundredths of a per cent) and budget= (ms per pass): the
  * page suites add epochs until every interval is that precise or the
- * budget is spent (harness/epochs.h). The defaults keep a full default
- * run near a minute on this project's 2-vCPU VMs (docs/method.md).
+ * budget is spent (harness/epochs.h).
  */
 #define PRECISION_MIN_BP 10
 #define PRECISION_MAX_BP 5000
-#define PRECISION_DEFAULT_BP 100
 #define BUDGET_MIN_MS 10
 #define BUDGET_MAX_MS 3600000
-#define BUDGET_DEFAULT_MS 1000
 /*
  * worth=: the least saving the answer acts on (harness/answer.h), in
  * hundredths of a per cent, in steps of 0.1%.
  */
 #define WORTH_MIN_BP 10
 #define WORTH_MAX_BP 5000
-#define WORTH_DEFAULT_BP 300
 /*
  * time=: the whole run's time budget in the page suites but suite=xen,
  * shared between the passes by need (harness/budget.h); in place of
@@ -82,7 +70,6 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 #define TIME_MIN_MS 1000
 #define TIME_MAX_S 86400
 #define TIME_MAX_MS (TIME_MAX_S * 1000ull)
-#define TIME_DEFAULT_MS 30000
 
 struct options {
 	enum program program;
@@ -95,12 +82,18 @@ struct options {
 	uint64_t force;			/* bit per enum feat: treat as present */
 	enum suite suite;
 	enum tsc_pick tsc;
-	unsigned int reps;		/* 0: the suite's default */
-	unsigned int precision_bp;	/* precision=; 0: not given */
-	uint64_t budget_ms;		/* budget=; 0: not given */
-	unsigned int worth_bp;		/* worth=, or WORTH_DEFAULT_BP */
-	uint64_t time_ms;		/* time=; 0: not given */
-	pass_set passes;		/* 0: the suite's default */
+	/*
+	 * Once finished (options_finish()): reps 0 runs epochs until time=
+	 * is spent (time_ms), or until precise (precision_bp, budget_ms);
+	 * time_over: precision= or budget= was given too, and time= won.
+	 */
+	unsigned int reps;
+	unsigned int precision_bp;
+	uint64_t budget_ms;
+	uint64_t time_ms;
+	bool time_over;
+	unsigned int worth_bp;
+	pass_set passes;
 	/* variants= as given; when empty, each suite runs all its variants */
 	char variants_arg[OPT_WORD_MAX];
 	variant_set variants;		/* resolved once the suite is known */
@@ -121,13 +114,19 @@ struct options {
 };
 
 /*
- * Defaults, then every word of cmdline (which may be NULL). The kernel's
- * loader may put the image's path first: a first word without '=' is
- * skipped there.
+ * Defaults, then every word of cmdline (which may be NULL), then
+ * options_finish(). The kernel's loader may put the image's path first: a
+ * first word without '=' is skipped there.
  */
 void options_parse(struct options *o, enum program program, const char *cmdline);
 
-/* The same, one word at a time, for argument vectors. */
+/*
+ * The same, one word at a time, for argument vectors: options_init() sets
+ * the defaults that stand alone, options_finish() checks what needs the
+ * whole command line and adds the defaults that depend on other options
+ * (the suite's reps and passes; time=, or precision= and budget=). Every
+ * host calls it once, after the last word.
+ */
 void options_init(struct options *o, enum program program);
 void options_word(struct options *o, const char *word);
 void options_finish(struct options *o);

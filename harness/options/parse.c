@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The option parser's driver: the defaults, each word cut from the command
- * line and handed to its key's parser (table.c), the checks that
- * need the whole command line (the suite decides which variants, passes and
- * sizes exist), and the errors printed once the log can take them.
+ * The option parser's driver: the defaults (table.c's), each word cut
+ * from the command line and handed to its key's parser (table.c), the
+ * checks that need the whole command line (the suite decides which
+ * variants, passes and sizes exist) and the defaults that depend on other
+ * options, and the errors printed once the log can take them.
  */
 #include "harness/options/internal.h"
 #include "lib/out.h"
@@ -28,18 +29,31 @@ static void valid_keys(const struct options *o, char *buf, size_t size)
 			opt_append(buf, size, &n, " %s=", option_defs[i].key);
 }
 
+void opt_default(struct options *o, unsigned int i)
+{
+	char val[OPT_WORD_MAX];
+	const char *d = option_defs[i].dflt;
+	unsigned int n;
+
+	/* A parser may cut its value up: it gets a copy. */
+	for (n = 0; d[n] && n + 1 < sizeof(val); n++)
+		val[n] = d[n];
+	val[n] = '\0';
+	option_defs[i].parse(o, val);
+}
+
+/*
+ * Every default that stands alone, from the table (a word then replaces
+ * it, or keeps it where the word is bad); options_finish() adds the rest.
+ */
 void options_init(struct options *o, enum program program)
 {
-	*o = (struct options){
-		.program = program,
-		.tag = TAG_DEFAULT,
-		.console_port = com_ports[0],
-		.baud = bauds[0],
-		.cpu = CPU_DEFAULT,
-		.watchdog_s = WATCHDOG_S_DEFAULT,
-		.stall_limit_ms = STALL_LIMIT_MS_DEFAULT,
-		.worth_bp = WORTH_DEFAULT_BP,
-	};
+	unsigned int i;
+
+	*o = (struct options){ .program = program, .cpu = CPU_DEFAULT };
+	for (i = 0; i < option_def_count; i++)
+		if (option_defs[i].dflt && !option_defs[i].dflt_applies)
+			opt_default(o, i);
 }
 
 /*
@@ -248,6 +262,20 @@ void options_finish(struct options *o)
 			  valid);
 		o->passes = 0;
 	}
+
+	/* The defaults that depend on other options, now all are known. */
+	if (!o->reps)
+		o->reps = suites[o->suite].reps;
+	if (!o->passes)
+		o->passes = allowed;
+	if (o->time_ms && (o->precision_bp || o->budget_ms)) {
+		o->time_over = true;
+		o->precision_bp = 0;
+		o->budget_ms = 0;
+	}
+	for (i = 0; i < option_def_count; i++)
+		if (option_defs[i].dflt_applies && option_defs[i].dflt_applies(o))
+			opt_default(o, i);
 }
 
 void options_parse(struct options *o, enum program program, const char *cmdline)

@@ -7,8 +7,8 @@
 #include "lib/run.h"
 #include "harness/options/internal.h"
 
-const uint16_t com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
-const uint32_t bauds[] = {
+static const uint16_t com_ports[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
+static const uint32_t bauds[] = {
 	115200, 57600, 38400, 19200, 9600, 4800, 2400, 1200
 };
 

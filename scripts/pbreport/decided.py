@@ -15,8 +15,6 @@ from .parse import PASS_IDS, pass_bytes
 
 TOOL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "build", "bin", "pagebench-decide")
-# What a run's worth= defaults to: harness/options/options.h's, as --help says it.
-WORTH_BP = 300
 CENTI = 100
 PASS_ID_OF = {name: pid for pid, name in PASS_IDS.items()}
 # What rules.machine_facts() gives beside feature bits.
@@ -57,8 +55,8 @@ def figures(m, key):
         out.append("features " + feats)
     if "fast_string" in f:
         out.append("fast_string %d" % f["fast_string"])
-    out.append("run worth_bp=%d not_a_cpu=%d tsc_khz=%d" % (
-        WORTH_BP, not_a_cpu, m.tsc_khz or 0))
+    # No worth_bp: pagebench-decide takes worth='s default, as a run does.
+    out.append("run not_a_cpu=%d tsc_khz=%d" % (not_a_cpu, m.tsc_khz or 0))
     passes = 0
     for (suite, name), p in m.passes.items():
         pid = PASS_ID_OF.get(name)

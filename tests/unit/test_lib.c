@@ -17,6 +17,7 @@
 #include "lib/fmt.h"
 #include "lib/sort.h"
 #include "harness/options/options.h"
+#include "harness/options/internal.h"	/* the table's rows, for their defaults */
 #include "harness/epochs.h"
 #include "harness/plan.h"
 #include "variants/strings.h"
@@ -224,7 +225,8 @@ static void test_options_basic(void)
 	expect_u("opt.default.selftest", o.selftest, SELFTEST_NONE);
 	expect_u("opt.default.suite", o.suite, SUITE_ALL);
 	expect_u("opt.default.reps", o.reps, 0);
-	expect_u("opt.default.passes", o.passes, 0);
+	/* Finished options carry the suite's defaults. */
+	expect_u("opt.default.passes", o.passes, suite_passes(SUITE_ALL));
 	expect_u("opt.default.disable", o.disable, 0);
 	expect_s("opt.default.variants", o.variants_arg, "");
 	expect_u("opt.default.nerrors", o.nerrors, 0);
@@ -357,13 +359,13 @@ static void test_options_passes(void)
 	expect_u("opt.passes_all", o.passes, all_bits(PASS_COUNT));
 	expect_error("opt.passes_bogus", "passes=l1,bogus", "passes=",
 		     "l1 l1f l2 l2f l3 l3f mem hot cold");
-	result(strstr(o.errors[0], "bogus") && o.passes == 0,
+	result(strstr(o.errors[0], "bogus") && o.passes == suite_passes(SUITE_ALL),
 	       "opt.passes_bogus_default", "\"%s\" passes=0x%x", o.errors[0],
 	       o.passes);
 	expect_error("opt.passes_empty_name", "passes=l1,,l2", "passes=", NULL);
 	expect_error("opt.passes_xen_l3", "suite=xen passes=l3", "passes=",
 		     "xen");
-	expect_u("opt.passes_xen_l3_default", o.passes, 0);
+	expect_u("opt.passes_xen_l3_default", o.passes, suite_passes(SUITE_XEN));
 	parse("passes=l1,l1f,l2,l2f suite=xen");
 	result(!o.nerrors && o.passes == 0xf, "opt.passes_xen_ok",
 	       "nerrors=%u passes=0x%x", o.nerrors, o.passes);
@@ -1004,18 +1006,124 @@ static void test_options_help(void)
 	expect_u("help.module_width", help_long_lines, 0);
 }
 
+/* Every field of two options, compared one by one (padding is not). */
+static bool same_options(const struct options *a, const struct options *b)
+{
+	return a->program == b->program && !strcmp(a->tag, b->tag) &&
+	       a->console_port == b->console_port && a->baud == b->baud &&
+	       a->exit == b->exit && a->selftest == b->selftest &&
+	       a->disable == b->disable && a->force == b->force &&
+	       a->suite == b->suite && a->tsc == b->tsc && a->reps == b->reps &&
+	       a->precision_bp == b->precision_bp && a->budget_ms == b->budget_ms &&
+	       a->time_ms == b->time_ms && a->time_over == b->time_over &&
+	       a->worth_bp == b->worth_bp && a->passes == b->passes &&
+	       !strcmp(a->variants_arg, b->variants_arg) &&
+	       a->variants == b->variants && a->str_variants == b->str_variants &&
+	       a->nsizes == b->nsizes &&
+	       !memcmp(a->sizes, b->sizes, a->nsizes * sizeof(a->sizes[0])) &&
+	       a->cpu == b->cpu && a->cpus == b->cpus &&
+	       a->scrub_bytes == b->scrub_bytes && a->watchdog_s == b->watchdog_s &&
+	       a->stall_limit_ms == b->stall_limit_ms &&
+	       a->cycles_off == b->cycles_off && a->nerrors == b->nerrors;
+}
+
+/*
+ * The defaults of the option table (harness/options/table.c): each row
+ * has one; giving a value default as a word changes nothing the parser
+ * finishes with (so it is the one the parser applies), and --help says it
+ * as the row has it, whole.
+ */
+static void test_option_defaults(void)
+{
+	/* A default that depends on other options: words under which it applies. */
+	static const struct { const char *key, *with; } applies_with[] = {
+		{ "precision", "budget=500ms" }, { "budget", "precision=2%" },
+		{ "sizes", "suite=strings" },
+	};
+	static const enum program programs[] = {
+		PROGRAM_KERNEL, PROGRAM_LINUX, PROGRAM_MODULE,
+	};
+	struct options a, b;
+	char name[96], words[160], said[200];
+	unsigned int i, j, k;
+	size_t n;
+
+	for (i = 0; i < option_def_count; i++) {
+		const struct option_def *d = &option_defs[i];
+		const char *with = "";	/* time=: where none of the others is given */
+
+		snprintf(name, sizeof(name), "default.one.%s", d->key);
+		result(!!d->dflt + !!d->dflt_is + !!d->dflt_fn == 1 &&
+		       (!d->dflt_when || d->dflt_applies), name,
+		       "dflt=%s dflt_is=%s dflt_fn=%d when=%s", d->dflt, d->dflt_is,
+		       !!d->dflt_fn, d->dflt_when);
+		for (j = 0; j < sizeof(applies_with) / sizeof(applies_with[0]); j++)
+			if (!strcmp(applies_with[j].key, d->key))
+				with = applies_with[j].with;
+		for (k = 0; k < sizeof(programs) / sizeof(programs[0]); k++) {
+			if (!(d->programs & programs[k]))
+				continue;
+			if (d->dflt) {
+				options_parse(&a, programs[k], with);
+				snprintf(words, sizeof(words), "%s %s=%s", with, d->key, d->dflt);
+				options_parse(&b, programs[k], words);
+				snprintf(name, sizeof(name), "default.applied.%s.%u", d->key,
+					 programs[k]);
+				result(!a.nerrors && !b.nerrors && same_options(&a, &b), name,
+				       "\"%s\" and \"%s\" differ: %s", with, words,
+				       a.nerrors ? a.errors[0] : b.nerrors ? b.errors[0] : "");
+			}
+			if (d->dflt_fn)
+				continue;
+			help_of(programs[k]);
+			n = snprintf(said, sizeof(said), ". Default: ");
+			for (j = 0; d->dflt && option_is_list(d) && d->dflt[j]; j++)
+				n += snprintf(said + n, sizeof(said) - n, "%c%s", d->dflt[j],
+					      d->dflt[j] == ',' ? " " : "");
+			snprintf(said + n, sizeof(said) - n, "%s%s%s.\n",
+				 d->dflt && option_is_list(d) ? "" :
+				 d->dflt ? d->dflt : d->dflt_is, d->dflt_when ? " " : "",
+				 d->dflt_when ? d->dflt_when : "");
+			/* The option's line, "  key=VALUE text...\n" (help_put()). */
+			snprintf(words, sizeof(words), "\n  %s=", d->key);
+			{
+				const char *at = !strncmp(help_text, words + 1, strlen(words + 1)) ?
+						 help_text : strstr(help_text, words);
+				const char *end = at ? strchr(at + 1, '\n') : NULL;
+
+				n = strlen(said);
+				snprintf(name, sizeof(name), "default.help.%s.%u", d->key,
+					 programs[k]);
+				result(end && (size_t)(end + 1 - at) >= n &&
+				       !strncmp(end + 1 - n, said, n), name,
+				       "no \"%.*s\" at the end of %s's text", (int)n - 1,
+				       said, d->key);
+			}
+		}
+	}
+}
+
+/* How many sizes suite=strings measures where sizes= does not say. */
+static unsigned int strings_default_nsizes(void)
+{
+	struct options d;
+
+	options_parse(&d, PROGRAM_LINUX, "suite=strings");
+	return d.nsizes;
+}
+
 /* stall_limit_ms=: the module's alone, a count of ms with its default. */
 static void test_stall_limit_option(void)
 {
 	struct options m;
 
 	options_parse(&m, PROGRAM_MODULE, "");
-	expect_u("stall_limit.default", m.stall_limit_ms, STALL_LIMIT_MS_DEFAULT);
+	expect_u("stall_limit.default", m.stall_limit_ms, 20);
 	options_parse(&m, PROGRAM_MODULE, "stall_limit_ms=5");
 	result(!m.nerrors && m.stall_limit_ms == 5, "stall_limit.set", "%u %s",
 	       m.stall_limit_ms, m.nerrors ? m.errors[0] : "");
 	options_parse(&m, PROGRAM_MODULE, "stall_limit_ms=0");
-	result(m.nerrors == 1 && m.stall_limit_ms == STALL_LIMIT_MS_DEFAULT &&
+	result(m.nerrors == 1 && m.stall_limit_ms == 20 &&
 	       strstr(m.errors[0], "stall_limit_ms=: bad time '0'; valid: milliseconds from 1 to 10000"),
 	       "stall_limit.zero", "%s", m.nerrors ? m.errors[0] : "no error");
 	options_parse(&m, PROGRAM_LINUX, "stall_limit_ms=5");
@@ -1103,7 +1211,7 @@ static void test_options_strings(void)
 	       o.nsizes);
 	expect_error("strings.sizes_4097", "suite=strings sizes=1,4097", "sizes=",
 		     "4096");
-	expect_u("strings.sizes_bad_default", o.nsizes, 0);
+	expect_u("strings.sizes_bad_default", o.nsizes, strings_default_nsizes());
 	expect_error("strings.sizes_word", "suite=strings sizes=abc", "sizes=", "abc");
 	expect_error("strings.sizes_negative", "suite=strings sizes=-1", "sizes=", "-1");
 	expect_error("strings.sizes_twice", "suite=strings sizes=8,16,8", "sizes=",
@@ -1119,7 +1227,7 @@ static void test_options_strings(void)
 	       "nerrors=%u nsizes=%u", o.nerrors, o.nsizes);
 	snprintf(word + n, sizeof(word) - n, ",%u", STRINGS_SIZES_MAX);
 	expect_error("strings.sizes_too_many", word, "sizes=", "more than");
-	expect_u("strings.sizes_too_many_default", o.nsizes, 0);
+	expect_u("strings.sizes_too_many_default", o.nsizes, strings_default_nsizes());
 	expect_error("strings.sizes_other_suite", "sizes=8", "sizes=", "suite=strings");
 	expect_u("strings.sizes_other_suite_default", o.nsizes, 0);
 	parse_linux("suite=strings sizes=8");
@@ -1129,7 +1237,7 @@ static void test_options_strings(void)
 	parse("suite=strings reps=31");
 	expect_u("strings.reps_31", o.reps, STRINGS_REPS_MAX);
 	expect_error("strings.reps_32", "suite=strings reps=32", "reps=", "31");
-	expect_u("strings.reps_32_default", o.reps, 0);
+	expect_u("strings.reps_32_default", o.reps, suites[SUITE_STRINGS].reps);
 	parse("reps=1000");
 	expect_u("strings.reps_other_suite_1000", o.reps, 1000);
 	expect_error("strings.passes", "suite=strings passes=l1", "passes=",
@@ -1271,7 +1379,7 @@ static void test_options_precision(void)
 	}
 	/* worth= (harness/answer.h): one decimal, as the answer lines print it. */
 	parse("");
-	result(o.worth_bp == WORTH_DEFAULT_BP && WORTH_DEFAULT_BP == 300, "opt.worth.default",
+	result(o.worth_bp == 300, "opt.worth.default",
 	       "bp=%u", o.worth_bp);
 	for (i = 0; i < sizeof(worths) / sizeof(worths[0]); i++) {
 		parse(worths[i].arg);
@@ -1284,7 +1392,7 @@ static void test_options_precision(void)
 		snprintf(name, sizeof(name), "opt.worth_bad.%s", bad_worths[i] + 6);
 		expect_error(name, bad_worths[i], "worth=",
 			     "valid: a per cent from 0.1% to 50% in steps of 0.1%");
-		result(o.worth_bp == WORTH_DEFAULT_BP, name, "kept %u", o.worth_bp);
+		result(o.worth_bp == 300, name, "kept %u", o.worth_bp);
 	}
 	/* One or the other: fixed reps, or epochs until precise. */
 	expect_error("opt.precision_and_reps", "reps=5 precision=2%", "reps=", "give one of them");
@@ -1313,7 +1421,7 @@ static void test_options_precision(void)
 
 	/* The plan: the run's time budget by default, or the options. */
 	build(&p, NULL, &skylake, 1024 * MIB);
-	result(!p.reps && p.stats && p.time_ms == TIME_DEFAULT_MS && !p.time_over &&
+	result(!p.reps && p.stats && p.time_ms == 30000 && !p.time_over &&
 	       !p.precision_bp && !p.budget_ms && p.batch_room == 512 * 1024,
 	       "plan.time_default", "reps=%u stats=%d time=%llu bp=%u ms=%llu room=%zu",
 	       p.reps, p.stats, (unsigned long long)p.time_ms, p.precision_bp,
@@ -1323,7 +1431,7 @@ static void test_options_precision(void)
 	       "plan.precision_given", "bp=%u ms=%llu", p.precision_bp,
 	       (unsigned long long)p.budget_ms);
 	build(&p, "precision=2%", &skylake, 1024 * MIB);
-	result(!p.time_ms && p.precision_bp == 200 && p.budget_ms == BUDGET_DEFAULT_MS,
+	result(!p.time_ms && p.precision_bp == 200 && p.budget_ms == 1000,
 	       "plan.precision_alone", "bp=%u ms=%llu", p.precision_bp,
 	       (unsigned long long)p.budget_ms);
 	build(&p, "budget=250ms time=10s", &skylake, 1024 * MIB);
@@ -1416,6 +1524,7 @@ int main(void)
 	test_options_module();
 	test_options_control();
 	test_options_help();
+	test_option_defaults();
 	test_stall_limit_option();
 	test_plan_sizes();
 	test_plan_choices();
