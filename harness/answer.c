@@ -90,8 +90,9 @@ struct answer_run answer_run_live(const struct cpu_desc *d,
 {
 	enum hot_load_runner r = live_runs_on(d, live);
 
-	return (struct answer_run){ worth_bp, r == HOT_LOAD_TCG || r == HOT_LOAD_EMULATOR,
-				    live->tsc_khz };
+	return (struct answer_run){ .worth_bp = worth_bp,
+				    .not_a_cpu = r == HOT_LOAD_TCG || r == HOT_LOAD_EMULATOR,
+				    .tsc_khz = live->tsc_khz };
 }
 
 bool answer_judged(const char *entry, enum pass_id pass)
@@ -111,6 +112,39 @@ bool answer_candidate(const struct answer_input *c, enum answer_fn fn)
 	return v->op == answer_fn_op(fn) && v->shape == answer_fn_shape(fn) &&
 	       store_done_at_return(v->store) && v->store != STORE_KERNEL &&
 	       !c->failed && c->s.epochs;
+}
+
+uint64_t answer_fpu_centi(const struct answer_fpu *fpu, const struct variant *v,
+			  size_t bytes)
+{
+	uint64_t paid, held, windows = 1;
+
+	if (!fpu->measured || v->regs != REGS_VEC)
+		return 0;
+	if (fpu->window_bytes && bytes > fpu->window_bytes)
+		windows = (bytes + fpu->window_bytes - 1) / fpu->window_bytes;
+	paid = fpu->entry_centi * variant_calls(v, bytes);
+	held = fpu->held_centi * windows;
+	return paid > held ? paid - held : 0;
+}
+
+/*
+ * s with add in every epoch and in its median, its epochs in buf; s as
+ * it is where add is 0. The quantum stays: add is a constant.
+ */
+static const struct epoch_series *plus(const struct epoch_series *s, uint64_t add,
+				       uint64_t *buf, struct epoch_series *out)
+{
+	unsigned int e;
+
+	if (!add || !s->epochs)
+		return s;
+	*out = *s;
+	for (e = 0; e < s->epochs && e < INTERVAL_EPOCHS_MAX; e++)
+		buf[e] = s->med[e] + add;
+	out->med = buf;
+	out->median = s->median + add;
+	return out;
 }
 
 uint64_t answer_ns10(uint64_t centi, uint64_t tsc_khz, uint64_t pages)
@@ -151,9 +185,10 @@ static unsigned int need_epochs(const struct interval *iv, uint64_t threshold,
 }
 
 void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
-		  const struct epoch_series *const *cand, unsigned int n,
-		  struct answer_weighed *w)
+		  const struct epoch_series *const *cand, const uint64_t *add,
+		  unsigned int n, struct answer_weighed *w)
 {
+	uint64_t buf[INTERVAL_EPOCHS_MAX];
 	/* The saving must beat worth: a ratio below 1 - worth. */
 	uint64_t threshold = RATIO_ONE - (uint64_t)run->worth_bp * (RATIO_ONE / BP_ONE);
 	int best = -1, win = -1, doubt = -1;
@@ -166,9 +201,10 @@ void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
 		return;
 	}
 	for (i = 0; i < n; i++) {
+		struct epoch_series with;
 		struct interval iv;
 
-		if (!interval_of_ratio(cand[i], pick, &iv))
+		if (!interval_of_ratio(plus(cand[i], add ? add[i] : 0, buf, &with), pick, &iv))
 			continue;
 		if (best < 0 || iv.median < best_iv.median)
 			best = (int)i, best_iv = iv;
@@ -218,11 +254,14 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 		   enum answer_fn fn, enum pass_id pass, size_t bytes,
 		   const struct answer_input *in, unsigned int n, struct answer *out)
 {
-	const struct epoch_series *cand[VARIANTS_MAX];
+	const struct epoch_series *cand[VARIANTS_MAX], *ps = NULL;
+	uint64_t add[VARIANTS_MAX];		/* each candidate's FPU cost, 1/100 tick a call */
 	uint8_t from[VARIANTS_MAX];		/* each candidate's index in in[] */
 	const struct answer_input *p = NULL;
 	struct answer_weighed w;
 	uint64_t pages = bytes / PAGE_SIZE ? bytes / PAGE_SIZE : 1;
+	uint64_t pick_buf[INTERVAL_EPOCHS_MAX];
+	struct epoch_series pick_with;
 	unsigned int i, nc = 0;
 
 	if (!answer_judged(pick->entry, pass))
@@ -240,17 +279,26 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 	for (i = 0; p && i < n && nc < VARIANTS_MAX; i++)
 		if (&in[i] != p && answer_candidate(&in[i], fn)) {
 			from[nc] = (uint8_t)i;
+			add[nc] = answer_fpu_centi(&run->fpu, in[i].v, bytes);
 			cand[nc++] = &in[i].s;
 		}
-	answer_weigh(run, p ? &p->s : NULL, cand, nc, &w);
+	/* No kernel's pick is a VEC routine today; one would pay as the candidates do. */
+	if (p)
+		ps = plus(&p->s, answer_fpu_centi(&run->fpu, p->v, bytes), pick_buf, &pick_with);
+	answer_weigh(run, ps, cand, add, nc, &w);
 	answer_take(out, &w);
 	if (w.named >= 0) {
-		out->routine = in[from[w.named]].v;
+		const struct answer_input *r = &in[from[w.named]];
+
+		out->routine = r->v;
 		if (run->tsc_khz) {
 			out->has_ns = true;
-			out->pick_ns10 = answer_ns10(p->s.median, run->tsc_khz, pages);
-			out->routine_ns10 = answer_ns10(in[from[w.named]].s.median,
+			out->pick_ns10 = answer_ns10(ps->median, run->tsc_khz, pages);
+			out->routine_ns10 = answer_ns10(r->s.median + add[w.named],
 							run->tsc_khz, pages);
+			/* The measured cost in the figures: fpu=N.Nns. */
+			out->has_fpu = run->fpu.measured && r->v->regs == REGS_VEC;
+			out->fpu_ns10 = answer_ns10(add[w.named], run->tsc_khz, pages);
 		}
 	}
 	return true;
@@ -294,6 +342,13 @@ void answer_line(char *buf, size_t len, const struct answer_run *run,
 		tenths(rn, sizeof(rn), a->routine_ns10);
 		PUT(" pick_ns=%s routine_ns=%s", pn, rn);
 	}
+	/* A VEC routine: what kernel_fpu_begin/end added to it, or that nobody measured it. */
+	if (h->vec) {
+		char fn[FIGURE_LEN];
+
+		tenths(fn, sizeof(fn), a->fpu_ns10);
+		PUT(" fpu=%s%s", a->has_fpu ? fn : "?", a->has_fpu ? "ns" : "");
+	}
 	PUT(" worth=%u.%u%%", run->worth_bp / 100, run->worth_bp % 100 / 10);
 	if (a->action == ANSWER_UNDECIDED)
 		PUT(" need=epochs>=%u", a->need_epochs);
@@ -306,7 +361,8 @@ void answer_text(char *buf, size_t len, const struct answer_run *run,
 		 const struct answer_pick *pick, const struct answer *a)
 {
 	struct answer_head h = { answer_fn_name(a->fn), passes[a->pass].id, false, 0, 0,
-				 a->routine ? a->routine->name : NULL };
+				 a->routine ? a->routine->name : NULL,
+				 a->routine && a->routine->regs == REGS_VEC };
 
 	answer_line(buf, len, run, pick, &h, a);
 }
@@ -397,10 +453,23 @@ void answers_print(struct answers *a)
 			if (a->xrec[i].fn == fn) {
 				const struct answer_x *x = &a->xrec[i];
 				struct answer_head h = { answer_xfn_name(fn), x->pass, x->sized,
-							 x->lo, x->hi, x->routine };
+							 x->lo, x->hi, x->routine, x->vec };
 
 				answer_line(line, sizeof(line), &a->run,
 					    &a->xpick[fn][x->pick], &h, &x->a);
 				out_line("%s", line);
 			}
+}
+
+void answer_print_kernel_flags(const char *from, const struct rule_running *r)
+{
+	char list[OUT_LINE_MAX / 2];
+	size_t at = 0;
+	unsigned int i;
+
+	list[0] = '\0';
+	for (i = 0; i < r->nflags && at < sizeof(list); i++)
+		at += fmt_snprintf(list + at, sizeof(list) - at, " %s=%d",
+				   r->flag[i].flag, r->flag[i].value);
+	out_line("linux kernel_flags from=%s%s", from, list);
 }

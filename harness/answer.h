@@ -71,12 +71,39 @@ struct answer_input {
 	struct epoch_series s;		/* s.epochs 0: no epochs (suite=xen) */
 };
 
+/*
+ * What a kernel pays to use vector registers, where the host measured it
+ * (the module's "linux-module fpu" lines; docs/method.md, "Vector
+ * variants"). A routine of the tables' regs column VEC is entered between
+ * kernel_fpu_begin() and kernel_fpu_end(): from a user task (a page
+ * fault), begin saves the task's registers and the return to user space
+ * loads them again. The module's figures of a VEC routine already hold its
+ * kthread's cheaper pair, once per window (host_vector_begin() around each
+ * call of a window, harness/bench.c): what the answer adds to one call of
+ * the pass is entry_centi for each entry a kernel makes
+ * (variant_calls()), less held_centi for each window the figure holds.
+ */
+struct answer_fpu {
+	bool measured;			/* false: the host cannot time it (fpu=?) */
+	uint64_t entry_centi;		/* a task's begin + end + restore, 1/100 tick */
+	uint64_t held_centi;		/* the run's own pair, in the figure, 1/100 tick */
+	size_t window_bytes;		/* the host's window (host_caps()); 0: none */
+};
+
 /* What the whole run says, for every decision. */
 struct answer_run {
 	unsigned int worth_bp;		/* worth=, hundredths of a per cent */
 	bool not_a_cpu;			/* the hot load line's runs_on: tcg or emulator */
 	uint64_t tsc_khz;		/* 0: unknown, no ns */
+	struct answer_fpu fpu;		/* not measured unless the host sets it */
 };
+
+/*
+ * What the answer adds to one call of bytes of v for kernel_fpu_begin/end,
+ * hundredths of a tick: 0 for a GPR routine, or where not measured.
+ */
+uint64_t answer_fpu_centi(const struct answer_fpu *fpu, const struct variant *v,
+			  size_t bytes);
 
 /* The run's side, from the host's live facts: worth=, runs_on and the TSC rate. */
 struct answer_run answer_run_live(const struct cpu_desc *d,
@@ -94,7 +121,9 @@ struct answer {
 	struct interval ratio;		/* millionths (RATIO_ONE) */
 	unsigned int epochs;
 	bool has_ns;			/* tenths of a ns per 4 KiB page, each */
-	uint64_t pick_ns10, routine_ns10;
+	uint64_t pick_ns10, routine_ns10;	/* with what fpu_ns10 adds */
+	bool has_fpu;			/* the routine is VEC and fpu_ns10 is in routine_ns10 */
+	uint64_t fpu_ns10;		/* its kernel_fpu_begin/end, tenths of a ns a page */
 	unsigned int need_epochs;	/* undecided: the epochs that would decide */
 };
 
@@ -115,9 +144,10 @@ struct answer_weighed {
 	unsigned int epochs;		/* the pick's */
 	unsigned int need_epochs;
 };
+/* add: per candidate, added to each of its epochs (its FPU cost); NULL: nothing. */
 void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
-		  const struct epoch_series *const *cand, unsigned int n,
-		  struct answer_weighed *w);
+		  const struct epoch_series *const *cand, const uint64_t *add,
+		  unsigned int n, struct answer_weighed *w);
 /* The weighing's part of a decision: action, why, ratio, epochs, need. */
 void answer_take(struct answer *out, const struct answer_weighed *w);
 
@@ -130,7 +160,8 @@ bool answer_candidate(const struct answer_input *c, enum answer_fn fn);
 /*
  * The decision for one pick of fn in one pass of bytes a call, from the
  * pass's n variants: its candidates (fn's op and shape, stores done at
- * return, no failure, not the pick itself) over the pick, epoch by epoch:
+ * return, no failure, not the pick itself) over the pick, epoch by epoch,
+ * each VEC routine's time with answer_fpu_centi() added to every epoch:
  * switch where some candidate's interval lies wholly below 1 - worth (the
  * lowest median of them), keep where none reaches below it (the nearest
  * challenger named), undecided otherwise (of the candidates whose lo is
@@ -152,6 +183,7 @@ struct answer_head {
 	bool sized;			/* sizes=LO-HI follows pass= */
 	unsigned int sizes_lo, sizes_hi;
 	const char *routine;		/* NULL: "-" */
+	bool vec;			/* routine needs vector registers: fpu= follows the ns */
 };
 void answer_line(char *buf, size_t len, const struct answer_run *run,
 		 const struct answer_pick *pick, const struct answer_head *h,
@@ -174,6 +206,7 @@ struct answer_x {
 	bool sized;			/* memset, memcpy: sizes=lo-hi */
 	unsigned int lo, hi;
 	const char *routine;		/* NULL: "-" */
+	bool vec;			/* routine needs vector registers (regs VEC) */
 	unsigned int pick;		/* in its function's xpick[] */
 	struct answer a;		/* the decision; its fn, pass and routine unused */
 };
@@ -208,5 +241,12 @@ void answers_pass(struct answers *a, enum op op, enum pass_id pass, size_t bytes
 
 /* The answer lines, by function, pass and pick (the pages', then the others'); once. */
 void answers_print(struct answers *a);
+
+/*
+ * The running kernel's flags as the "linux kernel_flags from=FROM ..."
+ * line says them, one grammar for every host: pagebench-linux's from its
+ * cpuinfo file, the module's from=boot_cpu_has.
+ */
+void answer_print_kernel_flags(const char *from, const struct rule_running *r);
 
 #endif

@@ -152,11 +152,13 @@ static void decide_class(struct answers *a, enum answer_xfn fn, enum strings_mod
 				from[nc] = v;
 				cand[nc++] = &s[v];
 			}
-		answer_weigh(&a->run, p >= 0 ? &s[p] : NULL, cand, nc, &w);
+		/* Their figures leave kernel_fpu_begin/end out (the pair is outside the batch): fpu=?. */
+		answer_weigh(&a->run, p >= 0 ? &s[p] : NULL, cand, NULL, nc, &w);
 		answer_take(&x->a, &w);
 		if (w.named < 0)
 			continue;
 		x->routine = string_variants[from[w.named]].name;
+		x->vec = string_variants[from[w.named]].regs == REGS_VEC;
 		if (a->run.tsc_khz) {
 			x->a.has_ns = true;
 			x->a.pick_ns10 = answer_ns10(s[p].median, a->run.tsc_khz, 1);
@@ -229,5 +231,6 @@ void answers_scrub(struct answers *a, const char *step, size_t bytes,
 			return;
 		x->a = d;
 		x->routine = d.routine ? d.routine->name : NULL;
+		x->vec = d.routine && d.routine->regs == REGS_VEC;
 	}
 }

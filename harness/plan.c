@@ -145,6 +145,8 @@ static void size_passes(struct plan *p, const struct cpu_desc *d,
 		} else if (p->nr[id] > p->max_nr) {
 			p->max_nr = p->nr[id];
 		}
+		if (p->nr[id])
+			p->placements[id] = pass_placements(p, id);
 	}
 }
 
@@ -315,17 +317,57 @@ bool plan_runs_op(const struct plan *p, enum op op)
 	return false;
 }
 
+unsigned int pass_placements(const struct plan *p, enum pass_id id)
+{
+	if (!p->stats || (passes[id].size != SIZE_L3 && passes[id].size != SIZE_MEM))
+		return 1;
+	/* A copy's placement holds src and dst of 2 pages or more, each with its guard page. */
+	return p->nr[id] / 4 / PLACEMENTS >= 3 ? PLACEMENTS : 1;
+}
+
+/*
+ * Pages from one placement to the next: the 2021 region's share (nr/2
+ * pages to clear, nr/4 each way to copy), at most PLACEMENT_MAX_BYTES
+ * to clear; a call's bytes are that less a guard page.
+ */
+static size_t placement_pages(const struct plan *p, enum pass_id id, enum op op)
+{
+	size_t share = (op == OP_COPY ? p->nr[id] / 4 : p->nr[id] / 2) / PLACEMENTS;
+	size_t most = (op == OP_COPY ? PLACEMENT_MAX_BYTES / 2 : PLACEMENT_MAX_BYTES) / PAGE;
+
+	return share < most ? share : most;
+}
+
 size_t pass_bytes(const struct plan *p, enum pass_id id, enum op op)
 {
 	if (passes[id].size == SIZE_ONE_PAGE)
 		return op == OP_COPY ? PAGE : 0;
+	if (p->placements[id] > 1)
+		return (placement_pages(p, id, op) - 1) * PAGE;
 	return (op == OP_COPY ? p->nr[id] / 4 : p->nr[id] / 2) * PAGE;
+}
+
+/* The work area's pages for pass id: its layout's span and a spare guard. */
+static size_t work_pages(const struct plan *p, enum pass_id id)
+{
+	size_t clear, copy;
+
+	if (p->placements[id] <= 1)
+		return WORK_PAGES(p->nr[id]);
+	clear = placement_pages(p, id, OP_CLEAR);
+	copy = 2 * placement_pages(p, id, OP_COPY);
+	return PLACEMENTS * (clear > copy ? clear : copy) + 3;
 }
 
 void plan_buffer_sizes(const struct plan *p, struct buffer_sizes *s)
 {
 	size_t shift = p->stats ? EPOCH_SHIFT_PAGES * PAGE : 0;
-	size_t work = WORK_PAGES(p->max_nr) * PAGE;
+	size_t work = 0;
+	unsigned int id;
+
+	for (id = 0; id < PASS_COUNT; id++)
+		if ((p->passes & (1u << id)) && work_pages(p, id) * PAGE > work)
+			work = work_pages(p, id) * PAGE;
 
 	/* A batch's buffers between guard pages, and the first guard. */
 	if (p->stats && work < p->batch_room + PAGE)
@@ -449,11 +491,11 @@ void plan_print(const struct plan *p)
 			 (unsigned long)p->time_ms);
 	for (id = 0; id < PASS_COUNT; id++)
 		if (p->passes & (1u << id))
-			out_line("sizes pass=%s fill=%zu clear=%zu copy=%zu",
+			out_line("sizes pass=%s fill=%zu clear=%zu copy=%zu placements=%u",
 				 passes[id].id,
 				 passes[id].kind == KIND_TIMED ? p->nr[id] * PAGE : 0,
 				 pass_bytes(p, id, OP_CLEAR),
-				 pass_bytes(p, id, OP_COPY));
+				 pass_bytes(p, id, OP_COPY), p->placements[id]);
 	for (id = 0; id < PASS_COUNT; id++)
 		if (p->pass_skip[id])
 			out_line("skipped pass: %s: %s", passes[id].header,

@@ -35,6 +35,12 @@ struct plan {
 	size_t batch_room;		/* bytes a batch's buffers may span */
 	pass_set passes;		/* the passes that run */
 	size_t nr[PASS_COUNT];		/* fill size of a pass, in pages */
+	/*
+	 * Where each call of a pass goes: 1, or with stats for the L3 and
+	 * MEM passes, the placements of a smaller destination that calls
+	 * take in turn (pass_placements(); docs/method.md, "Placements").
+	 */
+	unsigned int placements[PASS_COUNT];
 	const char *pass_skip[PASS_COUNT]; /* selected passes that cannot run */
 	variant_set selected;		/* chosen by the options */
 	variant_set runs;		/* selected, and this CPU can run them */
@@ -76,8 +82,22 @@ bool plan_measures_nothing(const struct plan *p, char *why, size_t len);
 /* Whether any variant of op runs in this plan. */
 bool plan_runs_op(const struct plan *p, enum op op);
 
-/* Bytes a pass clears (nr/2 pages) or copies each way (nr/4 pages). */
+/*
+ * Bytes a call of a pass clears or copies each way: nr/2 and nr/4 pages;
+ * with placements, a placement's pages less its guard page.
+ */
 size_t pass_bytes(const struct plan *p, enum pass_id id, enum op op);
+
+/*
+ * The L3 and MEM passes with stats: a call clears (copies) one of
+ * PLACEMENTS placements in turn, each the 2021 region's share, at most
+ * PLACEMENT_MAX_BYTES to clear (docs/method.md, "Placements"); 1 for
+ * every other pass, and where the cache is too small for placements of
+ * 2 pages or more to copy.
+ */
+#define PLACEMENTS		32u
+#define PLACEMENT_MAX_BYTES	(8u << 20)
+unsigned int pass_placements(const struct plan *p, enum pass_id id);
 
 /*
  * The buffers a plan needs, for the host to allocate. With stats, fill

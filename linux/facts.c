@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "cpu/hot_load.h"
 #include "cpu/insn.h"
+#include "harness/answer.h"
 #include "lib/out.h"
 #include "linux/linux.h"
 
@@ -204,10 +205,8 @@ static bool cpuinfo_flags(const char *path, char **buf, char *why, size_t len)
 bool linux_running_kernel(struct rule_running *r)
 {
 	const char *path = getenv("PAGEBENCH_CPUINFO");
-	char *flags = NULL, why[300], list[200];
+	char *flags = NULL, why[300];
 	struct utsname u;
-	size_t at = 0;
-	unsigned int i;
 	bool ok;
 
 	if (!path || !*path)
@@ -226,10 +225,6 @@ bool linux_running_kernel(struct rule_running *r)
 		out_line("linux kernel_flags unknown (%s)", why);
 		return false;
 	}
-	list[0] = '\0';
-	for (i = 0; i < r->nflags && at < sizeof(list); i++)
-		at += (size_t)snprintf(list + at, sizeof(list) - at, " %s=%d",
-				       r->flag[i].flag, r->flag[i].value);
-	out_line("linux kernel_flags from=%s%s", path, list);
+	answer_print_kernel_flags(path, r);
 	return true;
 }

@@ -180,9 +180,14 @@ void host_pass_end(const char *suite, const char *pass,
 		 t->samples, t->retimed, t->kept, cpus);
 }
 
-/* --- progress, on stderr when it is a terminal --- */
+/*
+ * --- progress, on stderr: on a terminal one line redrawn, else (a pipe,
+ * a file) one line as each pass first runs, so that a log of stderr
+ * stays short ---
+ */
 
 #define PROGRESS_EVERY_NS 200000000ll
+#define PROGRESS_PASSES_MAX 32
 
 static bool progress_shown;
 
@@ -194,18 +199,42 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
+/* Whether suite/pass is new to this run (the harness's names are static strings). */
+static bool first_of_pass(const struct progress *p)
+{
+	static const char *seen[PROGRESS_PASSES_MAX][2];
+	static unsigned int n;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(seen[i][0], p->suite) && !strcmp(seen[i][1], p->pass))
+			return false;
+	if (n < PROGRESS_PASSES_MAX) {
+		seen[n][0] = p->suite;
+		seen[n][1] = p->pass;
+		n++;
+	}
+	return true;
+}
+
 void host_progress(const struct progress *p)
 {
 	static long long last;
 	long long t = now_ns();
+	bool tty = isatty(STDERR_FILENO);
 	char left[32] = "";
 
-	if (!isatty(STDERR_FILENO) || t - last < PROGRESS_EVERY_NS)
+	if (tty ? t - last < PROGRESS_EVERY_NS : !first_of_pass(p))
 		return;
 	last = t;
 	if (p->left_ms != PROGRESS_UNKNOWN)
 		snprintf(left, sizeof(left), ", ~%llus left",
 			 (unsigned long long)(p->left_ms + 999) / 1000);
+	if (!tty) {
+		fprintf(stderr, "[%3u%%] %s %s  %llus%s\n", p->percent, p->suite,
+			p->pass, (unsigned long long)p->elapsed_ms / 1000, left);
+		return;
+	}
 	fprintf(stderr, "\r\033[K[%3u%%] %s %s rep %u/%u %s  %llus%s", p->percent,
 		p->suite, p->pass, p->rep + 1, p->reps, p->variant,
 		(unsigned long long)p->elapsed_ms / 1000, left);

@@ -4,8 +4,10 @@
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 #include <linux/utsname.h>
 #include <asm/cpufeature.h>
+#include <asm/msr.h>
 #include <asm/processor.h>
 #include <asm/tsc.h>
 #include "module/kernel.h"
@@ -54,6 +56,15 @@ uint64_t pbk_available_bytes(void)
 	return (uint64_t)si_mem_available() << PAGE_SHIFT;
 }
 
+int pbk_fast_string(void)
+{
+	u64 misc;
+
+	if (rdmsrl_safe(MSR_IA32_MISC_ENABLE, &misc))
+		return -1;
+	return (misc & MSR_IA32_MISC_ENABLE_FAST_STRING) != 0;
+}
+
 uint32_t pbk_microcode(int cpu)
 {
 	return cpu_data(cpu).microcode;
@@ -66,9 +77,15 @@ uint32_t pbk_microcode(int cpu)
 #define FLAG(name, bit)	{ name, boot_cpu_has(bit) }
 #define NO_FLAG(name)	{ name, -1 }
 
-void pbk_kernel_features(char *buf, size_t len)
+#define KERNEL_FLAGS_MAX	8
+struct kernel_flag {
+	const char *name;
+	int on;			/* -1: this kernel has no such bit */
+};
+
+static unsigned int kernel_flags(struct kernel_flag *out)
 {
-	const struct { const char *name; int on; } flags[] = {
+	const struct kernel_flag flags[] = {
 		FLAG("rep_good", X86_FEATURE_REP_GOOD),
 		FLAG("erms", X86_FEATURE_ERMS),
 		FLAG("fsrm", X86_FEATURE_FSRM),
@@ -83,11 +100,31 @@ void pbk_kernel_features(char *buf, size_t len)
 		NO_FLAG("fsrs"),
 #endif
 	};
-	size_t n = 0;
-	unsigned int i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(flags) > KERNEL_FLAGS_MAX);
+	memcpy(out, flags, sizeof(flags));
+	return ARRAY_SIZE(flags);
+}
+
+void pbk_kernel_features(char *buf, size_t len)
+{
+	struct kernel_flag flags[KERNEL_FLAGS_MAX];
+	unsigned int i, n = kernel_flags(flags);
+	size_t at = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < ARRAY_SIZE(flags) && n < len; i++)
-		n += scnprintf(buf + n, len - n, " %s=%s", flags[i].name,
-			       flags[i].on < 0 ? "unknown" : flags[i].on ? "1" : "0");
+	for (i = 0; i < n && at < len; i++)
+		at += scnprintf(buf + at, len - at, " %s=%s", flags[i].name,
+				flags[i].on < 0 ? "unknown" : flags[i].on ? "1" : "0");
+}
+
+int pbk_kernel_flag(const char *flag)
+{
+	struct kernel_flag flags[KERNEL_FLAGS_MAX];
+	unsigned int i, n = kernel_flags(flags);
+
+	for (i = 0; i < n; i++)
+		if (!strcasecmp(flags[i].name, flag))
+			return flags[i].on < 0 ? 0 : flags[i].on;
+	return -1;
 }

@@ -88,6 +88,14 @@ uint64_t pbk_available_bytes(void);
 uint32_t pbk_microcode(int cpu);
 /* " rep_good=1 erms=1 ...": the kernel's X86_FEATURE_* bits, "unknown" where it has none. */
 void pbk_kernel_features(char *buf, size_t len);
+/*
+ * One flag the rules name ("REP_GOOD"), as this kernel's alternatives
+ * test it: boot_cpu_has(X86_FEATURE_REP_GOOD), 0 where this kernel has no
+ * such bit; -1 where the module's table does not name the flag.
+ */
+int pbk_kernel_flag(const char *flag);
+/* MISC_ENABLE.FAST_STRING of this CPU: 1, 0, or -1 where its RDMSR faults. */
+int pbk_fast_string(void);
 
 /* buffers.c: NULL when the page allocator cannot give it; how says where from, or why not. */
 void *pbk_buffer_alloc(size_t bytes, char *how, size_t howlen);

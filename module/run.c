@@ -10,12 +10,15 @@
 #include "cpu/hot_load.h"
 #include "cpu/insn.h"
 #include "cpu/live.h"
+#include "harness/answer.h"
 #include "harness/bench.h"
 #include "harness/plan.h"
 #include "harness/suites/suite.h"
+#include "harness/summary.h"
 #include "lib/fmt.h"
 #include "lib/out.h"
 #include "lib/run.h"
+#include "lib/str.h"
 #include "module/kernel.h"
 #include "module/run.h"
 
@@ -28,28 +31,58 @@
 static struct options opts;
 static const char *given_args;
 
-/* The description lines, of the CPU this is called on. */
-static void describe(struct cpu_desc *d)
+/* The description lines, of the CPU this is called on, and its live facts. */
+static void describe(struct cpu_desc *d, struct live_facts *live)
 {
-	struct live_facts live = {
+	cpu_describe_live(d);
+	*live = (struct live_facts){
 		.ucode_readable = true,
 		.ucode = pbk_microcode(pbk_this_cpu()),
+		/* Only Intel's kernels read it (the rules' fast_string), as Linux and Xen do. */
+		.fast_string = str_eq(d->vendor, "GenuineIntel") ? pbk_fast_string() :
+								  FAST_STRING_UNKNOWN,
 		.tsc_khz = pbk_tsc_khz(),
 		.tsc_src = TSC_SRC_LINUX_KERNEL,
 		.hot_load_ticks = hot_load_ticks(),
 		.mem_usable = pbk_ram_bytes(),
 		.cmdline = given_args ? given_args : "",
 	};
-
-	cpu_describe_live(d);
-	describe_cpu(d, PB_VERSION, &live);
+	describe_cpu(d, PB_VERSION, live);
 	out_line("linux-module release=%s cpu=%d online=%u", pbk_release(),
 		 pbk_this_cpu(), pbk_online_cpus());
+}
+
+/*
+ * The running kernel's own view, for its answers: its release and, for
+ * each flag the rules name for Linux, boot_cpu_has(); the "linux
+ * kernel_flags" line says them, or why not.
+ */
+static bool running_kernel(struct rule_running *r)
+{
+	unsigned int i;
+
+	if (!rule_running_linux(r, pbk_release(), "")) {
+		out_line("linux kernel_flags unknown (release %s has no version)", pbk_release());
+		return false;
+	}
+	for (i = 0; i < r->nflags; i++) {
+		int on = pbk_kernel_flag(r->flag[i].flag);
+
+		if (on < 0) {
+			out_line("linux kernel_flags unknown (the module asks boot_cpu_has() for no %s)",
+				 r->flag[i].flag);
+			return false;
+		}
+		r->flag[i].value = on;
+	}
+	answer_print_kernel_flags("boot_cpu_has", r);
+	return true;
 }
 
 bool pb_prepare(const char *args, int *cpu)
 {
 	static struct cpu_desc d;
+	static struct live_facts live;
 	int run_cpu;
 	bool online;
 
@@ -64,7 +97,7 @@ bool pb_prepare(const char *args, int *cpu)
 		return true;
 	}
 	/* As pagebench-linux does: say what the machine is, what was wrong, and stop. */
-	describe(&d);
+	describe(&d, &live);
 	options_print_errors(&opts);
 	if (!online) {
 		out_line("option error: cpu=%d: no such CPU online (the last online CPU is %d)",
@@ -141,6 +174,28 @@ static void free_buffers(const struct buffers *b, const struct buffer_sizes *s)
 	pbk_buffer_free(b->strings, s->strings);
 }
 
+/*
+ * What a kernel entry from a user task pays for the vector registers,
+ * from the task's line (begin + end, then the restore), less the pair the
+ * run's kthread holds inside every window of a VEC routine's figure
+ * (harness/answer.h): medians, in hundredths of a tick. Not measured
+ * where insmod's context was no task, or the TSC rate is unknown.
+ */
+static struct answer_fpu fpu_of(const struct pbk_fpu_cost *task,
+				const struct pbk_fpu_cost *kthread, uint64_t tsc_khz)
+{
+	const unsigned int mid = PBK_FPU_SAMPLES / 2;
+
+	if (!task->task || !tsc_khz)
+		return (struct answer_fpu){ .measured = false };
+	return (struct answer_fpu){
+		.measured = true,
+		.entry_centi = (task->begin_end[mid] + task->restore[mid]) * CENTI,
+		.held_centi = kthread->begin_end[mid] * CENTI,
+		.window_bytes = PBK_WINDOW_BYTES,
+	};
+}
+
 static void print_fpu(const struct pbk_fpu_cost *c)
 {
 	const unsigned int n = PBK_FPU_SAMPLES;
@@ -189,28 +244,36 @@ struct suites_call {
 	const struct cpu_desc *d;
 	const struct buffers *bufs;
 	uint64_t tsc_khz;
+	struct summary *sum;		/* its answers (harness/answer.h) */
 };
 
 static void run_suites(void *ctx)
 {
 	const struct suites_call *c = ctx;
 
-	suite_run(c->plan, c->d, c->bufs, c->tsc_khz, NULL);
+	suite_run(c->plan, c->d, c->bufs, c->tsc_khz, c->sum);
 }
 
 void pb_run(const struct pbk_fpu_cost *task)
 {
 	static struct cpu_desc d;
+	static struct live_facts live;
 	static struct plan plan;
 	static struct pbk_fpu_cost kthread;
 	static struct buffers bufs;
 	static struct buffer_sizes sizes;
+	static struct summary sum;
+	static struct rule_facts facts;
+	static struct rule_running running;
 	uint64_t t_start = rdtsc_ordered(), tsc_khz = pbk_tsc_khz();
-	struct suites_call call = { &plan, &d, &bufs, tsc_khz };
+	struct suites_call call = { &plan, &d, &bufs, tsc_khz, &sum };
+	struct answer_run answer_run;
+	bool have_running;
 
 	pbk_yield_start(tsc_khz);
 	run_step("module: describe");
-	describe(&d);
+	describe(&d, &live);
+	have_running = running_kernel(&running);
 	print_module_lines(&d);
 	host_may_yield();
 	run_step("module: plan");
@@ -226,12 +289,21 @@ void pb_run(const struct pbk_fpu_cost *task)
 		pbk_fpu_cost(&kthread);
 		print_fpu(task);
 		print_fpu(&kthread);
+		rule_facts_init(&facts, &d, live.fast_string);
+		answer_run = answer_run_live(&d, &live, opts.worth_bp);
+		answer_run.fpu = fpu_of(task, &kthread, tsc_khz);
+		answers_begin(&sum.answers, &facts, have_running ? &running : NULL,
+			      &answer_run);
 		if (!pbk_run_stoppable(run_suites, &call)) {
 			out_line("stopped: the module is being unloaded, during: %s",
 				 run_step_now());
 			run_fail();
+			sum.answers.on = false;	/* a run cut short answers nothing */
 		}
 		print_windows(tsc_khz);
+		host_may_yield();
+		run_step("module: answers");
+		answers_print(&sum.answers);
 	} else {
 		run_fail();
 	}

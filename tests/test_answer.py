@@ -24,7 +24,7 @@ A, B, TCG = (os.path.join(FIX, n) for n in ("emr-a.log", "emr-b.log", "tcg.log")
 LINE = re.compile("^" + grammar.TAG + grammar.regex("answer"))
 FIELDS = ("fn", "pass", "sizes_lo", "sizes_hi", "kernel", "versions", "entry", "pick", "assuming",
           "action", "routine", "ratio", "lo", "hi", "epochs", "pick_ns",
-          "routine_ns", "worth", "need", "why")
+          "routine_ns", "fpu", "worth", "need", "why")
 
 
 def lines_of(path):
@@ -99,6 +99,23 @@ class Model(unittest.TestCase):
         self.assertEqual(a.saving_pct, Interval(50.0, 40.0, 60.0))
         self.assertEqual((a.pick_gbps, a.routine_gbps), (8.0, 16.0))
         self.assertIsNone(a.need_epochs)
+        self.assertEqual((a.fpu_ns, a.fpu_unmeasured), (None, False))
+
+    def test_fpu_field(self):
+        """fpu= after the ns, before worth= (docs/log-format.md, "The
+        answer"): measured, in ns per page, or ? where not; the fields
+        after it keep their values."""
+        base = ('(PB) answer fn=clear_page pass=l1 kernel=linux versions="running 6.1.0" '
+                'entry=clear_page pick=stosb action=undecided routine=avx_t ratio=0.9600 '
+                'lo=0.9000 hi=1.0200 epochs=5 pick_ns=100.0 routine_ns=96.0FPU '
+                'worth=3.0% need=epochs>=40')
+        a = Answer.from_groups(LINE.match(base.replace("FPU", " fpu=27.5ns")).groups())
+        self.assertEqual((a.fpu_ns, a.fpu_unmeasured, a.worth_pct, a.need_epochs),
+                         (27.5, False, 3.0, 40))
+        a = Answer.from_groups(LINE.match(base.replace("FPU", " fpu=?")).groups())
+        self.assertEqual((a.fpu_ns, a.fpu_unmeasured, a.need_epochs), (None, True, 40))
+        for bad in (" fpu=27.5", " fpu=?ns", " fpu="):
+            self.assertIsNone(LINE.match(base.replace("FPU", bad)), bad)
 
 
 class Screen(unittest.TestCase):

@@ -7,6 +7,7 @@ CVs they must give are known exactly. Nothing here asserts a speed."""
 import importlib.machinery
 import importlib.util
 import json
+import math
 import os
 import re
 import statistics
@@ -21,6 +22,7 @@ LINUX = os.path.join(REPO, "build", "bin", "pagebench-linux")
 RUNS = 3
 ARGS = ["-k", str(RUNS), "--reps", "3", "--passes", "l1"]
 PASS = "l1"
+HOT = "l1h"
 
 # What the stubs report, run by run. perf's figures are GiB/s, printed in
 # the unit perf itself would pick (memset x86-64-unrolled falls to KB/sec,
@@ -28,8 +30,10 @@ PASS = "l1"
 # are exact in binary, so the stubs print them without rounding.
 PERF_GIBS = {
     "memset x86-64-stosb": (40.0, 50.0, 45.0),
+    "memset x86-64-stosq": (41.0, 39.0, 40.5),
     "memset x86-64-unrolled": (768 / 2**20, 832 / 2**20, 896 / 2**20),
     "memcpy x86-64-movsb": (30.0, 31.0, 35.0),
+    "memcpy x86-64-movsq": (29.0, 33.0, 32.0),
     "memcpy x86-64-unrolled": (0.75, 0.8125, 0.875),
 }
 LIKWID_MBS = {
@@ -40,6 +44,19 @@ LIKWID_MBS = {
     "copy_avx": (90000, 100000, 80000),
     "copy_mem_avx": (40000, 41000, 42500),
 }
+
+# chrt -f 1 COMMAND...: a shell stub (one Python start fewer per peer run),
+# logging as STUB does; the script's probe runs "true".
+CHRT_STUB = r'''#!/bin/sh
+[ "$1" = -f ] && [ "$2" = 1 ] && [ $# -ge 3 ] || { echo "chrt stub: want -f 1 COMMAND..." >&2; exit 2; }
+shift 2
+if [ "$*" = true ]; then
+    echo '{"tool": "chrt", "kind": "probe", "key": "true", "args": ["-f", "1", "true"]}' >> "$STUB_STATE/calls"
+    exit 0
+fi
+echo "{\"tool\": \"chrt\", \"kind\": \"run\", \"key\": \"$1\", \"args\": [\"-f\", \"1\"]}" >> "$STUB_STATE/calls"
+exec "$@"
+'''
 
 # One program for every stub; its name says which tool it plays. Each call
 # is appended to STUB_STATE/calls, and the number of earlier calls alike is
@@ -167,7 +184,7 @@ class Sandbox:
     pbreport and what it reads linked in, build/bin/pagebench-linux the logging wrapper,
     and a bin/ of stubs that is all of PATH."""
 
-    def __init__(self, tmp, tools=("perf", "likwid-bench", "taskset"), **config):
+    def __init__(self, tmp, tools=("perf", "likwid-bench", "taskset", "chrt"), **config):
         self.tmp = tmp
         self.affinity = sorted(os.sched_getaffinity(0))
         # Not the script's own fallback (the highest CPU), so the test sees
@@ -180,6 +197,9 @@ class Sandbox:
             os.makedirs(d)
         os.symlink(SCRIPT, os.path.join(scripts, "bench-vs-peers"))
         os.symlink(os.path.join(REPO, "scripts", "pbreport"), os.path.join(scripts, "pbreport"))
+        # Its t quantile.
+        os.symlink(os.path.join(REPO, "scripts", "interval-constants"),
+                   os.path.join(scripts, "interval-constants"))
         # pbreport reads the log grammar (and rules) from the checkout.
         for d in ("docs", "rules"):
             os.symlink(os.path.join(REPO, d), os.path.join(tmp, "repo", d))
@@ -187,7 +207,7 @@ class Sandbox:
         for name, where in [(t, self.path) for t in tools] + [("pagebench-linux", bindir)]:
             p = os.path.join(where, name)
             with open(p, "w") as f:
-                f.write("#!%s -S\n%s" % (sys.executable, STUB))
+                f.write(CHRT_STUB if name == "chrt" else "#!%s -S\n%s" % (sys.executable, STUB))
             os.chmod(p, 0o755)
         config = dict({"perf": PERF_GIBS, "likwid": LIKWID_MBS,
                        "likwid_cpu": self.likwid_cpu, "pagebench": LINUX}, **config)
@@ -215,10 +235,23 @@ class Sandbox:
         return logs
 
 
-def stat_median(log, op, variant):
+def stat_median(log, op, variant, pass_id=HOT):
     m = re.search(r"\bstat suite=%s pass=%s variant=%s reps=\S+ .*?median=([0-9.]+)"
-                  % (op, PASS, variant), log)
+                  % (op, pass_id, variant), log)
     return float(m.group(1)) if m else None
+
+
+# t(0.975, 2): the 3 runs' interval, as tables give it.
+T_975_2 = 4.3027
+
+
+def paired(a, b):
+    """The geometric mean of a[i]/b[i] and its 95% t-interval, worked here."""
+    logs = [math.log(x / y) for x, y in zip(a, b)]
+    assert len(logs) == RUNS
+    m = statistics.mean(logs)
+    h = T_975_2 * statistics.stdev(logs) / math.sqrt(RUNS)
+    return math.exp(m), math.exp(m - h), math.exp(m + h)
 
 
 def log_fact(log, pattern):
@@ -229,12 +262,13 @@ def log_fact(log, pattern):
 
 def table(stdout):
     """The table's rows by (op, pagebench variant): pass, bytes, op,
-    variant, peer (its words joined), then the six figures."""
+    variant, peer (its words joined), then the seven figures: peer GB/s,
+    pb GB/s, pb/pr, its interval, own GB/s, own/pb, its interval."""
     rows = {}
     for line in stdout.splitlines():
         f = line.split()
-        if len(f) >= 12 and f[0] == PASS:
-            rows[(f[2], f[3])] = f[:4] + [" ".join(f[4:-6])] + f[-6:]
+        if len(f) >= 13 and f[0] == PASS:
+            rows[(f[2], f[3])] = f[:4] + [" ".join(f[4:-7])] + f[-7:]
     return rows
 
 
@@ -250,16 +284,39 @@ class BenchVsPeers(unittest.TestCase):
         return [p for p in PAIRS if p[2] in tools and
                 all(stat_median(log, p[0], p[1][0]) is not None for log in logs)]
 
-    def check_pagebench_columns(self, row, logs, op, name):
-        size = log_fact(logs[0], r"\bsizes pass=%s .*\b%s=(\d+)" % (PASS, op))
-        self.assertEqual(row[1], str(size))
-        ticks = [stat_median(log, op, name) for log in logs]
+    def gbs(self, logs, op, name, pass_id):
+        size = log_fact(logs[0], r"\bsizes pass=%s .*\b%s=(\d+)" % (pass_id, op))
+        ticks = [stat_median(log, op, name, pass_id) for log in logs]
         khz = [log_fact(log, r"\btsc khz=(\d+)") for log in logs]
-        gbs = [size / (t / (k * 1e3)) / 1e9 for t, k in zip(ticks, khz)]
-        self.assertEqual(row[5], "%.2f" % statistics.median(gbs))
-        self.assertEqual(row[7], "%.2f%%" % (100 * cv(gbs)))
-        self.assertEqual(row[10], "%.2f" % statistics.median(size / t for t in ticks))
-        return cv(gbs)
+        return size, [size / (t / (k * 1e3)) / 1e9 for t, k in zip(ticks, khz)]
+
+    def check_interval(self, text, lo, hi, pct=False):
+        """An interval cell against the one worked here (t to 4 digits)."""
+        if pct:
+            m = re.fullmatch(r"([+-]\d+\.\d)\.\.([+-]\d+\.\d)%", text)
+            got = [1 + float(x) / 100 for x in m.groups()]
+            tol = 0.0011
+        else:
+            m = re.fullmatch(r"(\d+\.\d{3})-(\d+\.\d{3})", text)
+            got = [float(x) for x in m.groups()]
+            tol = 0.0011 * max(1, hi)
+        self.assertTrue(m, text)
+        self.assertAlmostEqual(got[0], lo, delta=tol)
+        self.assertAlmostEqual(got[1], hi, delta=tol)
+
+    def check_pagebench_columns(self, row, logs, op, name):
+        """The same-work (l1h) figure and the own pass's (l1) beside it:
+        their bytes are the same, the difference is the paired arithmetic."""
+        size, gbs = self.gbs(logs, op, name, HOT)
+        own_size, own = self.gbs(logs, op, name, PASS)
+        self.assertEqual(size, own_size)
+        self.assertEqual(row[1], str(size))
+        self.assertEqual(row[6], "%.2f" % statistics.median(gbs))
+        self.assertEqual(row[9], "%.2f" % statistics.median(own))
+        r, lo, hi = paired(own, gbs)
+        self.assertEqual(row[10], "%+.1f%%" % (100 * (r - 1)))
+        self.check_interval(row[11], lo, hi, pct=True)
+        return gbs
 
     def test_all_tools_interleaved_and_the_table(self):
         box = self.sandbox()
@@ -277,20 +334,26 @@ class BenchVsPeers(unittest.TestCase):
         # likwid's pairs.
         probes = [c for c in calls if c["kind"] == "probe"]
         self.assertEqual(calls[:len(probes)], probes)
-        self.assertEqual({c["tool"] for c in probes}, {"perf", "likwid-bench"})
+        self.assertEqual({c["tool"] for c in probes}, {"perf", "likwid-bench", "chrt"})
         turn = [("pagebench-linux", "")] + \
             [("perf", p[3]) for p in pairs if p[2] == "perf"] + \
             [("likwid-bench", p[3]) for p in pairs if p[2] == "likwid"]
-        runs = [(c["tool"], c["key"]) for c in calls[len(probes):] if c["tool"] != "taskset"]
+        runs = [(c["tool"], c["key"]) for c in calls[len(probes):]
+                if c["tool"] not in ("taskset", "chrt")]
         self.assertEqual(runs, turn * RUNS)
+        # Every peer under SCHED_FIFO, as pagebench-linux runs.
+        for i, c in enumerate(calls):
+            if c["kind"] == "run" and c["tool"] in ("perf", "likwid-bench"):
+                j = i - 2 if c["tool"] == "perf" else i - 1
+                self.assertEqual((calls[j]["tool"], calls[j]["args"][:2]), ("chrt", ["-f", "1"]))
 
         # Every tool on the same CPU (likwid's), on pagebench's bytes.
-        size = {op: log_fact(logs[0], r"\bsizes pass=%s .*\b%s=(\d+)" % (PASS, op))
+        size = {op: log_fact(logs[0], r"\bsizes pass=%s .*\b%s=(\d+)" % (HOT, op))
                 for op in ("clear", "copy")}
         for i, c in enumerate(calls):
             if c["tool"] == "pagebench-linux":
                 self.assertIn("cpu=%d" % box.likwid_cpu, c["args"])
-                self.assertIn("passes=l1", c["args"])
+                self.assertIn("passes=l1,l1h", c["args"])
                 self.assertIn("reps=3", c["args"])
             elif c["tool"] == "perf" and c["kind"] == "run":
                 self.assertEqual(calls[i - 1]["tool"], "taskset")
@@ -309,17 +372,18 @@ class BenchVsPeers(unittest.TestCase):
             with self.subTest(op=op, variant=names[0]):
                 row = rows[(op, names[0])]
                 self.assertEqual(row[4], "%s %s" % (tool, routine))
-                pb_cv = self.check_pagebench_columns(row, logs, op, names[0])
+                gbs = self.check_pagebench_columns(row, logs, op, names[0])
                 peer = perf_gbs(routine) if tool == "perf" else likwid_gbs(routine)
-                self.assertEqual(row[6], "%.2f" % statistics.median(peer))
-                self.assertEqual(row[8], "%.2f%%" % (100 * cv(peer)))
-                self.assertEqual(row[9], "%.2f" % (pb_cv / cv(peer)))
-                pb_cvs.append(pb_cv)
+                self.assertEqual(row[5], "%.2f" % statistics.median(peer))
+                ratio, lo, hi = paired(gbs, peer)
+                self.assertEqual(row[7], "%.3f" % ratio)
+                self.check_interval(row[8], lo, hi)
+                pb_cvs.append(cv(gbs))
                 peer_cvs.setdefault(tool, []).append(cv(peer))
         # The conversions, worked by hand: 45 GiB/s is 48.32 GB/s, and
         # likwid's 90000 MByte/s of a copy's loads and stores 45 GB/s copied.
-        self.assertEqual(rows[("clear", "stosb_all")][6], "48.32")
-        self.assertEqual(rows[("copy", "avx_t")][6], "45.00")
+        self.assertEqual(rows[("clear", "stosb_all")][5], "48.32")
+        self.assertEqual(rows[("copy", "avx_t")][5], "45.00")
 
         best = min(peer_cvs, key=lambda t: statistics.median(peer_cvs[t]))
         a, b = statistics.median(pb_cvs), statistics.median(peer_cvs[best])
@@ -339,14 +403,14 @@ class BenchVsPeers(unittest.TestCase):
 
     def check_skipped(self, absent, present, message, **kw):
         tools = {"perf": "perf", "likwid": "likwid-bench"}
-        box = self.sandbox(tools=[tools[present], "taskset"], **kw) if absent \
+        box = self.sandbox(tools=[tools[present], "taskset", "chrt"], **kw) if absent \
             else self.sandbox(**kw)
         r = box.run(*ARGS)
         self.assertEqual(r.returncode, 0, r.stderr)
         skipped = absent or [t for t in tools if t != present][0]
         self.assertIn("bench-vs-peers: %s; its pairs are skipped\n" % message, r.stdout)
         self.assertIn("taking turns run by run (pagebench, %s, ...)" % present, r.stdout)
-        runs = [c for c in box.calls() if c["kind"] == "run" and c["tool"] != "taskset"]
+        runs = [c for c in box.calls() if c["kind"] == "run" and c["tool"] not in ("taskset", "chrt")]
         self.assertEqual({c["tool"] for c in runs}, {"pagebench-linux", tools[present]})
         logs = box.pagebench_logs()
         rows = table(r.stdout)
@@ -356,11 +420,12 @@ class BenchVsPeers(unittest.TestCase):
                 self.check_pagebench_columns(row, logs, op, names[0])
                 if tool == skipped:
                     self.assertEqual(row[4], "(%s skipped)" % tool)
-                    self.assertEqual(row[6], "-")
-                    self.assertEqual(row[8:10], ["-", "-"])
+                    self.assertEqual(row[5], "-")
+                    self.assertEqual(row[7:9], ["-", "-"])
                 else:
                     self.assertEqual(row[4], "%s %s" % (tool, routine))
-                    self.assertNotEqual(row[6], "-")
+                    self.assertNotEqual(row[5], "-")
+                    self.assertNotEqual(row[7], "-")
         return box, r
 
     def test_perf_absent(self):
@@ -372,6 +437,18 @@ class BenchVsPeers(unittest.TestCase):
                                     "likwid-bench is not installed (Debian package likwid)")
         # Without likwid's CPU to follow, the highest this process may use.
         self.assertIn("CPU %d," % box.affinity[-1], r.stdout)
+
+    def test_chrt_absent(self):
+        """The peers then run at the default priority, and it says so."""
+        box = self.sandbox(tools=["perf", "likwid-bench", "taskset"])
+        r = box.run(*ARGS)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("bench-vs-peers: chrt is not installed (Debian package util-linux); "
+                      "the peers run at the default priority, pagebench-linux under "
+                      "SCHED_FIFO\n", r.stdout)
+        runs = [c["tool"] for c in box.calls() if c["kind"] == "run"]
+        self.assertIn("likwid-bench", runs)
+        self.assertNotIn("chrt", runs)
 
     def test_likwid_that_cannot_run_is_skipped(self):
         self.check_skipped(None, "perf", "likwid-bench does not run here: no counters here",
@@ -387,15 +464,15 @@ class BenchVsPeers(unittest.TestCase):
 
     def test_perf_failing(self):
         box = self.check_failure(
-            r"bench-vs-peers: taskset -c %d perf bench mem memset -f x86-64-stosb "
+            r"bench-vs-peers: chrt -f 1 taskset -c %d perf bench mem memset -f x86-64-stosb "
             r"-s \d+B -l \d+: perf: cannot mmap\n" % min(os.sched_getaffinity(0)),
             fail={"perf": "perf: cannot mmap"})
         # It stopped at the first failure: one pagebench run, one perf run.
         runs = [c["tool"] for c in box.calls() if c["kind"] == "run"]
-        self.assertEqual(runs, ["pagebench-linux", "taskset", "perf"])
+        self.assertEqual(runs, ["pagebench-linux", "chrt", "taskset", "perf"])
 
     def test_likwid_failing(self):
-        self.check_failure(r"bench-vs-peers: likwid-bench -t store_avx -w S0:\d+B:1 "
+        self.check_failure(r"bench-vs-peers: chrt -f 1 likwid-bench -t store_avx -w S0:\d+B:1 "
                            r"-s \S+: likwid: cannot allocate\n",
                            fail={"likwid-bench": "likwid: cannot allocate"})
 
@@ -455,9 +532,6 @@ class UnusableLog(unittest.TestCase):
         self.assertRegex(r.stdout, r"\b3 pagebench-linux's output gives no figure")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class RatioInterval(unittest.TestCase):
     """The CV ratio's bootstrap interval, on figures made to say each answer."""
@@ -486,3 +560,99 @@ class RatioInterval(unittest.TestCase):
         pb = {key: [(4096, 1, 10.0, "stosb_all")] * 3}
         self.assertEqual(bvp.ratio_verdict(pb, {key: [1.0, 2.0]}, "l1", "perf", 3),
                          "no interval: a tool missed a run")
+
+
+class PairedRatio(unittest.TestCase):
+    """The ratio pagebench/peer and its interval, on figures worked by hand."""
+
+    def test_known_figures(self):
+        bvp = load_script()
+        # Run ratios 2 and 4: geometric mean sqrt(8); the log-ratios' mean
+        # 1.5 ln 2 and sd ln 2 / sqrt(2), so the half-width is
+        # t(0.975, 1) * (ln 2 / sqrt 2) / sqrt 2 = 12.7062 * ln 2 / 2.
+        r, lo, hi = bvp.paired_ratio([2.0, 8.0], [1.0, 2.0])
+        self.assertAlmostEqual(r, math.sqrt(8), places=12)
+        h = 12.7062 * math.log(2) / 2
+        self.assertAlmostEqual(math.log(lo), 1.5 * math.log(2) - h, places=4)
+        self.assertAlmostEqual(math.log(hi), 1.5 * math.log(2) + h, places=4)
+
+    def test_the_same_ratio_every_run_has_no_width(self):
+        bvp = load_script()
+        for x in bvp.paired_ratio([3.0, 6.0, 9.0], [1.0, 2.0, 3.0]):
+            self.assertAlmostEqual(x, 3.0, places=12)
+
+    def test_runs_are_paired_not_pooled(self):
+        """The machine's state moves both tools of a run alike: a ratio
+        steady run by run is narrow however far the runs' levels lie."""
+        bvp = load_script()
+        _, lo, hi = bvp.paired_ratio([10.0, 20.0, 40.0], [9.9, 20.1, 39.8])
+        self.assertLess(hi / lo, 1.05)
+
+    def test_unpaired_is_an_error(self):
+        bvp = load_script()
+        with self.assertRaises(ValueError):
+            bvp.paired_ratio([1.0, 2.0], [1.0])
+
+
+@unittest.skipUnless(os.access(LINUX, os.X_OK), "build/bin/pagebench-linux is not built")
+class HotBufferPasses(unittest.TestCase):
+    """pagebench-linux's hot-buffer pass beside its own: the lines' grammar
+    and arithmetic, no speed."""
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, os.path.join(REPO, "scripts"))
+        from pbreport import grammar
+        cls.grammar = grammar
+        r = subprocess.run([LINUX, "passes=l1,l1h", "variants=stosb,avx_t,movsq,movsb_all",
+                            "reps=3"], capture_output=True, text=True, timeout=300)
+        cls.status, cls.log = r.returncode, r.stdout
+
+    def lines(self, kind):
+        rx = self.grammar.tagged(kind)
+        return [m for m in (rx.match(line) for line in self.log.splitlines()) if m]
+
+    def test_runs_clean(self):
+        self.assertEqual(self.status, 0, self.log[-2000:])
+        self.assertIn("plan suite=all reps=3 passes=l1,l1h", self.log)
+
+    def test_sizes_are_the_own_pass_bytes_and_no_fill(self):
+        sizes = {m.group(1): m.groups()[1:] for m in self.lines("sizes")}
+        self.assertEqual(sizes["l1h"][0], "0")
+        self.assertEqual(sizes["l1h"][1:], sizes["l1"][1:])
+
+    def test_no_header_no_value_lines(self):
+        """Only epoch, stat and ratio lines: the pass has no fill to probe."""
+        self.assertNotIn("L1 hot buffer:", self.log)
+        for m in self.lines("epoch"):
+            if m.group(2) == "l1h":
+                self.assertEqual(m.group(4), "0")
+
+    def test_stat_and_ratio_lines(self):
+        stats = [m for m in self.lines("stat") if m.group(2) == "l1h"]
+        self.assertEqual(sorted((m.group(1), m.group(3)) for m in stats),
+                         [("clear", "avx_t"), ("clear", "stosb"), ("copy", "avx_t"),
+                          ("copy", "movsb_all"), ("copy", "movsq")])
+        for m in stats:
+            with self.subTest(line=m.group(0)):
+                self.assertIsNone(m.group(4), "a hot-buffer pass has no use probe")
+                self.assertEqual((m.group(5), m.group(6), m.group(12)), ("3", "3", "reps"))
+                self.assertGreaterEqual(int(m.group(7)), 1)
+                med = float(m.group(8))
+                if m.group(9) != "?":
+                    self.assertLessEqual(float(m.group(9)), med)
+                    self.assertLessEqual(med, float(m.group(10)))
+        # One batch for the whole pass, as a timed pass's.
+        self.assertEqual(len({m.group(7) for m in stats if m.group(1) == "clear"}), 1)
+        ratios = [m for m in self.lines("ratio") if m.group(2) == "l1h"]
+        self.assertEqual(sorted((m.group(1), m.group(3), m.group(4)) for m in ratios),
+                         [("clear", "avx_t", "stosb"), ("copy", "avx_t", "movsq"),
+                          ("copy", "movsb_all", "movsq")])
+        for m in ratios:
+            if m.group(7) != "?":
+                self.assertLessEqual(float(m.group(7)), float(m.group(6)))
+                self.assertLessEqual(float(m.group(6)), float(m.group(8)))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -166,10 +166,12 @@ class LogChecks(unittest.TestCase):
         self.assert_documented(b)
 
     def assert_matrix(self, b, headers, reps):
-        """Every pass, each iteration one line per variant in table order;
-        reps=None: as many as each variant's stat line counts (epochs
-        until time= is spent; a variant the race stopped stops early, so
-        an iteration has the variants still running, in table order)."""
+        """Every pass, each iteration one line per variant in table order
+        (reps=N: suite=xen and its 2021 order); reps=None, with stats,
+        every other iteration reversed (docs/method.md, "Order"), and as
+        many as each variant's stat line counts (epochs until time= is
+        spent; a variant the race stopped stops early, so an iteration
+        has the variants still running)."""
         passes = b.passes()
         self.assertEqual([h for h, _ in passes], headers)
         for header, values in passes:
@@ -180,12 +182,13 @@ class LogChecks(unittest.TestCase):
             else:
                 counts = b.stat_reps(suite, header)
                 self.assertEqual(sorted(counts), sorted(names), header)
-                want, left = [], dict(counts)
+                want, left, k = [], dict(counts), 0
                 while any(left.values()):
-                    for n in names:
-                        if left[n]:
-                            want.append(n)
-                            left[n] -= 1
+                    running = [n for n in names if left[n]]
+                    for n in running[::-1] if k % 2 else running:
+                        want.append(n)
+                        left[n] -= 1
+                    k += 1
                 self.assertEqual([v[1] for v in values], want, header)
             for pre, name, value, post in values:
                 self.assertTrue(pre > 0 and value > 0 and post > 0, (header, name))

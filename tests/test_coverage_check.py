@@ -78,6 +78,46 @@ class CoverageFromLogs(unittest.TestCase):
         self.assertIn("ratios: half-width of the intervals: median 9.6%", out)
         self.assertRegex(out, r"clear\s+L1 w/ flush\s+ratio\s+1\s+2 of 2\s+100\.0%")
 
+    def test_decisions(self):
+        """The answer lines, rewritten: two questions over three runs, one
+        that flips from a switch to a keep in run 3; the same decision,
+        the flips, the decision ratios' coverage and half-widths by level
+        come out as counted by hand."""
+        answers = [  # (pass, action, ratio, lo, hi) per run: l1f, then l3
+            [("l1f", "switch", "0.9000", "0.8500", "0.9500"),
+             ("l3", "keep", "1.0500", "1.0000", "1.1000")],
+            [("l1f", "switch", "0.9200", "0.8700", "0.9700"),
+             ("l3", "keep", "1.0200", "0.9900", "1.0500")],
+            [("l1f", "keep", "1.0000", "0.9800", "1.0200"),
+             ("l3", "keep", "1.0400", "1.0000", "1.0800")],
+        ]
+        logs = []
+        for i, (path, run) in enumerate(zip(self.logs, answers)):
+            with open(path) as f:
+                lines = [l for l in f.read().splitlines() if " answer " not in l]
+            at = next(k for k, l in enumerate(lines) if " runtime " in l)
+            lines[at:at] = ['(PB) answer fn=clear_page pass=%s kernel=linux '
+                            'versions=">=5.4" entry=clear_page pick=stosb action=%s '
+                            'routine=stosq ratio=%s lo=%s hi=%s epochs=5 worth=3.0%%'
+                            % a for a in run]
+            new = os.path.join(self.tmp.name, "answers%d.log" % (i + 1))
+            with open(new, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            logs.append(new)
+        r = check("--logs", *logs)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout
+        self.assertIn("decisions: 2 questions (function, pass, kernel pick); a rerun "
+                      "made the first run's decision in 3 of 4 (75.0%; 90.0% wanted: "
+                      "no); every pair of runs 4 of 6 (66.7%)", out)
+        self.assertIn("or between two routines: 1\n  clear_page l1f pick=stosb: "
+                      "switch to stosq, switch to stosq, keep\n", out)
+        self.assertIn("decision ratios: a rerun's inside the first run's interval "
+                      "in 3 of 4 (75.0%), where both name the same routine", out)
+        # l1f: 0.05/0.90, 0.05/0.92, 0.02/1.00; l3: 0.05/1.05, 0.03/1.02, 0.04/1.04.
+        self.assertIn("decision ratios: median half-width L1/L2 5.4% (3), "
+                      "L3/MEM 3.8% (3), copy-hot/cold - (0)", out)
+
     def test_bad_input(self):
         """One log, options beside --logs, a missing file and a log without
         stat lines each get a clear error and their own status."""

@@ -24,6 +24,7 @@ import unittest
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 from pbreport import grammar  # noqa: E402
+from pbreport import rules as R  # noqa: E402
 from tables import table_rows  # noqa: E402
 import qemu_accel  # noqa: E402  (scripts/qemu_accel.py: KVM or TCG, as run-linux-module picks)
 
@@ -232,6 +233,69 @@ class ClearPlan(ModuleBoot):
         self.assertGreater(want, 0, "no stat lines")
         self.assertEqual(self.windows()[0], want)
 
+
+    def test_answers(self):
+        """The answer lines (docs/log-format.md, "The answer"), as the
+        kernel and pagebench-linux print them: documented, one per
+        question, after the windows line and before runtime. The running
+        kernel's own pick first, from its kernel_flags line (from
+        boot_cpu_has, the kernel_features line's bits) by the rules; the
+        FPU cost on exactly the vector routine, the task's pair and
+        restore per page less the kthread's per window, in ns per page."""
+        b = self.boot
+        kinds = [grammar.classify(l) for l in b.lines]
+        rx = grammar.compiled("answer")
+        answers = [rx.match(l).groups() for l in b.all("answer")]
+        self.assertTrue(answers)
+        at = [i for i, k in enumerate(kinds) if k == "answer"]
+        self.assertEqual(at, list(range(at[0], at[-1] + 1)), "the answer lines together")
+        self.assertLess(kinds.index("module_windows"), at[0])
+        self.assertEqual(kinds[at[-1] + 1:], ["runtime", "done"])
+        # Groups: fn pass sizes(2) kernel versions entry pick assuming action routine
+        # ratio lo hi epochs pick_ns routine_ns fpu worth need why.
+        questions = [a[:7] for a in answers]
+        self.assertEqual(len(questions), len(set(questions)), "one line per question")
+        self.assertEqual({a[1] for a in answers}, {"l1", "l3"})
+
+        release = grammar.compiled("module_release").match(b.first("module_release")).group(1)
+        flags = grammar.compiled("linux_kernel_flags").match(b.first("linux_kernel_flags"))
+        self.assertEqual(flags.group(1), "boot_cpu_has")
+        own = {k: int(v) for k, v in (kv.split("=") for kv in flags.group(2).split())}
+        self.assertEqual(sorted(own), ["ERMS", "FSRM", "FSRS", "REP_GOOD"])
+        features = dict(kv.split("=") for kv in b.first("module_features").split()[2:])
+        for flag, on in own.items():
+            self.assertEqual(on, int(features[flag.lower()].replace("unknown", "0")), flag)
+        version = R.parse_version(re.match(r"\d+(?:\.\d+)*", release).group(0))
+        want = R.picks(R.tables(), "linux", "clear_page", {}, version=version, own=own)
+        self.assertEqual(len(want), 1)
+        for pas in ("l1", "l3"):
+            linux = [a for a in answers if a[:2] == ("clear_page", pas) and a[4] == "linux"]
+            self.assertEqual(linux[0][5], "running " + release, "the running kernel's first")
+            self.assertEqual((linux[0][6], linux[0][7], linux[0][8]),
+                             ("clear_page", want[0].variant, None))
+
+        runs_on = grammar.compiled("hot_load").match(b.first("hot_load")).group(4)
+        khz = int(grammar.compiled("tsc").match(b.first("tsc")).group(1))
+        window = int(grammar.compiled("module_irqs").match(b.first("module_irqs")).group(1))
+        task, kthread = (FPU.match(l).groups() for l in b.all("module_fpu"))
+        entry, held = (int(task[5]) + int(task[7])) * 100, int(kthread[5]) * 100
+        sizes = {l.split()[1][5:]: int(l.split()[3][6:]) for l in b.all("sizes")}
+        named = 0
+        for a in answers:
+            with self.subTest(answer=a):
+                if runs_on != "cpu":
+                    self.assertEqual(a[9], "none")
+                if a[10] != "avx_t":
+                    self.assertIsNone(a[17], "fpu= only on a vector routine")
+                    continue
+                named += 1
+                pages = sizes[a[1]] // 4096
+                windows = -(-sizes[a[1]] // window)
+                add = max(0, pages * entry - windows * held)
+                d = khz * pages
+                ns10 = (add * 100000 + d // 2) // d
+                self.assertEqual(a[17], "%d.%dns" % divmod(ns10, 10))
+        self.assertGreater(named, 0, "no answer names avx_t: its fpu= went unchecked")
 
 class CopyPlan(ModuleBoot):
     OPTIONS = "suite=copy passes=l1,hot reps=2 variants=movsq,kernel_copy_page,sse2"

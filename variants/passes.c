@@ -41,6 +41,17 @@ pass_set suite_passes(enum suite s)
 	return set;
 }
 
+pass_set suite_default_passes(enum suite s)
+{
+	pass_set set = suite_passes(s);
+	unsigned int p;
+
+	for (p = 0; p < PASS_COUNT; p++)
+		if (passes[p].kind == KIND_HOTBUF)
+			set &= ~(1u << p);
+	return set;
+}
+
 const char *pass_prefix(enum op op, enum pass_id p)
 {
 	return op == OP_COPY && passes[p].kind == KIND_TIMED ? "copy " : "";
@@ -48,7 +59,7 @@ const char *pass_prefix(enum op op, enum pass_id p)
 
 bool pass_hot(enum pass_id p)
 {
-	return passes[p].kind == KIND_HOT ||
+	return passes[p].kind == KIND_HOT || passes[p].kind == KIND_HOTBUF ||
 	       (passes[p].kind == KIND_TIMED && !passes[p].flush &&
 		(passes[p].size == SIZE_L1D || passes[p].size == SIZE_L2));
 }

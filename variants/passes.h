@@ -24,7 +24,7 @@ enum pass_id {
 };
 
 enum pass_size { SIZE_L1D, SIZE_L2, SIZE_L3, SIZE_MEM, SIZE_ONE_PAGE };
-enum pass_kind { KIND_TIMED, KIND_HOT, KIND_COLD };
+enum pass_kind { KIND_TIMED, KIND_HOT, KIND_COLD, KIND_HOTBUF };
 
 struct pass_def {
 	const char *id;		/* "l1" */
@@ -64,6 +64,8 @@ typedef uint32_t pass_set;
 bool suite_has_pass(enum suite s, enum pass_id p);
 bool suite_has_variant(enum suite s, const struct variant *v);
 pass_set suite_passes(enum suite s);
+/* What runs when passes= does not say: the suite's passes but the hot-buffer ones. */
+pass_set suite_default_passes(enum suite s);
 
 /* "copy " for copy passes that share a header with the clear suite. */
 const char *pass_prefix(enum op op, enum pass_id p);

@@ -86,6 +86,14 @@ void variant_call(const struct variant *v, void *dst, const void *src,
 		v->fn(d + off, s ? s + off : NULL, PAGE_SIZE);
 }
 
+size_t variant_calls(const struct variant *v, size_t bytes)
+{
+	size_t step = v->shape == SHAPE_PAGE ? PAGE_SIZE :
+		      v->op == OP_CLEAR ? CLEAR_RANGE_BATCH : bytes;
+
+	return step && bytes ? (bytes + step - 1) / step : 1;
+}
+
 /*
  * clear_clzero_sf's line count and negated step, in variants/clear_clzero.asm's
  * data: 64 bytes, AMD's documented CLZERO line, until variants_configure()

@@ -94,6 +94,14 @@ const char *shape_name(enum variant_shape shape);	/* "page", "range" */
 void variant_call(const struct variant *v, void *dst, const void *src,
 		  size_t bytes);
 
+/*
+ * How many times a kernel enters v to do bytes as variant_call() does:
+ * once per page, per CLEAR_RANGE_BATCH of a clear range, or once for a
+ * copy range. A VEC routine pays kernel_fpu_begin/end once per entry
+ * (harness/answer.h).
+ */
+size_t variant_calls(const struct variant *v, size_t bytes);
+
 /* Sets what a routine takes from the CPU: clear_clzero_sf's step. */
 void variants_configure(const struct cpu_desc *d);
 

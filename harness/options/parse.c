@@ -267,7 +267,7 @@ void options_finish(struct options *o)
 	if (!o->reps)
 		o->reps = suites[o->suite].reps;
 	if (!o->passes)
-		o->passes = allowed;
+		o->passes = suite_default_passes(o->suite);
 	if (o->time_ms && (o->precision_bp || o->budget_ms)) {
 		o->time_over = true;
 		o->precision_bp = 0;

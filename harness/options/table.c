@@ -136,7 +136,7 @@ const struct option_def option_defs[] = {
 	  .dflt = "1000ms", .dflt_when = "where given without time=",
 	  .dflt_applies = budget_default_applies },
 	{ .key = "worth", .parse = parse_worth,
-	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .value = "P%",
 	  .what = "the answer lines' least saving worth acting on: a "
 		  "switch only where the 95% interval of the saving lies "
@@ -155,8 +155,9 @@ const struct option_def option_defs[] = {
 	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .names = pass_names, .value = "PASS,...",
 	  .what = "the passes to run (f: with a flush before each iteration; "
-		  "hot and cold: copy only)",
-	  .dflt_is = "all of the suite's" },	/* options_finish() */
+		  "hot and cold: copy only; l1h to memh: one buffer reused call "
+		  "after call, as likwid-bench and perf bench do, only when named)",
+	  .dflt_is = "all of the suite's but l1h to memh" },	/* options_finish() */
 	{ .key = "variants", .parse = parse_variants,
 	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .value = "NAME,...",

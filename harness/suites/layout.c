@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A page pass's buffers (harness/suites/suite_internal.h, struct layout):
- * the slots a batch of calls needs, each between guard pages, and the pages
- * an iteration touches, which progress counts.
+ * the slots a batch of calls needs, or the L3 and MEM passes' placements
+ * (harness/plan.h), each between guard pages, and the pages an iteration
+ * touches, which progress counts.
  */
 #include "harness/suites/suite_internal.h"
 
@@ -23,6 +24,16 @@ struct layout layout_of(const struct plan *p, uint8_t *base, enum op op,
 		l.slots = p->batch_room / l.stride;
 	if (l.slots > BATCH_MAX)
 		l.slots = BATCH_MAX;
+	return l;
+}
+
+struct layout pass_layout(const struct plan *p, uint8_t *base, enum op op,
+			  enum pass_id id)
+{
+	struct layout l = layout_of(p, base, op, pass_bytes(p, id, op));
+
+	if (p->placements[id] > 1)
+		l.slots = p->placements[id];
 	return l;
 }
 
@@ -52,6 +63,8 @@ uint64_t iteration_pages(const struct plan *p, enum pass_id id)
 		return p->nr[id];
 	case KIND_HOT:
 		return 2;
+	case KIND_HOTBUF:
+		return p->nr[id] / 2;
 	case KIND_COLD:
 		return 2 + 2 * COLD_PAGES;
 	}

@@ -37,8 +37,7 @@ static void summarise(struct suite_run *s, enum op op, uint64_t (*t)[REPS_MAX],
  */
 static void place(struct suite_run *s, struct pass_state *ps, unsigned int e)
 {
-	struct layout at0 = layout_of(s->p, s->b->work, ps->op,
-				      pass_bytes(s->p, ps->id, ps->op));
+	struct layout at0 = pass_layout(s->p, s->b->work, ps->op, ps->id);
 	size_t fill_pages = 0, work_pages = 0, fill_room = 0, work_room = 0;
 	unsigned int j;
 
@@ -52,19 +51,26 @@ static void place(struct suite_run *s, struct pass_state *ps, unsigned int e)
 			    &fill_pages, &work_pages);
 	ps->fill = s->b->fill + fill_pages * PAGE;
 	ps->base = s->b->work + work_pages * PAGE;
-	ps->l = layout_of(s->p, ps->base, ps->op, pass_bytes(s->p, ps->id, ps->op));
+	ps->l = pass_layout(s->p, ps->base, ps->op, ps->id);
 	if (s->p->stats)
 		out_line("epoch suite=%s pass=%s n=%u fill=+%lu work=+%lu",
 			 op_name(ps->op), passes[ps->id].id, e,
 			 (unsigned long)(fill_pages * PAGE),
 			 (unsigned long)(work_pages * PAGE));
-	if (passes[ps->id].kind == KIND_TIMED) {
+	/*
+	 * With placements, a call's placement is sent to memory before its
+	 * pattern, and fill written before it is probed: flushing the whole
+	 * region and fill here as well would cost more than the epoch's calls.
+	 */
+	if (passes[ps->id].kind == KIND_TIMED && ps->placements == 1) {
 		run_step("%s %s epoch %u: first flush", op_name(ps->op), ps->header, e);
 		flush_range(&s->env, ps->fill, ps->nr * PAGE);
 		host_may_yield();
 	}
-	flush_range(&s->env, ps->base, layout_span(&ps->l, ps->base));
-	host_may_yield();
+	if (ps->placements == 1) {
+		flush_range(&s->env, ps->base, layout_span(&ps->l, ps->base));
+		host_may_yield();
+	}
 	for (j = 0; j < ps->l.slots; j++)
 		guards_set(ps->l.dst + j * ps->l.stride, ps->l.bytes);
 	if (s->p->stats && e)
@@ -81,10 +87,23 @@ static void place(struct suite_run *s, struct pass_state *ps, unsigned int e)
  * times as long; docs/method.md, "Every call from memory"). suite=xen is
  * the 2021 iteration exactly; a "w/ flush" pass ends their history anyway.
  */
+static void prepare_one(struct suite_run *s, const struct pass_state *ps,
+			const struct layout *one, unsigned int rep, unsigned int i)
+{
+	if (s->p->stats && !passes[ps->id].flush) {
+		if (one->src)
+			flush_lines(&s->env, one->src, one->bytes);
+		flush_lines(&s->env, one->dst, one->bytes);
+	}
+	prepare_slot(one, rep, i);
+	if (one->src)
+		evict_or_fence(&s->env, passes[ps->id].flush, one->src, one->bytes);
+	evict_or_fence(&s->env, passes[ps->id].flush, one->dst, one->bytes);
+}
+
 static void prepare_slots(struct suite_run *s, const struct pass_state *ps,
 			  unsigned int calls, unsigned int rep, unsigned int i)
 {
-	bool from_memory = s->p->stats && !passes[ps->id].flush;
 	unsigned int j;
 
 	for (j = 0; j < calls; j++) {
@@ -92,16 +111,85 @@ static void prepare_slots(struct suite_run *s, const struct pass_state *ps,
 
 		if (j)
 			host_may_yield();
-		if (from_memory) {
-			if (one.src)
-				flush_lines(&s->env, one.src, one.bytes);
-			flush_lines(&s->env, one.dst, one.bytes);
-		}
-		prepare_slot(&one, rep, i);
-		if (one.src)
-			evict_or_fence(&s->env, passes[ps->id].flush, one.src, one.bytes);
-		evict_or_fence(&s->env, passes[ps->id].flush, one.dst, one.bytes);
+		prepare_one(s, ps, &one, rep, i);
 	}
+}
+
+/*
+ * The order of a rep's calls: the variants still measured in table
+ * order, and with stats every other rep (rep odd) the reverse, so that
+ * over two reps every variant, the pick and its candidates alike, sits
+ * on average at the same time, and a drift of the machine over a rep
+ * moves their ratio by none of it (docs/method.md, "One time budget",
+ * "Order"). suite=xen keeps the 2021 table order. n is returned.
+ */
+static unsigned int rep_order(const struct suite_run *s, const struct pass_state *ps,
+			      unsigned int *order)
+{
+	unsigned int i, n = 0, t;
+
+	for (i = 0; i < variant_count; i++)
+		if (variant_measured(s, ps, i))
+			order[n++] = i;
+	if (s->p->stats && (ps->rep & 1))
+		for (i = 0; i < n / 2; i++) {
+			t = order[i];
+			order[i] = order[n - 1 - i];
+			order[n - 1 - i] = t;
+		}
+	return n;
+}
+
+/* No placement primed for a variant in this rep. */
+#define UNPRIMED	(~0ul)
+
+/*
+ * Call number k's slot and its share of fill (nr pages): with
+ * placements, placement k % placements of the layout and the same share
+ * of fill, twice what a call clears, as in 2021; else slot 0 and the
+ * whole of fill.
+ */
+static struct layout call_slot(const struct pass_state *ps, unsigned long k,
+			       uint8_t **fill, size_t *nr)
+{
+	unsigned int at = ps->placements > 1 ? (unsigned int)(k % ps->placements) : 0;
+
+	*nr = ps->placements > 1 ? 2 * ps->l.stride / PAGE : ps->nr;
+	*fill = ps->fill + (size_t)at * *nr * PAGE;
+	return layout_slot(&ps->l, at);
+}
+
+/*
+ * A "w/o flush" pass with placements, at the start of each rep: the
+ * placements of the rep's calls, one per variant still measured in the
+ * order they run, each sent to memory and written with its pattern, then
+ * the whole of fill written after them, as a 2021 iteration writes it
+ * after its buf: each destination was last written before a cache's
+ * worth of other data, and so was displaced, as in 2021, at the cost of
+ * one fill a rep rather than one a call. at[i]: variant i's call number.
+ */
+static void prime(struct suite_run *s, struct pass_state *ps,
+		  const unsigned int *order, unsigned int n, unsigned long *at)
+{
+	unsigned int i, k, j = 0;
+
+	ps->primed = ps->next;
+	for (k = 0; k < n && j < ps->placements; k++) {
+		i = order[k];
+		at[i] = ps->next + j;
+		if (j++)
+			host_may_yield();
+		{
+			struct layout one = layout_slot(&ps->l, (unsigned int)(at[i] % ps->placements));
+
+			prepare_one(s, ps, &one, ps->rep, i);
+		}
+	}
+	ps->nprimed = j;
+	ps->next += j;
+	host_may_yield();
+	fill_bytes(ps->fill, (uint8_t)(0xe1 - ps->rep), ps->nr * PAGE);
+	mfence();
 }
 
 /*
@@ -136,26 +224,33 @@ static bool batch_sample(struct suite_run *s, struct pass_state *ps,
 /* Rep rep of variant i: the 2021 iteration, its value line and its check. */
 static bool timed_rep(struct suite_run *s, struct pass_state *ps,
 		      unsigned int i, unsigned int reps, uint64_t (*legacy)[REPS_MAX],
-		      unsigned int *nlegacy, uint64_t *ticks)
+		      unsigned int *nlegacy, unsigned long at, uint64_t *ticks)
 {
 	const struct variant *v = &variants[i];
-	struct layout one = layout_slot(&ps->l, 0);
+	struct layout one;
 	struct call c = { v, &one, 1, false };
 	struct sample_tries tries = { 0 };
 	struct timing t;
 	struct fault f;
-	bool ok;
+	uint8_t *fill;
+	size_t nr;
+	bool ok, again;
 
 	run_step("%s %s rep %u variant %s", op_name(ps->op), ps->header,
 		 ps->rep, v->name);
 	progress_next(&s->clock, op_name(ps->op), ps->header, v->name, ps->rep,
 		      reps, ps->nr);
+	/* A call done again takes a placement of its own, prepared then. */
 	do {
 		host_may_yield();
-		prepare_slots(s, ps, 1, ps->rep, i);
-		ok = time_between_probes(&s->env, ps->fill, ps->nr, ps->rep,
+		one = call_slot(ps, at == UNPRIMED ? ps->next++ : at, &fill, &nr);
+		if (at == UNPRIMED)
+			prepare_one(s, ps, &one, ps->rep, i);
+		ok = time_between_probes(&s->env, fill, nr, ps->rep,
 					 call_variant, &c, one.bytes, &t, &f);
-	} while (ok && sample_again(&tries, t.ticks, &t.host, v->name));
+		again = ok && sample_again(&tries, t.ticks, &t.host, v->name);
+		at = UNPRIMED;
+	} while (again);
 	if (!ok) {
 		variant_fault(s, ps, i, &f);
 		return false;
@@ -281,19 +376,27 @@ static void timed_reps(struct suite_run *s, struct pass_state *ps,
 	static uint64_t legacy[VARIANTS_MAX][REPS_MAX];
 	static unsigned int nlegacy[VARIANTS_MAX];
 	uint64_t ticks[VARIANTS_MAX], shortest = UINT64_MAX;
+	unsigned long at[VARIANTS_MAX];
+	unsigned int order[VARIANTS_MAX], n, k, i;
 	variant_set timed = 0;
-	unsigned int i;
 
 	if (!ps->rep)
 		for (i = 0; i < VARIANTS_MAX; i++)
 			nlegacy[i] = 0;
-	for (i = 0; i < variant_count; i++)
+	for (i = 0; i < VARIANTS_MAX; i++)
+		at[i] = UNPRIMED;
+	n = rep_order(s, ps, order);
+	if (ps->placements > 1 && !passes[ps->id].flush)
+		prime(s, ps, order, n, at);
+	for (k = 0; k < n; k++) {
+		i = order[k];
 		if (variant_measured(s, ps, i) &&
-		    timed_rep(s, ps, i, reps, legacy, nlegacy, &ticks[i])) {
+		    timed_rep(s, ps, i, reps, legacy, nlegacy, at[i], &ticks[i])) {
 			timed |= 1ull << i;
 			if (ticks[i] < shortest)
 				shortest = ticks[i];
 		}
+	}
 	if (!s->p->stats) {
 		if (ps->rep + 1 == s->p->reps && s->sum)
 			summarise(s, ps->op, legacy, nlegacy, ps->failed);
@@ -301,7 +404,9 @@ static void timed_reps(struct suite_run *s, struct pass_state *ps,
 	}
 	/* The first rep's calls say whether the pass batches, rep 0 included. */
 	if (!ps->rep && shortest != UINT64_MAX) {
-		ps->batch = pass_batch(shortest * CENTI, s->timer.step, ps->l.slots);
+		/* A placement is a call's own: no room for a batch beside it. */
+		ps->batch = pass_batch(shortest * CENTI, s->timer.step,
+				       ps->placements > 1 ? 1 : ps->l.slots);
 		for (i = 0; i < variant_count; i++)
 			figures_set_batch(&ps->figs, i, ps->batch);
 	}
@@ -321,6 +426,7 @@ void pass_begin(struct suite_run *s, struct pass_state *ps, enum op op,
 	*ps = (struct pass_state){ .op = op, .id = id, .header = passes[id].header,
 				   .nr = s->p->nr[id], .batch = 1, .slot = slot,
 				   .use = passes[id].use, .rep_fn = timed_reps,
+				   .placements = s->p->placements[id] ? s->p->placements[id] : 1,
 				   .active = op_runs(s, op), .open = true };
 	figures_begin(&ps->figs, slot, op, passes[id].id, s->timer.step,
 		      passes[id].use);

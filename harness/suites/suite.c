@@ -63,7 +63,8 @@ static bool pass_runs(const struct suite_run *s, enum pass_id id, enum op op)
  */
 static void answer_pass(struct suite_run *s, struct pass_state *ps, variant_set ran)
 {
-	struct answer_input in[VARIANTS_MAX];
+	/* Off the stack: the module's kernel stack is 16 KiB, and a pass ends on one CPU at a time. */
+	static struct answer_input in[VARIANTS_MAX];
 	unsigned int i, n = 0;
 
 	if (!s->sum)
@@ -157,7 +158,7 @@ static void spend_time(struct suite_run *s, struct pass_state *ps, unsigned int 
 		if (next == n)
 			break;
 		sample_pass_select(next);
-		if (!ps[next].epoch && passes[ps[next].id].kind != KIND_TIMED)
+		if (!ps[next].epoch && ma_ling_pass(ps[next].id))
 			ma_ling(s, &ps[next]);
 		pass_epoch(s, &ps[next]);
 		bp[next].epochs = ps[next].epoch;
@@ -196,7 +197,8 @@ static void run_passes(struct suite_run *s)
 		for (op = 0; op < OP_COUNT; op++)
 			if (pass_runs(s, id, op) && passes[id].kind != KIND_TIMED) {
 				pass_begin(s, &ps[n], op, id, n);
-				ps[n++].rep_fn = hot_cold_reps;
+				ps[n++].rep_fn = passes[id].kind == KIND_HOTBUF ?
+						 hot_buffer_reps : hot_cold_reps;
 			}
 	for (k = 0; k < n; k++) {
 		sample_pass_select(k);
@@ -209,7 +211,7 @@ static void run_passes(struct suite_run *s)
 	}
 	for (k = 0; k < n; k++) {
 		sample_pass_select(k);
-		if (passes[ps[k].id].kind != KIND_TIMED)
+		if (ma_ling_pass(ps[k].id))
 			ma_ling(s, &ps[k]);
 		running[k] = op_runs(s, ps[k].op) && pass_epoch(s, &ps[k]) == EPOCH_GO_ON;
 		ps[k].expect = expected_epochs(s, &ps[k]);

@@ -2,8 +2,8 @@
 /*
  * What the files of the page suites (clear, copy, xen) share, and the calls
  * between them, which flow one way: the driver (suite.c) lets the passes
- * take turns; a pass's epochs (pass.c) and Ma Ling's copy-hot/copy-cold
- * (copy_hot_cold.c) call the timed call (call.c), the checks
+ * take turns; a pass's epochs (pass.c), Ma Ling's copy-hot/copy-cold
+ * (copy_hot_cold.c) and the peers' hot buffer (hot_buffer.c) call the timed call (call.c), the checks
  * (verify.c), the buffers' layout (layout.c) and, under time=, the
  * questions still open (questions.c). Only these files include
  * this; the suites' interface is harness/suites/suite.h.
@@ -84,6 +84,9 @@ struct layout {
 
 struct layout layout_of(const struct plan *p, uint8_t *base, enum op op,
 			size_t bytes);
+/* Pass id's layout from base: with placements, one slot per placement. */
+struct layout pass_layout(const struct plan *p, uint8_t *base, enum op op,
+			  enum pass_id id);
 struct layout layout_slot(const struct layout *l, unsigned int j);
 size_t layout_span(const struct layout *l, const uint8_t *base);
 uint64_t iteration_pages(const struct plan *p, enum pass_id id);
@@ -132,6 +135,16 @@ struct pass_state {
 	variant_set failed;	/* printed a verify FAILED or fault line */
 	variant_set printed;	/* have stat lines: the variants at its stop */
 	unsigned int aggregate_n; /* copy-hot, copy-cold: Ma Ling's copies */
+	/*
+	 * Placements (the L3 and MEM passes with stats; docs/method.md,
+	 * "Placements"): l has one slot per placement, and call number
+	 * next takes slot next % placements, its fill the same share of
+	 * fill; primed: the first call of this rep's primed placements,
+	 * nprimed of them, one per variant in the order they run.
+	 */
+	unsigned int placements;
+	unsigned long next, primed;
+	unsigned int nprimed;
 	void (*rep_fn)(struct suite_run *s, struct pass_state *ps, unsigned int reps);
 	/* time= (harness/race.h) */
 	variant_set active;	/* still measured */
@@ -180,5 +193,15 @@ void pass_race(struct suite_run *s, struct pass_state *ps);
 void ma_ling(struct suite_run *s, struct pass_state *ps);
 void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
 		   unsigned int reps);
+
+static inline bool ma_ling_pass(enum pass_id id)
+{
+	return passes[id].kind == KIND_HOT || passes[id].kind == KIND_COLD;
+}
+
+/* hot_buffer.c */
+
+void hot_buffer_reps(struct suite_run *s, struct pass_state *ps,
+		     unsigned int reps);
 
 #endif

@@ -48,6 +48,10 @@ class Answer:
     need_epochs: Optional[int]  # undecided: the epochs that would decide
     why: Optional[str]          # none: why there is no recommendation
     line: int = 0               # where the log says it
+    # A routine that needs vector registers: what kernel_fpu_begin/end
+    # added to routine_ns (fpu=N.Nns), or fpu_unmeasured (fpu=?).
+    fpu_ns: Optional[float] = None
+    fpu_unmeasured: bool = False
     sizes: Optional[tuple] = None   # memset, memcpy: the size class (lo, hi), bytes
 
     @classmethod
@@ -56,8 +60,8 @@ class Answer:
         def num(x, kind=float):
             return None if x is None else kind(x)
         (fn, pass_id, lo, hi, kernel, versions, entry, pick, assuming, action,
-         routine, med, rlo, rhi, epochs, pick_ns, routine_ns, worth, need,
-         why) = g[:20]
+         routine, med, rlo, rhi, epochs, pick_ns, routine_ns, fpu, worth, need,
+         why) = g[:21]
         ratio = None
         if med is not None:
             ratio = Interval(float(med), float(rlo), float(rhi))
@@ -68,7 +72,9 @@ class Answer:
                    epochs=num(epochs, int), pick_ns=num(pick_ns),
                    routine_ns=num(routine_ns), worth_pct=float(worth),
                    need_epochs=num(need, int), why=why, line=line,
-                   sizes=None if lo is None else (int(lo), int(hi)))
+                   sizes=None if lo is None else (int(lo), int(hi)),
+                   fpu_ns=num(fpu[:-2]) if fpu and fpu != "?" else None,
+                   fpu_unmeasured=fpu == "?")
 
     @property
     def unit(self):
@@ -132,6 +138,7 @@ class Answer:
                 "routine_gbps": rnd(self.routine_gbps, 3),
                 "worth_pct": self.worth_pct,
                 "need_epochs": self.need_epochs, "why": self.why,
+                "fpu_ns": self.fpu_ns, "fpu_unmeasured": self.fpu_unmeasured,
                 "line": self.line}
 
 

@@ -894,7 +894,8 @@ class Reader:
             cur.skipped_passes.append(("scrub", g[0]))
         elif kind == "sizes":
             f.setdefault("sizes", {})[g[0]] = {
-                "fill": int(g[1]), "clear": int(g[2]), "copy": int(g[3])}
+                "fill": int(g[1]), "clear": int(g[2]), "copy": int(g[3]),
+                "placements": int(g[4]) if g[4] else 1}
         elif kind == "disturbance":
             d = {"suite": g[0], "pass": PASS_IDS.get(g[1], g[1]),
                  "nivcsw": int(g[2]), "nvcsw": int(g[3]),

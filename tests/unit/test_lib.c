@@ -226,7 +226,8 @@ static void test_options_basic(void)
 	expect_u("opt.default.suite", o.suite, SUITE_ALL);
 	expect_u("opt.default.reps", o.reps, 0);
 	/* Finished options carry the suite's defaults. */
-	expect_u("opt.default.passes", o.passes, suite_passes(SUITE_ALL));
+	/* The hot-buffer passes only when named. */
+	expect_u("opt.default.passes", o.passes, suite_default_passes(SUITE_ALL));
 	expect_u("opt.default.disable", o.disable, 0);
 	expect_s("opt.default.variants", o.variants_arg, "");
 	expect_u("opt.default.nerrors", o.nerrors, 0);
@@ -359,7 +360,7 @@ static void test_options_passes(void)
 	expect_u("opt.passes_all", o.passes, all_bits(PASS_COUNT));
 	expect_error("opt.passes_bogus", "passes=l1,bogus", "passes=",
 		     "l1 l1f l2 l2f l3 l3f mem hot cold");
-	result(strstr(o.errors[0], "bogus") && o.passes == suite_passes(SUITE_ALL),
+	result(strstr(o.errors[0], "bogus") && o.passes == suite_default_passes(SUITE_ALL),
 	       "opt.passes_bogus_default", "\"%s\" passes=0x%x", o.errors[0],
 	       o.passes);
 	expect_error("opt.passes_empty_name", "passes=l1,,l2", "passes=", NULL);
@@ -547,7 +548,8 @@ static void test_plan_sizes(void)
 	expect_u("plan.nr_l3f", p.nr[PASS_L3F], 8192);
 	expect_u("plan.nr_mem_2x_l3", p.nr[PASS_MEM], 16384);
 	expect_u("plan.max_nr", p.max_nr, 16384);
-	expect_u("plan.passes_all", p.passes, all_bits(PASS_COUNT));
+	/* The hot-buffer passes (l1h..memh, last in passes.def) only when named. */
+	expect_u("plan.passes_all", p.passes, all_bits(PASS_L1H));
 	for (id = 0; id < PASS_COUNT && !p.pass_skip[id]; id++)
 		;
 	result(id == PASS_COUNT, "plan.nothing_skipped", "%s: %s",
@@ -556,7 +558,9 @@ static void test_plan_sizes(void)
 	/* A clear pass clears half the cache, a copy pass copies a quarter each way. */
 	expect_u("plan.bytes_l1_clear", pass_bytes(&p, PASS_L1, OP_CLEAR), 4 * 4096);
 	expect_u("plan.bytes_l1_copy", pass_bytes(&p, PASS_L1, OP_COPY), 2 * 4096);
-	expect_u("plan.bytes_mem_clear", pass_bytes(&p, PASS_MEM, OP_CLEAR), 8192 * 4096ull);
+	/* With stats the MEM pass clears one of its placements a call (below). */
+	expect_u("plan.bytes_mem_clear", pass_bytes(&p, PASS_MEM, OP_CLEAR),
+		 (8192 / PLACEMENTS - 1) * 4096ull);
 	expect_u("plan.bytes_hot_copy", pass_bytes(&p, PASS_HOT, OP_COPY), 4096);
 	expect_u("plan.bytes_hot_clear", pass_bytes(&p, PASS_HOT, OP_CLEAR), 0);
 	plan_buffer_sizes(&p, &bs);
@@ -641,6 +645,62 @@ static void test_plan_sizes(void)
 	       "plan.hot_work_area", "passes=0x%x work=%zu", p.passes, bs.work);
 }
 
+/*
+ * Placements (docs/method.md, "Placements"): with stats the L3 and MEM
+ * passes' calls take PLACEMENTS placements of the 2021 region in turn,
+ * each at most PLACEMENT_MAX_BYTES to clear, a guard page after each;
+ * the work area holds them all, fill a share twice a clear's for each;
+ * suite=xen and the other passes keep the 2021 sizes.
+ */
+static void test_plan_placements(void)
+{
+	struct cpu_desc d = skylake;
+	struct buffer_sizes bs;
+	unsigned int id;
+	struct plan p;
+
+	build(&p, NULL, &d, 1024 * MIB);
+	for (id = 0; id < PASS_COUNT; id++)
+		result(p.placements[id] == (id == PASS_L3 || id == PASS_L3F ||
+					    id == PASS_MEM ? PLACEMENTS : 1),
+		       "plan.placements_deep_passes_only", "%s: %u", passes[id].id,
+		       p.placements[id]);
+	/* L3 32 MiB: 4096 pages to clear in 2021, 128 a placement, less its guard. */
+	expect_u("plan.placement_l3_clear", pass_bytes(&p, PASS_L3, OP_CLEAR), 127 * 4096ull);
+	expect_u("plan.placement_l3_copy", pass_bytes(&p, PASS_L3, OP_COPY), 63 * 4096ull);
+	expect_u("plan.placement_mem_copy", pass_bytes(&p, PASS_MEM, OP_COPY), 127 * 4096ull);
+	plan_buffer_sizes(&p, &bs);
+	/* The MEM pass's 32 placements of 256 pages tile its 2021 region; fill as in 2021. */
+	result(bs.work == (PLACEMENTS * 256 + 3 + EPOCH_SHIFT_PAGES) * 4096ull &&
+	       bs.fill == (16384 + EPOCH_SHIFT_PAGES) * 4096ull,
+	       "plan.placements_work_area", "work=%zu fill=%zu", bs.work, bs.fill);
+
+	/* A 512 MiB L3 (this project's AMD VM under bhyve): each placement at most 8 MiB. */
+	d.l3.size_kib = 512 * 1024;
+	build(&p, NULL, &d, 8192 * MIB);
+	expect_u("plan.placement_capped_clear", pass_bytes(&p, PASS_MEM, OP_CLEAR),
+		 PLACEMENT_MAX_BYTES - 4096ull);
+	expect_u("plan.placement_capped_copy", pass_bytes(&p, PASS_MEM, OP_COPY),
+		 PLACEMENT_MAX_BYTES / 2 - 4096ull);
+	plan_buffer_sizes(&p, &bs);
+	result(bs.work == (PLACEMENTS * (PLACEMENT_MAX_BYTES / 4096) + 3 + EPOCH_SHIFT_PAGES) * 4096ull,
+	       "plan.placements_capped_work_area", "work=%zu", bs.work);
+
+	/* A cache too small for placements of 2 pages to copy keeps the 2021 call. */
+	d = skylake;
+	d.l3.size_kib = 256;
+	build(&p, NULL, &d, 1024 * MIB);
+	result(p.placements[PASS_L3] == 1 &&
+	       pass_bytes(&p, PASS_L3, OP_CLEAR) == 32 * 4096ull,
+	       "plan.placements_small_cache", "placements=%u clear=%zu",
+	       p.placements[PASS_L3], pass_bytes(&p, PASS_L3, OP_CLEAR));
+	/* suite=xen runs no deep pass; asked for one it still has no placements. */
+	build(&p, "suite=xen", &skylake, 1024 * MIB);
+	for (id = 0; id < PASS_COUNT; id++)
+		result(p.placements[id] <= 1, "plan.placements_not_xen", "%s: %u",
+		       passes[id].id, p.placements[id]);
+}
+
 static void test_plan_choices(void)
 {
 	struct cpu_desc d = skylake;
@@ -669,7 +729,7 @@ static void test_plan_choices(void)
 	       "plan.clear_suite", "passes=0x%x copy=0x%llx", p.passes,
 	       (unsigned long long)copy_runs(&p));
 	build(&p, "suite=copy", &d, 1024 * MIB);
-	result(p.passes == all_bits(PASS_COUNT) && clear_runs(&p) == 0 &&
+	result(p.passes == all_bits(PASS_L1H) && clear_runs(&p) == 0 &&
 	       copy_runs(&p), "plan.copy_suite", "passes=0x%x clear=0x%llx",
 	       p.passes, (unsigned long long)clear_runs(&p));
 	/* Only clear variants chosen: the copy-only passes do not run. */
@@ -988,7 +1048,7 @@ static void test_options_help(void)
 	       strstr(help_text, "\n  precision=P% ") &&
 	       strstr(help_text, "Default: 1000ms where given without time=.") &&
 	       strstr(help_text, "\n  time=T ") && strstr(help_text, "Default: 30s.") &&
-	       strstr(help_text, "PASS: l1 l1f l2 l2f l3 l3f mem hot cold all."),
+	       strstr(help_text, "PASS: l1 l1f l2 l2f l3 l3f mem hot cold l1h l2h l3h memh all."),
 	       "help.generated", "%s", help_text);
 	expect_u("help.linux_width", help_long_lines, 0);
 	help_of(PROGRAM_KERNEL);
@@ -1527,6 +1587,7 @@ int main(void)
 	test_option_defaults();
 	test_stall_limit_option();
 	test_plan_sizes();
+	test_plan_placements();
 	test_plan_choices();
 	test_skip_reasons();
 	test_disable_force();

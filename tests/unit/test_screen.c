@@ -440,7 +440,7 @@ static void test_answer_page(void)
 	bool fits = true;
 
 	a.on = true;
-	a.run = (struct answer_run){ 300, false, 2000000 };
+	a.run = (struct answer_run){ .worth_bp = 300, .tsc_khz = 2000000 };
 	run = add_pick(&a, ANSWER_CLEAR_PAGE, RULE_LINUX, "running 6.18.44", "clear_page", "stosb");
 	lin = add_pick(&a, ANSWER_CLEAR_PAGE, RULE_LINUX, ">=5.4 <7.0", "clear_page", "stosb");
 	lin7 = add_pick(&a, ANSWER_CLEAR_PAGE, RULE_LINUX, ">=7.0", "clear_page", "stosb");

@@ -280,6 +280,35 @@ static void check_batches(void)
 	       ok ? NULL : "%u calls", ncalls);
 }
 
+/*
+ * variant_calls() counts the entries variant_call() makes: each shape and
+ * op, a whole batch, a batch and a page over, and one page. The recording
+ * routine writes nothing; page routines see the page they are given.
+ */
+static void check_calls(void)
+{
+	static const struct { enum op op; enum variant_shape shape; } kinds[] = {
+		{ OP_CLEAR, SHAPE_PAGE }, { OP_COPY, SHAPE_PAGE },
+		{ OP_CLEAR, SHAPE_RANGE }, { OP_COPY, SHAPE_RANGE },
+	};
+	static const size_t sizes[] = { PAGE_SIZE, 8 * PAGE_SIZE, CLEAR_RANGE_BATCH,
+					CLEAR_RANGE_BATCH + PAGE_SIZE };
+	char *base = (char *)(uintptr_t)0x100000;
+	unsigned int k, i, bad = 0;
+
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			struct variant v = { "rec", kinds[k].op, kinds[k].shape, STORE_T,
+					     record, FEAT_NONE, REGS_GPR, false, "" };
+
+			ncalls = 0;
+			variant_call(&v, base, kinds[k].op == OP_COPY ? base : NULL, sizes[i]);
+			bad += variant_calls(&v, sizes[i]) != ncalls;
+		}
+	result(bad ? "FAIL" : "ok", "variant_calls/as_variant_call_does",
+	       bad ? "%u of 16 counts differ" : NULL, bad);
+}
+
 extern uint32_t clear_clzero_lines;
 extern int64_t clear_clzero_neg_step;
 
@@ -378,6 +407,7 @@ int main(void)
 
 	check_table();
 	check_batches();
+	check_calls();
 	check_configure();
 	check_memcpy_orig_direction();
 	variants_configure(&d);
