@@ -102,7 +102,7 @@ $(INTERVAL_C): scripts/interval-constants
 	@mkdir -p $(dir $@)
 	scripts/interval-constants -o $@
 
-$(RULES_C): scripts/rules2c scripts/pbreport/rules.py rules/selection.rules rules/synthetic.rules
+$(RULES_C): scripts/rules2c scripts/rulesfile.py rules/selection.rules rules/synthetic.rules
 	@mkdir -p $(dir $@)
 	scripts/rules2c -o $@
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The selection rules evaluated on this CPU, for the answer
- * (harness/answer.c): scripts/pbreport/rules.py's Evaluator and picks(),
- * which tests/test_rules_agree.py compares on CPUs the dumps name, with
- * the first-row reading made three-valued here (a log that names no CPU:
- * tests/unit/test_rules_logic.c).
+ * (harness/answer.c): the one evaluator, the first-row reading
+ * three-valued (a log that names no CPU: tests/unit/test_rules_logic.c);
+ * the report reads the answer lines and evaluates no rule
+ * (tests/test_report_decides_nothing.py).
  */
 #include <stddef.h>
 #include "cpu/cpu.h"

@@ -2,8 +2,8 @@
 /*
  * What Linux and Xen select on this CPU: the rows of rules/synthetic.rules
  * and rules/selection.rules (scripts/rules2c turns them into
- * build/gen/rules.c at build time), evaluated on the CPU's facts exactly
- * as scripts/pbreport/rules.py evaluates them on a log's. The grammar and
+ * build/gen/rules.c at build time), evaluated on the CPU's facts (the one
+ * evaluator: the report reads the answer lines). The grammar and
  * the evaluation are docs/report.md's, "Selection rules": a condition is
  * true, false or unknown (it needs a fact this run lacks, named), the first
  * row that holds decides (read three-valued: known where every way through

@@ -266,44 +266,11 @@ class Comparison:
         return abs(self.other.median - self.base.median) < FEW_STEPS * max(qs)
 
 
-class Winner:
-    """The variant with the lowest median of a pass, and whether the data
-    decide that it is the winner. undecided is None when they do, else
-    why not: "tie" (equal medians), "below the timer's resolution" (the
-    runner-up within FEW_STEPS quanta), "intervals overlap" (the
-    runner-up's 95% interval overlaps the winner's), "n too small" (no
-    p-value could fall below alpha), "not significant", "no test" (figures
-    without samples). as_good: the other variants as good as the winner,
-    by the same rules."""
-
-    def __init__(self, m, p, alpha):
-        self.machine, self.pass_ = m, p
-        r = ranking(m, p)
-        self.rank = r
-        self.variant = r[0][1] if r else None
-        self.cell = r[0][2] if r else None
-        self.runner_up = r[1][1] if len(r) > 1 else None
-        self.runner_cell = r[1][2] if len(r) > 1 else None
-        self.cmp = None
-        self.margin = None
-        self.undecided = None
-        self.as_good = []
-        if self.runner_cell is not None:
-            # base: the winner; the runner-up is margin slower.
-            self.cmp = Comparison(self.cell, self.runner_cell, alpha)
-            self.margin = self.cmp.delta
-            self.undecided = why_undecided(r[1][0] == r[0][0], self.cmp)
-            self.as_good = [v for rank, v, c in r[1:] if why_undecided(
-                rank == r[0][0], Comparison(self.cell, c, alpha))]
-
-    @property
-    def decided(self):
-        return self.undecided is None
-
-
 def why_undecided(tied, cmp):
     """Why the data cannot tell cmp.base's variant from cmp.other's (None
-    when they can), in the words of Winner."""
+    when they can): suite=strings' leaders by size, described as diff
+    describes two cells ("tie", "below the timer's resolution", "intervals
+    overlap", "no test", "n too small", "not significant")."""
     if tied:
         return "tie"
     if cmp.below_resolution:

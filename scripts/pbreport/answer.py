@@ -1,16 +1,14 @@
-"""The answer lines, as a typed model: one decision per function, pass and
-kernel pick, made once by the C engine (harness/) and printed by the run
+"""The answer lines, as a typed model: one decision per function, pass
+(and size class) and kernel pick, made once by the C engine (harness/) and printed by the run
 (docs/log-format.md, "The answer"). The report reads them; nothing here
 decides, projects or computes an interval. What is derived is arithmetic
-of presentation: a saving is 1 - ratio, GB/s is 4096 bytes over ns."""
+of presentation: a saving is 1 - ratio, GB/s is 4096 bytes over ns
+(page functions only: memset/memcpy figures are ns per call)."""
 from dataclasses import dataclass
 from typing import Optional
 
-# Bytes of the page the ns figures of the page functions and scrub are per.
+# Bytes of the page every ns figure of an answer line is per.
 PAGE = 4096
-# The functions whose ns figures are per call (summed over the sizes and
-# alignments of a size class), not per 4 KiB page.
-PER_CALL = ("memset", "memcpy")
 ACTIONS = ("keep", "switch", "undecided", "none")
 # What runs_on says of a run that is no CPU (the hot load line); an answer
 # of such a run is action=none why=not-a-cpu.
@@ -29,10 +27,27 @@ class Interval:
                 "lo": round(self.lo, digits), "hi": round(self.hi, digits)}
 
 
+# The groups of the answer expression (docs/log-format.md), in order.
+FIELDS = ("fn", "pass", "sizes_lo", "sizes_hi", "kernel", "versions",
+          "entry", "pick", "assuming", "action", "routine", "ratio", "lo",
+          "hi", "epochs", "pick_ns", "routine_ns", "fpu", "worth", "need",
+          "why")
+# The expressions it had before (answer-v2): without sizes= and fpu=, and
+# with sizes= but without fpu=; a log is read with whichever the grammar
+# names.
+FORMS = {len(FIELDS): FIELDS}
+for _gone in (("fpu",), ("sizes_lo", "sizes_hi", "fpu")):
+    _f = tuple(f for f in FIELDS if f not in _gone)
+    FORMS[len(_f)] = _f
+# The functions whose ns figures are per call (summed over the size
+# class's sizes and alignments); the others' are per 4 KiB page.
+PER_CALL = ("memset", "memcpy")
+
+
 @dataclass(frozen=True)
 class Answer:
     fn: str                     # clear_page, clear_pages, copy_page, memset, memcpy, scrub
-    pass_id: str                # l1 ... mem, hot, cold; tput, lat; cpus1 ...
+    pass_id: str                # l1 ... mem, hot, cold; tput/lat; cpus1 ...
     kernel: str                 # linux or xen
     versions: str               # ">=5.4", "4.15-4.20", "running 6.18.44"
     entry: str                  # clear_page, clear_page_hot, copy_page ...
@@ -42,45 +57,41 @@ class Answer:
     routine: Optional[str]      # the switch target, challenger; None: "-"
     ratio: Optional[Interval]   # routine's time over the pick's
     epochs: Optional[int]
-    pick_ns: Optional[float]    # ns per 4 KiB page, or per call (unit)
+    pick_ns: Optional[float]    # ns per 4 KiB page, or per call (PER_CALL)
     routine_ns: Optional[float]
     worth_pct: float            # the minimum worth acting on, in %
     need_epochs: Optional[int]  # undecided: the epochs that would decide
     why: Optional[str]          # none: why there is no recommendation
     line: int = 0               # where the log says it
-    # A routine that needs vector registers: what kernel_fpu_begin/end
-    # added to routine_ns (fpu=N.Nns), or fpu_unmeasured (fpu=?).
-    fpu_ns: Optional[float] = None
-    fpu_unmeasured: bool = False
     sizes: Optional[tuple] = None   # memset, memcpy: the size class (lo, hi), bytes
+    fpu: Optional[str] = None   # "N.Nns" measured, "?" not, None: no vector
 
     @classmethod
-    def from_groups(cls, g, line=0):
-        """From the groups of the answer expression of grammar.py."""
+    def from_groups(cls, groups, line=0):
+        """From the groups of the answer expression of grammar.py (with
+        or without the sizes= and fpu= groups)."""
+        names = FORMS.get(len(groups))
+        if names is None:
+            raise ValueError("the answer expression has %d groups, not %d"
+                             % (len(groups), len(FIELDS)))
+        g = dict(zip(names, groups))
+
         def num(x, kind=float):
             return None if x is None else kind(x)
-        (fn, pass_id, lo, hi, kernel, versions, entry, pick, assuming, action,
-         routine, med, rlo, rhi, epochs, pick_ns, routine_ns, fpu, worth, need,
-         why) = g[:21]
         ratio = None
-        if med is not None:
-            ratio = Interval(float(med), float(rlo), float(rhi))
-        return cls(fn=fn, pass_id=pass_id, kernel=kernel, versions=versions,
-                   entry=entry, pick=None if pick == "-" else pick,
-                   assuming=assuming, action=action,
-                   routine=None if routine == "-" else routine, ratio=ratio,
-                   epochs=num(epochs, int), pick_ns=num(pick_ns),
-                   routine_ns=num(routine_ns), worth_pct=float(worth),
-                   need_epochs=num(need, int), why=why, line=line,
-                   sizes=None if lo is None else (int(lo), int(hi)),
-                   fpu_ns=num(fpu[:-2]) if fpu and fpu != "?" else None,
-                   fpu_unmeasured=fpu == "?")
-
-    @property
-    def unit(self):
-        """What pick_ns and routine_ns are per: "call" for memset and
-        memcpy (summed over the class's sizes and alignments), else "page"."""
-        return "call" if self.fn in PER_CALL else "page"
+        if g["ratio"] is not None:
+            ratio = Interval(float(g["ratio"]), float(g["lo"]), float(g["hi"]))
+        return cls(fn=g["fn"], pass_id=g["pass"], kernel=g["kernel"],
+                   versions=g["versions"], entry=g["entry"],
+                   pick=None if g["pick"] == "-" else g["pick"],
+                   assuming=g["assuming"], action=g["action"],
+                   routine=None if g["routine"] == "-" else g["routine"],
+                   ratio=ratio, epochs=num(g["epochs"], int),
+                   pick_ns=num(g["pick_ns"]), routine_ns=num(g["routine_ns"]),
+                   worth_pct=float(g["worth"]),
+                   need_epochs=num(g["need"], int), why=g["why"], line=line,
+                   sizes=None if g.get("sizes_lo") is None else
+                   (int(g["sizes_lo"]), int(g["sizes_hi"])), fpu=g.get("fpu"))
 
     # -- what a reader sees; arithmetic only ------------------------------
     @property
@@ -94,12 +105,37 @@ class Answer:
                         100 * (1 - r.lo))
 
     @property
+    def per_call(self):
+        """Whether pick_ns and routine_ns are per call, not per page."""
+        return self.fn in PER_CALL
+
+    @property
+    def unit(self):
+        return "ns/call" if self.per_call else "ns/page"
+
+    @property
     def pick_gbps(self):
-        return gbps(self.pick_ns) if self.unit == "page" else None
+        return None if self.per_call else gbps(self.pick_ns)
 
     @property
     def routine_gbps(self):
-        return gbps(self.routine_ns) if self.unit == "page" else None
+        return None if self.per_call else gbps(self.routine_ns)
+
+    @property
+    def row(self):
+        """The matrix row: the pass, and for memset/memcpy its size class."""
+        return (self.pass_id, self.sizes)
+
+    @property
+    def fpu_ns(self):
+        """What kernel_fpu_begin/end added to routine_ns (fpu=N.Nns), or None."""
+        return float(self.fpu[:-2]) if self.fpu and self.fpu != "?" else None
+
+    @property
+    def fpu_unmeasured(self):
+        """The routine needs kernel_fpu_begin/end and its cost is not in
+        its figure (fpu=?)."""
+        return self.fpu == "?"
 
     @property
     def running(self):
@@ -120,25 +156,26 @@ class Answer:
         """What it says, ignoring where it is said: two answers of one
         pass that agree on this are the same decision."""
         return (self.action, self.routine, self.ratio, self.why,
-                self.need_epochs)
+                self.need_epochs, self.fpu)
 
     def to_json(self):
         s = self.saving_pct
         return {"fn": self.fn, "pass": self.pass_id,
                 "sizes": list(self.sizes) if self.sizes else None,
-                "unit": "ns/" + self.unit, "kernel": self.kernel,
+                "kernel": self.kernel,
                 "versions": self.versions, "entry": self.entry,
                 "pick": self.pick, "assuming": self.assuming,
                 "action": self.action, "routine": self.routine,
                 "ratio": self.ratio.to_json() if self.ratio else None,
                 "saving_pct": s.to_json(2) if s else None,
                 "epochs": self.epochs, "pick_ns": self.pick_ns,
-                "routine_ns": self.routine_ns,
+                "routine_ns": self.routine_ns, "unit": self.unit,
+                "fpu": self.fpu, "fpu_ns": self.fpu_ns,
+                "fpu_unmeasured": self.fpu_unmeasured,
                 "pick_gbps": rnd(self.pick_gbps, 3),
                 "routine_gbps": rnd(self.routine_gbps, 3),
                 "worth_pct": self.worth_pct,
                 "need_epochs": self.need_epochs, "why": self.why,
-                "fpu_ns": self.fpu_ns, "fpu_unmeasured": self.fpu_unmeasured,
                 "line": self.line}
 
 

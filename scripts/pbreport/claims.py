@@ -1,16 +1,18 @@
 """claims: the threads' and commit messages' claims (data/claims.txt),
-evaluated per machine as holds, refuted, undecided or no-data, with the
-figures as evidence (docs/report.md, "claims")."""
+tested per machine as holds, refuted, undecided or no-data, with the
+figures as evidence (docs/report.md, "claims"). A claim is a quoted
+proposition about two sets of variants, not a kernel's decision: each case
+is described as diff describes two cells (medians, the change, the 95%
+intervals or Mann-Whitney U); no interval is computed here, no rule of
+rules/ read and nothing projected. The answer lines are the decisions."""
 import json
 import os
 import re
 
 from . import analysis as A
-from . import decide as D
-from . import rules as R
-from . import stats
+from . import cpufacts
+from . import runinfo
 from . import strings as S
-from . import verdict as V
 from .parse import pass_label
 
 CLAIMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
@@ -52,10 +54,45 @@ class Claim:
         self.quantifier = self.fields["quantifier"]
         if self.quantifier not in ("all", "any"):
             raise ClaimsError("%s: quantifier %s" % (where, self.quantifier))
-        self.when = R.parse_condition(self.fields.get("when", "*"))
+        self.when = scope(self.fields.get("when", "*"), where)
         self.tests = [Test(t, where) for t in fields.get("test", [])]
         if not self.tests:
             raise ClaimsError("%s: no test" % where)
+
+
+SCOPE_RE = re.compile(r"^([a-z_][a-z0-9_]*)(?:(>=|<=|=)(\S+))?$")
+
+
+class Scope:
+    """One word of a claim's when: (a feature bit, or a fact compared
+    with a number or a name): which CPUs the claim speaks of."""
+
+    def __init__(self, text, where):
+        m = SCOPE_RE.match(text)
+        if not m:
+            raise ClaimsError("%s: bad when: %r" % (where, text))
+        self.text, self.name, self.op, v = text, m.group(1), m.group(2), \
+            m.group(3)
+        self.value = None if v is None else int(v, 0) if re.match(
+            r"^(0x[0-9a-fA-F]+|\d+)$", v) else v
+
+    def holds(self, facts):
+        """True or False, or None where the log does not say."""
+        got = facts.get(self.name)
+        if got is None:
+            return None
+        if self.op is None:
+            return bool(got)
+        if self.op == "=":
+            return got == self.value
+        if not isinstance(got, int) or not isinstance(self.value, int):
+            return False
+        return got >= self.value if self.op == ">=" else got <= self.value
+
+
+def scope(text, where):
+    t = text.strip()
+    return [] if t == "*" else [Scope(w, where) for w in t.split()]
 
 
 class Table:
@@ -140,7 +177,7 @@ def cases(m, sel):
         _, op, lo, hi, mismatch = sel
         keep = (lambda b: b.src is not None and b.src != b.dst) \
             if mismatch else None
-        for cand in V.strings_candidates(m, op, keep):
+        for cand in S.class_cells(m, op, keep):
             lo_c, hi_c = cand.span
             if lo <= lo_c and hi_c <= hi:
                 out.append(("%s %s%s" % (op, cand.label,
@@ -171,14 +208,30 @@ def best_of(cells, names):
 
 
 def compare(a, b, alpha, tie):
-    """a against b: ("a<b" | "a>b" | "tie" | "undecided", Relation)."""
-    if a.median <= b.median:
-        r = D.relate(a, b, alpha, tie)
-        flip = {"slower": "a<b", "same": "tie", "tie": "tie"}
-    else:
-        r = D.relate(b, a, alpha, tie)
-        flip = {"slower": "a>b", "same": "tie", "tie": "tie"}
-    return flip.get(r.state, "undecided"), r
+    """a against b, as diff describes two cells: ("a<b" | "a>b" | "tie" |
+    "undecided", p or None, why)."""
+    if a.median == b.median:
+        return "tie", None, "equal medians"
+    lo, hi = (a, b) if a.median < b.median else (b, a)
+    if hi.median - lo.median <= tie * abs(lo.median):
+        return "tie", None, "within %g%% of each other" % (100 * tie)
+    cmp = A.Comparison(lo, hi, alpha)
+    faster = "a<b" if lo is a else "a>b"
+    if cmp.below_resolution:
+        return "undecided", cmp.p, "below the timer's resolution"
+    if cmp.by_epochs:
+        apart = not lo.overlaps(hi)
+        return (faster if apart else "undecided"), None, \
+            "95%% intervals %s" % ("apart" if apart else "overlap")
+    if cmp.test is None:
+        return "undecided", None, "aggregated figures: no test"
+    if not cmp.can_reach:
+        return "undecided", cmp.p, ("n=%d+%d: the smallest possible p is "
+                                    "%.3g, not below %g" % (
+                                        lo.n, hi.n, cmp.min_p, alpha))
+    if cmp.significant:
+        return faster, cmp.p, "mann-whitney p=%.3g" % cmp.p
+    return "undecided", cmp.p, "mann-whitney p=%.3g, alpha=%g" % (cmp.p, alpha)
 
 
 SATISFIES = {"a<b": {"a<b"}, "a>b": {"a>b"}, "a<=b": {"a<b", "tie"}}
@@ -187,24 +240,27 @@ CONTRADICTS = {"a<b": {"a>b", "tie"}, "a>b": {"a<b", "tie"},
 
 
 def fig(x):
-    return V.fmt_num(x)
+    if x is None:
+        return "-"
+    return "%.0f" % x if abs(x) >= 100 else "%.3g" % x
 
 
 def evaluate_claim(c, m, alpha):
-    facts, src = R.machine_facts(m)
-    ok = R.eval_condition(c.when, lambda n: facts.get(n, R.Unknown([n]))
-                          if not n.isupper() else R.Unknown([n]))
+    facts, _ = cpufacts.machine_facts(m)
+    got = [w.holds(facts) for w in c.when]
+    needs = [w.name for w, g in zip(c.when, got) if g is None]
+    ok = False if False in got else None if needs else True
     if ok is False:
         return {"machine": m.name, "verdict": "no-data",
                 "why": "the claim is about CPUs with %s; this log says %s" % (
-                    " ".join(a.text for a in c.when), ", ".join(
+                    " ".join(w.text for w in c.when), ", ".join(
                         "%s=%s" % (n, _fact_text(facts, n))
-                        for n in dict.fromkeys(a.name for a in c.when))),
+                        for n in dict.fromkeys(w.name for w in c.when))),
                 "evidence": []}
-    if isinstance(ok, R.Unknown):
+    if ok is None:
         return {"machine": m.name, "verdict": "no-data",
                 "why": "the log does not say %s, which the claim needs" %
-                ", ".join(ok.needs), "evidence": []}
+                ", ".join(sorted(set(needs))), "evidence": []}
     evidence, states = [], []
     for t in c.tests:
         for s in t.where:
@@ -215,7 +271,7 @@ def evaluate_claim(c, m, alpha):
                 b = best_of(cells, bnames)
                 if a is None or b is None:
                     continue
-                rel, r = compare(a[1], b[1], alpha, tie)
+                rel, p, why = compare(a[1], b[1], alpha, tie)
                 if rel in SATISFIES[t.expect]:
                     st = "agrees"
                 elif rel in CONTRADICTS[t.expect]:
@@ -228,8 +284,7 @@ def evaluate_claim(c, m, alpha):
                     "a_median": a[1].median, "b_median": b[1].median,
                     "delta_pct": round(100 * (a[1].median / b[1].median - 1),
                                        2) if b[1].median else None,
-                    "relation": rel, "p": r.p, "why": r.reason,
-                    "reps_needed": r.reps_needed, "expect": t.expect,
+                    "relation": rel, "p": p, "why": why, "expect": t.expect,
                     "state": st})
     if not states:
         return {"machine": m.name, "verdict": "no-data",
@@ -252,11 +307,8 @@ def evaluate_claim(c, m, alpha):
     why = ""
     if v == "undecided":
         opened = [e for e in evidence if e["state"] == "open"]
-        needs = [e["reps_needed"] for e in opened if e["reps_needed"]]
         why = "%d of %d cases not separated (%s)" % (
             len(opened), len(evidence), opened[0]["why"])
-        if needs:
-            why += "; projected reps>=%d" % max(needs)
     elif v == "refuted":
         bad = [e for e in evidence if e["state"] == "contradicts"]
         why = "%d of %d cases contradict it" % (len(bad), len(evidence))
@@ -288,7 +340,7 @@ def evaluate(table, machines, alpha, ids=None):
         row["results"] = []
         for m in machines:
             r = evaluate_claim(c, m, alpha)
-            r["caveat"] = V.caveat(m)
+            r["caveat"] = runinfo.caveat(m)
             row["results"].append(r)
         out.append(row)
     return out

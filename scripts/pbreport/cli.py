@@ -14,7 +14,6 @@ from . import export as X
 from . import htmlreport as H
 from . import parse as P
 from . import perbyte
-from . import rules as R
 from . import strings as S
 from . import textout as T
 from .fleet import load
@@ -145,10 +144,10 @@ def build_parser():
                        help="per machine: facts, a table per pass, winners",
                        description="For each machine: its header facts, and "
                        "for each pass a table of the variants by rank: n, the "
-                       "medians of pre, variant time and post (ticks; ns and "
-                       "GB/s when the TSC frequency is known), min-max, IQR, "
-                       "bytes per tick; then the winner, its margin over the "
-                       "runner-up and whether that is significant. For "
+                       "medians of pre, variant time and post (ticks per call; "
+                       "ns per 4 KiB page and GB/s when the TSC frequency is "
+                       "known), min-max, IQR, bytes per tick; then the "
+                       "pass's answers (as winners and verdict give them). For "
                        "suite=strings: per block the figures by size, the "
                        "winner at each size, the crossovers and the cost of "
                        "zero-length calls.",
@@ -187,12 +186,15 @@ def build_parser():
                         "min-max range, relative to the median")
 
     p = sub.add_parser("winners", parents=[common, stat], formatter_class=fmt,
-                       help="each machine's best variant per pass",
-                       description="For each pass and machine: the variant "
-                       "with the lowest median time, its median (ns when the "
-                       "TSC frequency is known, else ticks), the runner-up, "
-                       "the margin (how much slower the runner-up is) and "
-                       "whether the margin is significant.",
+                       help="each machine's answer per pass and kernel pick",
+                       description="For each machine, function, pass and "
+                       "kernel pick (as the verdict screen's columns merge "
+                       "them): the answer's decision (keep, switch, "
+                       "undecided, or none and why), the pick and the "
+                       "routine, the saving, and each one's ns per 4 KiB page "
+                       "and GB/s (memset, memcpy: ns per call). The answers "
+                       "are the log's, or build/bin/pagebench-decide's for a "
+                       "log without them; nothing is decided here.",
                        epilog=EPILOG)
     p.add_argument("logs", nargs="*", metavar="LOG")
 
@@ -331,7 +333,7 @@ def run(argv):
     machines = select(machines, args.machine)
     if args.strings_variants is not None:
         S.restrict(machines, strings_variants(machines, args.strings_variants))
-    if args.cmd in ("verdict", "html"):
+    if args.cmd in ("verdict", "html", "summary", "winners"):
         try:
             decided.fill(machines)
         except (decided.DecideError, OSError) as err:
@@ -341,9 +343,7 @@ def run(argv):
     if args.cmd == "summary":
         write_out("-", T.summary(machines, args.alpha, args.tie))
     elif args.cmd == "winners":
-        def unit_for(m):
-            return A.NS if m.tsc_khz else A.TICKS
-        write_out("-", T.winners(machines, args.alpha, unit_for) + "\n")
+        write_out("-", T.winners(machines) + "\n")
     elif args.cmd == "diff":
         if len(machines) < 2:
             raise UsageError("diff needs at least two machines; the input "
@@ -377,7 +377,7 @@ def run(argv):
         try:
             page = H.report(machines, args.alpha, args.relative, shown,
                             args.title, args.tie)
-        except (R.RulesError, C.ClaimsError) as err:
+        except C.ClaimsError as err:
             raise UsageError(str(err))
         write_out(args.output, page)
     return EXIT_OK

@@ -9,7 +9,7 @@ import os
 import statistics
 import subprocess
 
-from . import grammar, rules as R
+from . import cpufacts, grammar, runinfo
 from .answer import Answer, NOT_A_CPU
 from .parse import PASS_IDS, pass_bytes
 
@@ -17,9 +17,8 @@ TOOL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "build", "bin", "pagebench-decide")
 CENTI = 100
 PASS_ID_OF = {name: pid for pid, name in PASS_IDS.items()}
-# What rules.machine_facts() gives beside feature bits.
-NOT_FEATURES = ("vendor", "family", "model", "stepping", "vfm", "cpuid1_eax",
-                "fast_string")
+# What cpufacts.machine_facts() gives beside feature bits.
+NOT_FEATURES = ("vendor", "family", "model", "stepping", "fast_string")
 
 
 class DecideError(Exception):
@@ -38,14 +37,12 @@ def _epoch_medians(samples):
 def figures(m, key):
     """The pagebench-decide input of machine m, named key, or None where nothing in
     it can be decided (no cpu facts for the rules, no timed passes)."""
-    f, _ = R.machine_facts(m)
+    f, _ = cpufacts.machine_facts(m)
     # Every feature bit the log proves (features line, Xen header, a
     # variant that ran); the rest stay unknown to the rules.
     feats = " ".join("%s=%d" % (k, 1 if v else 0) for k, v in sorted(f.items())
                      if k not in NOT_FEATURES and isinstance(v, int))
-    hot = (m.facts.get("hot_load") or {}).get("runs_on")
-    hv = (m.facts.get("hypervisor") or "").strip()
-    not_a_cpu = hot in NOT_A_CPU or hv.startswith("TCG")
+    not_a_cpu = runinfo.runs_on(m) in NOT_A_CPU
     step = (m.facts.get("tsc_step") or {}).get("step") or 1
     out = ["machine %s" % key,
            "cpu vendor=%s family=%d model=%d stepping=%d" % (

@@ -6,6 +6,7 @@ import math
 from . import analysis as A
 from . import facts as F
 from . import htmlverdict
+from . import matrix as MX
 from . import scrub
 from . import strings as S
 from . import textout as T
@@ -211,31 +212,39 @@ def facts_table(machines):
     return "\n".join(out)
 
 
-def winners_table(machines, alpha):
-    def unit_for(m):
-        return A.NS if m.tsc_khz else A.TICKS
-    out = ['<table id="winners"><tr><th>suite</th><th>pass</th>'
-           '<th>machine</th><th>winner</th><th>median</th><th>runner-up</th>'
-           '<th>margin</th><th>p</th><th>significant</th></tr>']
-    for key, m, w, unit in T.winners_rows(machines, alpha, unit_for):
-        med = w.cell.median * (A.ns_per_tick(m) if unit == A.NS else 1)
-        sig = T.sig_mark(w)
-        out.append(
-            '<tr class="winner"><td>%s</td><td>%s</td><td>%s</td>'
-            '<td class="%s">%s</td><td class="num">%s %s</td><td>%s</td>'
-            '<td class="num">%s</td><td class="num">%s</td><td>%s</td></tr>'
-            % (e(key[0]), e(pass_label(*key)), e(m.name),
-               "sig" if sig == "yes" else "", e(w.variant or "-"),
-               e(T.num(med, unit)), e(unit.label), e(w.runner_up or "-"),
-               e(T.pct(w.margin)), e(T.pval(w.cmp.p if w.cmp else None)),
-               e(sig)))
+def winners_table(machines):
+    """The winners command's rows: the answers, by verdict-screen column."""
+    out = ['<table id="winners"><tr><th>fn</th><th>pass</th><th>machine'
+           '</th><th>picks</th><th>pick</th><th>decision</th><th>routine</th>'
+           '<th>saving</th><th>pick ns</th><th>GB/s</th><th>routine ns</th>'
+           '<th>GB/s</th><th>unit</th></tr>']
+    for m in machines:
+        for _, fns in MX.SUITE_FNS:
+            for fn in fns:
+                cols = MX.columns(m.answers, fn)
+                for row in sorted({r for c in cols for r in c.answers},
+                                  key=MX.row_order):
+                    for c in cols:
+                        a = c.answers.get(row)
+                        if a is None:
+                            continue
+                        s = a.saving_pct
+                        cells = [fn, MX.row_text(row), m.name,
+                                 T.judged(m, c, row),
+                                 a.pick or "-", a.action, a.routine or "-",
+                                 "%.1f%%" % s.median if s and
+                                 a.action == "switch" else "-",
+                                 T.ns_cell(a, a.pick_ns),
+                                 T.gbps_cell(a, a.pick_ns),
+                                 T.ns_cell(a, a.routine_ns),
+                                 T.gbps_cell(a, a.routine_ns), a.unit]
+                        out.append('<tr class="winner %s">%s</tr>' % (
+                            e(a.action), "".join("<td>%s</td>" % e(x)
+                                                 for x in cells)))
     out.append("</table>")
-    out.append('<p class="note">margin: how much slower the runner-up\'s '
-               'median is. significant: two-sided Mann-Whitney U test of the '
-               'winner\'s samples against the runner-up\'s at alpha=%g; '
-               '"~ (n too small)": with these sample sizes no p-value can '
-               'fall below alpha; n/a: copy-hot/copy-cold figures come '
-               'aggregated, without samples to test.</p>' % alpha)
+    out.append('<p class="note">The answers\' decisions, as '
+               '<code>pagebench-report winners</code> prints them: ns per 4 '
+               'KiB page and GB/s (memset, memcpy: ns per call).</p>')
     return "\n".join(out)
 
 
@@ -266,7 +275,7 @@ def report(machines, alpha, relative=False, diags=(), title=None,
            '<section id="machines"><h2>Machines</h2>', facts_table(machines),
            '</section>',
            '<section id="winners-section"><h2>Winners</h2>',
-           winners_table(machines, alpha), '</section>',
+           winners_table(machines), '</section>',
            '<section id="passes"><h2>Passes</h2>']
     for key in A.pass_keys(machines):
         svg, unit, note = chart(key, machines, unit_for, colors, relative)

@@ -1,5 +1,5 @@
-"""The answer of one machine on one screen: a header, then per suite a
-matrix of pass x kernel pick, each cell the answer line's decision, then
+"""The answer of one machine on one screen: a header, then per table a
+matrix of pass (and, for memset/memcpy, size class) x kernel pick, each cell the answer line's decision, then
 the caveats once, as numbered footnotes (docs/report.md, "verdict").
 
 The model (Screen, Table, Column, Cell) is built from the answer lines
@@ -17,13 +17,18 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 from . import decided, runinfo
-from . import verdict as V
 from .answer import NOT_A_CPU
 
 WIDTH, HEIGHT = 100, 40
+# The tables of the screen and the functions each draws; a function the
+# answer lines name and this does not know gets a table of its own.
 SUITE_FNS = (("clear", ("clear_page", "clear_pages")),
-             ("copy", ("copy_page",)))
-PASS_ORDER = ("l1", "l1f", "l2", "l2f", "l3", "l3f", "mem", "hot", "cold")
+             ("copy", ("copy_page",)), ("memset", ("memset",)),
+             ("memcpy", ("memcpy",)), ("scrub", ("scrub",)))
+PASS_ORDER = ("l1", "l1f", "l2", "l2f", "l3", "l3f", "mem", "hot", "cold",
+              "tput", "lat")
+FPU_NOTE = ("*: needs kernel_fpu_begin/end, whose cost is not measured "
+            "here nor in the figure (fpu=?)")
 SUPER = "¹²³⁴⁵⁶⁷⁸⁹"
 
 WHY_TEXT = {
@@ -57,7 +62,7 @@ class Column:
     fn: str
     pick: Optional[str]
     who: List[Who]
-    answers: dict               # pass id -> Answer (the first of its picks)
+    answers: dict               # row (pass id, sizes) -> Answer (the first of its picks)
 
     @property
     def label(self):
@@ -77,13 +82,14 @@ class Cell:
         a = self.answer
         if a is None:
             return "-"
+        star = "*" if a.fpu_unmeasured else ""
         if self.action == "switch":
-            return "→%s%s %s" % ("" if compact else " ", a.routine,
-                                 saving_text(a.saving_pct, compact))
+            return "→%s%s%s %s" % ("" if compact else " ", a.routine, star,
+                                   saving_text(a.saving_pct, compact))
         if self.action == "keep":
             return "keep"
         if self.action == "undecided":
-            return "undecided" + mark(self.note)
+            return "undecided" + mark(self.note) + star
         s = "n/a" + mark(self.note)
         if a.ratio is not None and a.routine and not compact:
             s += " %s ×%s" % (a.routine, fixed(
@@ -95,8 +101,8 @@ class Cell:
 class Table:
     suite: str
     columns: List[Column]
-    passes: List[str]
-    cells: dict                 # (pass id, column index) -> Cell
+    passes: List[tuple]         # rows: (pass id, sizes or None)
+    cells: dict                 # (row, column index) -> Cell
 
 
 @dataclass
@@ -151,8 +157,8 @@ def cell_of(screen, a, runs_on):
     return Cell("none", a, screen.note(why_text(a.why, runs_on)))
 
 
-UNDECIDED = ("undecided: the 95% interval reaches both sides of the worth "
-             "(--json: need_epochs, the epochs to decide)")
+UNDECIDED = ("undecided: the 95% interval spans the worth (--json "
+             "need_epochs: the epochs to decide)")
 
 
 def why_text(why, runs_on):
@@ -177,7 +183,7 @@ def columns(answers, fn):
             by[key] = Column(fn, a.pick, [Who(a.kernel, a.versions, a.entry,
                                               a.assuming)], {})
             cols.append(by[key])
-        by[key].answers.setdefault(a.pass_id, a)
+        by[key].answers.setdefault(a.row, a)
     merged = []
     for c in cols:
         for m in merged:
@@ -201,7 +207,7 @@ def build(m):
     """The Screen of machine m, or None when its log has no answer lines."""
     if not m.answers:
         return None
-    runs_on = V.runs_on(m)
+    runs_on = runinfo.runs_on(m)
     screen = Screen(m.name, [], [], [])
     _, host = runinfo.host(m)
     shown = []
@@ -221,24 +227,43 @@ def build(m):
     if m.answers_from == "pagebench-decide":
         screen.header.append(("answers", "made by build/bin/pagebench-decide, the run's own "
                               "engine, from the log's value lines (it has no answer lines)"))
-    for suite, fns in SUITE_FNS:
+    known = {fn for _, fns in SUITE_FNS for fn in fns}
+    others = tuple((fn, (fn,)) for fn in dict.fromkeys(
+        a.fn for a in m.answers) if fn not in known)
+    for suite, fns in SUITE_FNS + others:
         cols = [c for fn in fns for c in columns(m.answers, fn)]
         if not cols:
             continue
-        passes = sorted({p for c in cols for p in c.answers},
-                        key=lambda p: (PASS_ORDER.index(p)
-                                       if p in PASS_ORDER else 99, p))
+        passes = sorted({p for c in cols for p in c.answers}, key=row_order)
         t = Table(suite, cols, passes, {})
         for p in passes:
             for i, c in enumerate(cols):
                 t.cells[(p, i)] = cell_of(screen, c.answers.get(p), runs_on)
         screen.tables.append(t)
+    if any(a.fpu_unmeasured for a in m.answers if a.action != "none"):
+        screen.note(FPU_NOTE)
     for c in (c for t in screen.tables for c in t.columns):
         for w in c.who:
             if w.assuming and w.assuming not in screen.who_notes:
                 screen.who_notes[w.assuming] = screen.note(
                     assuming_text(w.assuming))
     return screen
+
+
+def row_order(row):
+    """Rows in the run's order: the page passes, then modes by size class
+    (numerically), then the rest (scrub's cpus1, cpus2 ... by number)."""
+    pid, sizes = row
+    lo = sizes[0] if sizes else -1
+    digits = "".join(ch for ch in pid if ch.isdigit())
+    return (PASS_ORDER.index(pid) if pid in PASS_ORDER else 99,
+            pid.rstrip("0123456789"), int(digits) if digits else 0, pid, lo)
+
+
+def row_text(row):
+    """"l1f", "tput 16-127"."""
+    pid, sizes = row
+    return pid + (" %d-%d" % sizes if sizes else "")
 
 
 def assuming_text(assuming):
@@ -280,7 +305,8 @@ def table_lines(t, cols, compact=False):
         last_fn = c.fn
     rows = [head1, head2]
     for p in t.passes:
-        rows.append([p] + [t.cells[(p, i)].text(compact) for i in cols])
+        rows.append([row_text(p)] + [t.cells[(p, i)].text(compact)
+                                     for i in cols])
     widths = [max(len(r[j]) for r in rows) for j in range(len(head1))]
     out = []
     for r in rows:
@@ -318,6 +344,10 @@ def wrap(label, text):
 
 LEGEND = ("cells: keep, or → routine −saving of ns per 4 KiB page (95% "
           "interval); - not judged; f: flushed")
+PER_CALL_LEGEND = ("; memset, memcpy: of ns per call over the size class, "
+                   "rows mode and size class in bytes")
+PER_CALL_ONLY = ("cells: keep, or → routine −saving of ns per call over the "
+                 "size class (95% interval); rows: mode, size class in bytes")
 
 
 NO_ADVICE = ("n/a, then the routine the run would name and its time over "
@@ -330,14 +360,25 @@ def render(screen, compact, blanks):
         out += wrap(label, s)
     advice = any(c.action in ("keep", "switch", "undecided")
                  for t in screen.tables for c in t.cells.values())
-    out += wrap("cells", LEGEND[len("cells: "):] if advice else NO_ADVICE)
-    for t in screen.tables:
-        for cols in chunks(t, compact):
-            if blanks:
-                out.append("")
-            out += table_lines(t, cols, compact)
-            out += wrap("picks", "; ".join(who_text(screen, t.columns[i])
-                                          for i in cols))
+    legend = LEGEND[len("cells: "):] if advice else NO_ADVICE
+    kinds = {a.per_call for t in screen.tables for c in t.columns
+             for a in c.answers.values()}
+    if kinds == {True} and advice:
+        legend = PER_CALL_ONLY[len("cells: "):]
+    elif True in kinds:
+        legend += PER_CALL_LEGEND
+    out += wrap("cells", legend)
+    blocks = [(t, cols) for t in screen.tables for cols in chunks(t, compact)]
+    picks = [wrap("picks", "; ".join(who_text(screen, t.columns[i])
+                                     for i in cols)) for t, cols in blocks]
+    for n, (t, cols) in enumerate(blocks):
+        if blanks:
+            out.append("")
+        out += table_lines(t, cols, compact)
+        # Tables one after another with the same picks (memset, memcpy)
+        # name them once, under the last.
+        if n + 1 == len(blocks) or picks[n + 1] != picks[n]:
+            out += picks[n]
     if screen.notes and blanks:
         out.append("")
     for i, n in enumerate(screen.notes, 1):
@@ -359,12 +400,16 @@ def text(screen):
         "... %d more lines: pagebench-report verdict --json" % cut]) + "\n"
 
 
-def no_answers_line(m, follows=True):
-    """The one line for a log without answer lines."""
-    why = ("it has no clear or copy pass: the answer decides clear_page, "
-           "clear_pages and copy_page (memset, memcpy and scrubbing are the "
-           "detailed verdict's)"
-           if os.access(decided.TOOL, os.X_OK) else
-           "build/bin/pagebench-decide, which decides such logs, is not built (make)")
-    return "%s: no answer lines (a log from before them), and %s%s" % (
-        m.name, why, ": today's verdict follows" if follows else "")
+def no_answers_line(m):
+    """The one line for a log without answer lines: no decision is made
+    here, so none is shown."""
+    if not os.access(decided.TOOL, os.X_OK):
+        why = ("build/bin/pagebench-decide, which decides such logs, is not "
+               "built (make)")
+    elif m.strings or m.scrub:
+        why = ("its memset, memcpy or scrub figures have no answer yet "
+               "(build/bin/pagebench-decide decides clear_page, clear_pages "
+               "and copy_page); summary gives the figures")
+    else:
+        why = "it has no clear or copy pass pagebench-decide could decide"
+    return "%s: no answer lines, and %s" % (m.name, why)

@@ -1,9 +1,8 @@
 """How a run was made, from its header lines, for people to read: the CPU,
 the host that ran pagebench, what ran it (runs_on), the plan, and the
 command that makes it again."""
+import os
 import re
-
-from . import verdict as V
 
 HOST_RE = re.compile(r"release=(\S+) cpu=(\d+) online=(\d+)")
 RUNS_ON_TEXT = {"tcg": "QEMU's TCG translator", "emulator":
@@ -42,12 +41,51 @@ def host(m):
                                                   " on bare metal")
 
 
+# results/ names a run that measured an instruction emulator so
+# (results/README.md): the logs from before the hot load line say it
+# nowhere else (their cpu line is the host's CPU, their hypervisor KVM's).
+EMULATOR_NAME_RE = re.compile(r"(^|[-_.])emulator([-_.]|$)", re.I)
+
+
+def runs_on(m):
+    """What ran the log: its hot load line's "cpu", "emulator" or "tcg";
+    "tcg" from the hypervisor line of a log without one; "emulator" where
+    the log's or its file's name says so; else None (unknown)."""
+    h = m.facts.get("hot_load") or {}
+    if h.get("runs_on"):
+        return h["runs_on"]
+    if (m.facts.get("hypervisor") or "").strip().startswith("TCG"):
+        return "tcg"
+    names = (m.name, os.path.basename(m.source or ""))
+    if any(EMULATOR_NAME_RE.search(n or "") for n in names):
+        return "emulator"
+    return None
+
+
+def caveat(m):
+    """Why the figures may not be a CPU's, where the log shows it."""
+    hv = (m.facts.get("hypervisor") or "").strip()
+    if hv.startswith("TCG"):
+        return ("hypervisor %s: the figures measure QEMU's TCG translator, "
+                "not a CPU" % hv)
+    h = m.facts.get("hot_load") or {}
+    if h.get("runs_on") == "emulator":
+        return ("hot load %.2f ns, where a CPU's takes a few: the figures "
+                "measure an instruction emulator, not a CPU" % h["ns"])
+    if runs_on(m) == "emulator":
+        return ("the log's name says it measured an instruction emulator "
+                "(it has no hot load line): not a CPU")
+    return None
+
+
 def runs_on_text(m):
-    r = V.runs_on(m)
+    r = runs_on(m)
     if r is None:
         return "runs_on unknown (no hot load line)"
     if r in RUNS_ON_TEXT:
-        return "runs_on=%s: %s, not a CPU" % (r, RUNS_ON_TEXT[r])
+        how = "" if (m.facts.get("hot_load") or {}).get("runs_on") or \
+            r == "tcg" else " (the log's name says so; no hot load line)"
+        return "runs_on=%s: %s, not a CPU%s" % (r, RUNS_ON_TEXT[r], how)
     return "runs_on=%s" % r
 
 

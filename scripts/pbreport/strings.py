@@ -113,8 +113,9 @@ DEFAULT_TIE = 0.05
 
 class SizeWinner:
     """The fastest variant of a block at one size (lowest median), the
-    runner-up, and the Mann-Whitney test of the two; the same attributes
-    as analysis.Winner, for the winners table."""
+    runner-up, and the Mann-Whitney test of the two, as diff describes
+    them: the leaders by size of the summary (memset and memcpy answers,
+    where a log has them, are the decisions)."""
 
     def __init__(self, m, b, n, alpha, tie=DEFAULT_TIE):
         self.machine, self.block, self.n = m, b, n
@@ -350,14 +351,48 @@ def summary(m, alpha, tie=DEFAULT_TIE):
     return "\n".join(out)
 
 
-def winners_rows(machines, alpha):
-    """[(suite, pass text, machine, SizeWinner)] for the winners table."""
-    rows = []
-    for m in machines:
-        for b in size_blocks(m):
-            for w in winners(m, b, alpha, 0):
-                rows.append((b.op, "strings %s n=%d" % (b.label, w.n), m, w))
-    return rows
+# The size classes of the claims' memset/memcpy cases, in bytes.
+SIZE_CLASSES = ((0, 0), (1, 15), (16, 127), (128, 1023), (1024, 4096))
+
+
+class ClassCells:
+    """One mode and size class of a machine's op: a cell per variant whose
+    samples are the per-rep sums over the class's sizes and alignments
+    (the time of one call at each)."""
+
+    def __init__(self, label, cells, span):
+        self.label, self.cells, self.span = label, cells, span
+        self.tie = DEFAULT_TIE
+
+
+def class_cells(m, op, keep=None):
+    """[ClassCells] per mode and size class, for the variants with every
+    figure of the class; keep(block) narrows the blocks."""
+    out = []
+    blocks = [b for b in size_blocks(m) if b.op == op and
+              (keep is None or keep(b))]
+    for mode in dict.fromkeys(b.mode for b in blocks):
+        mb = [b for b in blocks if b.mode == mode]
+        for lo, hi in SIZE_CLASSES:
+            keys = [(b, n) for b in mb for n in sizes(b) if lo <= n <= hi]
+            if not keys:
+                continue
+            cells = {}
+            for v in dict.fromkeys(v for b in mb for v in b.variants):
+                figs = [b.figures.get((v, n)) for b, n in keys]
+                if any(f is None or not f.values for f in figs) or \
+                        failed(m, op, v):
+                    continue
+                reps = min(len(f.values) for f in figs)
+                sums = [sum(f.values[r] for f in figs) for r in range(reps)]
+                sp = stats.Spread(sums)
+                cells[v] = A.Cell(sp.n, sp.min, sp.q1, sp.median, sp.q3,
+                                  sp.max, sums)
+            if cells:
+                what = "n=%d" % lo if lo == hi else "n=%d-%d" % (lo, hi)
+                out.append(ClassCells("%s %s" % (mode, what), cells,
+                                      (lo, hi)))
+    return out
 
 
 def diff(machines, alpha, unit, how, cell_text, delta_text, table):

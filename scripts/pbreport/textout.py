@@ -1,9 +1,13 @@
-"""Plain-text reports: summary, diff and winners tables."""
+"""Plain-text reports: summary, diff and winners tables. The winner of a
+page pass is its answer lines' (matrix.columns: the same columns the
+verdict screen draws), never decided here."""
 from . import analysis as A
 from . import facts as F
+from . import matrix
 from . import scrub
 from . import strings as S
-from .parse import pass_bytes, pass_label
+from .answer import PAGE
+from .parse import PASS_IDS, pass_bytes, pass_label
 from .stats import min_p
 # The cell and number formats every text report shares (textfmt.py).
 from .textfmt import interval_text, num, pct, pval, sig_text, table  # noqa: F401
@@ -55,7 +59,9 @@ def pass_head(m, p):
 
 
 def pass_table(m, p, alpha):
-    f = A.ns_per_tick(m)
+    # ns per 4 KiB page, the one unit people read (ticks stay per call).
+    b = pass_bytes(m, p.suite, p.name)
+    f = A.ns_per_tick(m) * PAGE / b if A.ns_per_tick(m) and b else None
     rank = A.ranking(m, p)
     stat = any(c.epochs is not None for _, _, c in rank)
     ref = p.ratio_ref
@@ -68,7 +74,7 @@ def pass_table(m, p, alpha):
             head += ["x " + ref]
         head += ["B/tick"]
         if f:
-            head += ["time ns" if stat else "median ns", "GB/s"]
+            head += ["time ns/page" if stat else "median ns/page", "GB/s"]
         rows = [head]
         for r, v, c in rank:
             a = p.aggregates.get(v)
@@ -98,8 +104,8 @@ def pass_table(m, p, alpha):
             head += ["x " + ref]
         head += ["post"] + (["use"] if use else []) + ["min-max", "IQR", "B/tick"]
         if f:
-            head += ["pre ns", "time ns", "post ns"] + \
-                (["use ns"] if use else []) + ["GB/s"]
+            head += ["pre ns/page", "time ns/page", "post ns/page"] + \
+                (["use ns/page"] if use else []) + ["GB/s"]
         rows = [head]
         for r, v, c in rank:
             pre = A.raw_cell(m, p, v, "pre")
@@ -133,7 +139,7 @@ def pass_table(m, p, alpha):
             out.append("use: reading the destination back right after the "
                        "call, in the probe's order (ticks, once an epoch): "
                        "what the next user of the page pays")
-    out.append(winner_line(A.Winner(m, p, alpha), alpha))
+    out += answer_lines(m, p)
     if stat:
         out.append(stat_legend(m, p))
     if ref:
@@ -173,22 +179,69 @@ def stat_legend(m, p):
             ", ".join(stops))
 
 
-def winner_line(w, alpha):
-    if w.variant is None:
-        return "winner: none"
-    if w.runner_up is None:
-        return "winner: %s (the only variant)" % w.variant
-    if w.margin is None:
-        runner = "runner-up %s (margin unknown: median 0)" % w.runner_up
-    else:
-        runner = "runner-up %s is %.2f%% slower" % (w.runner_up, 100 * w.margin)
-    if w.decided:
-        return "winner: %s; %s; %s" % (w.variant, runner, sig_text(w.cmp, alpha))
-    s = "winner: undecided (%s): lowest median %s; %s; %s" % (
-        w.undecided, w.variant, runner, sig_text(w.cmp, alpha))
-    if len(w.as_good) > 1:
-        s += "; as good as %s: %s" % (w.variant, ", ".join(w.as_good))
-    return s
+PASS_ID_OF = {name: pid for pid, name in PASS_IDS.items()}
+SUITE_FNS = dict(matrix.SUITE_FNS)
+
+
+def pass_columns(m, suite, pid):
+    """[(Column, Answer)]: the answers of one pass, by matrix column."""
+    out = []
+    for fn in SUITE_FNS.get(suite, ()):
+        for c in matrix.columns(m.answers, fn):
+            a = c.answers.get((pid, None))
+            if a is not None:
+                out.append((c, a))
+    return out
+
+
+def judged(m, c, row):
+    """The picks of column c that an answer line judges in row: a merged
+    column may hold a cold entry that the hot passes do not judge."""
+    keys = {(a.kernel, a.versions, a.entry) for a in m.answers
+            if a.fn == c.fn and a.row == row}
+    return ", ".join(w.text(c.fn) for w in c.who
+                     if (w.kernel, w.versions, w.entry) in keys)
+
+
+def figure_text(a, name, ns, gbps):
+    if ns is None:
+        return name
+    if a.per_call:
+        return "%s %.1f ns/call" % (name, ns)
+    return "%s %.1f ns/page %.2f GB/s" % (name, ns, gbps)
+
+
+def decision_text(a):
+    """"switch to avx512_t −20.5% (9.0–31.9)", "keep stosb", ..."""
+    if a.action == "switch":
+        return "switch to %s %s" % (a.routine, matrix.saving_text(a.saving_pct))
+    if a.action == "keep":
+        return "keep %s" % (a.pick or "-")
+    if a.action == "undecided":
+        return "undecided (%s in doubt, epochs>=%s would decide)" % (
+            a.routine, a.need_epochs)
+    return "no recommendation (%s)" % a.why
+
+
+def answer_lines(m, p):
+    """The pass's answers, one line per column of the verdict screen:
+    its picks, the decision, the pick's and the routine's figures."""
+    pid = PASS_ID_OF.get(p.name)
+    cols = pass_columns(m, p.suite, pid) if pid else []
+    if not cols:
+        return ["answer: none for this pass (%s)" % (
+            "the log has no answer lines and pagebench-decide made none"
+            if not m.answers else "no answer line names it")]
+    out = []
+    for c, a in cols:
+        s = "answer %s, %s: %s" % (c.fn, judged(m, c, (pid, None)),
+                                   decision_text(a))
+        if a.pick_ns is not None:
+            s += "; %s -> %s" % (
+                figure_text(a, a.pick or "-", a.pick_ns, a.pick_gbps),
+                figure_text(a, a.routine or "-", a.routine_ns, a.routine_gbps))
+        out.append(s + ("*" if a.fpu_unmeasured else ""))
+    return out
 
 
 # -- diff ------------------------------------------------------------------
@@ -326,49 +379,56 @@ def diff(machines, alpha, metrics, unit, how="iqr"):
 
 # -- winners ---------------------------------------------------------------
 
-def winners_rows(machines, alpha, unit_for):
-    """[(key, machine, Winner, unit)] for every pass and machine with data."""
-    rows = []
-    for key in A.pass_keys(machines):
-        for m in machines:
-            p = m.passes.get(key)
-            if p is None or not p.has_data:
-                continue
-            rows.append((key, m, A.Winner(m, p, alpha), unit_for(m)))
-    return rows
+def ns_cell(a, ns):
+    return "-" if ns is None else "%.1f" % ns
 
 
-def sig_mark(w):
-    if w.cmp is None:
-        return "-"
-    if w.decided:
-        return "yes"
-    return {"no test": "n/a", "not significant": "~"}.get(
-        w.undecided, "~ (%s)" % w.undecided)
+def gbps_cell(a, ns):
+    return "-" if ns is None or a.per_call or not ns else "%.2f" % (PAGE / ns)
 
 
-def winners(machines, alpha, unit_for):
-    rows = [["suite", "pass", "machine", "winner", "median", "unit",
-             "runner-up", "margin", "p", "significant"]]
-    for key, m, w, unit in winners_rows(machines, alpha, unit_for):
-        med = w.cell.median
-        if unit == A.NS:
-            med = med * A.ns_per_tick(m)
-        rows.append([key[0], pass_label(*key), m.name, w.variant or "-",
-                     num(med, unit), unit.label, w.runner_up or "-",
-                     pct(w.margin), pval(w.cmp.p if w.cmp else None),
-                     sig_mark(w)])
-    for op, what, m, w in S.winners_rows(machines, alpha):
-        unit = unit_for(m)
-        med = w.cell.median * (A.ns_per_tick(m) if unit == A.NS else 1)
-        rows.append([op, what, m.name, w.variant or "-", num(med, unit),
-                     unit.label + "/call", w.runner_up or "-", pct(w.margin),
-                     pval(w.cmp.p if w.cmp else None), sig_mark(w)])
-    legend = ("winner: the lowest median, the pass's winner where "
-              "significant says yes; margin: how much slower the "
-              "runner-up's median is; significant: the runner-up's 95%% "
-              "interval apart from the winner's where stat lines give them, "
-              "else Mann-Whitney U of winner against runner-up, two-sided, "
-              "alpha=%g; never where the medians are within %d timer steps "
-              "(below the timer's resolution)" % (alpha, A.FEW_STEPS))
-    return table(rows, right={4, 7, 8}) + "\n\n" + legend
+def winners(machines):
+    """One row per machine, function, pass and verdict-screen column: the
+    answer's decision and the figures of its pick and routine."""
+    rows = [["fn", "pass", "machine", "picks", "pick", "decision", "routine",
+             "saving", "pick ns", "GB/s", "routine ns", "GB/s", "unit"]]
+    without = []
+    for m in machines:
+        if not m.answers:
+            without.append(m.name)
+            continue
+        for suite, fns in matrix.SUITE_FNS:
+            for fn in fns:
+                cols = matrix.columns(m.answers, fn)
+                for row in sorted({r for c in cols for r in c.answers},
+                                  key=matrix.row_order):
+                    for c in cols:
+                        a = c.answers.get(row)
+                        if a is None:
+                            continue
+                        s = a.saving_pct
+                        rows.append([
+                            fn, matrix.row_text(row), m.name,
+                            judged(m, c, row),
+                            a.pick or "-",
+                            a.action if a.action != "none" else
+                            "none: " + (a.why or "?"),
+                            (a.routine or "-") + ("*" if a.fpu_unmeasured
+                                                  else ""),
+                            "%.1f%%" % s.median if s and a.action == "switch"
+                            else "-",
+                            ns_cell(a, a.pick_ns), gbps_cell(a, a.pick_ns),
+                            ns_cell(a, a.routine_ns),
+                            gbps_cell(a, a.routine_ns), a.unit])
+    out = table(rows, right={7, 8, 9, 10, 11}) if len(rows) > 1 else \
+        "no answers"
+    legend = ("the answer lines' decisions (the log's, or pagebench-decide's "
+              "for a log without them), one row per column of the verdict "
+              "screen: decision keep, switch (saving: 1 - the routine's time "
+              "over the pick's, median of the epochs), undecided, or none and "
+              "why; ns per 4 KiB page and GB/s (4096 bytes over ns), "
+              "memset/memcpy ns per call; *: needs kernel_fpu_begin/end, its "
+              "cost not measured")
+    if without:
+        legend += "\nno answers: %s (see verdict)" % ", ".join(without)
+    return out + "\n\n" + legend

@@ -12,8 +12,7 @@
  *
  * With --picks DUMP [0|1]: decodes a recorded CPUID dump (fast_string as
  * given, else unknown) and prints every pick of every entry point of both
- * kernels, one line each, for tests/test_rules_agree.py to compare with
- * scripts/pbreport/rules.py's:
+ * kernels, one line each, for a person checking a row against a CPU:
  *     KERNEL|ENTRY|VERSION|VARIANT CELL or ?|NEEDS|ASSUMING=CELL;...
  */
 #include <stdio.h>
