@@ -272,6 +272,23 @@ class OneWinnerTest(unittest.TestCase):
     def test_a_log_the_engine_decides(self):
         self.check(fx("hold.log"))
 
+    def test_scrub_steps(self):
+        """summary's scrub steps ("cpus=2", "cpus=4 remote") end with the
+        answers of the step (pass=cpus2, cpus4_remote), not "none"."""
+        path = os.path.join(REPO, "results", "epyc-linux-cpu-scrub-2026-11-30.log")
+        m = self.answers(path)
+        steps = {a.pass_id for a in m.answers if a.fn == "scrub"}
+        self.assertTrue(steps)
+        rc, summ, err = run_tool("summary", "-q", path)
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("answer: none", summ)
+        said = [l for l in summ.splitlines() if l.startswith("answer scrub, ")]
+        self.assertEqual(len(said), len({(a.pass_id, a.kernel, a.versions, a.entry)
+                                         for a in m.answers if a.fn == "scrub"}))
+        for a in m.answers:
+            if a.action == "switch":
+                self.assertIn("switch to %s " % a.routine, "\n".join(said))
+
     def test_units(self):
         """ns per 4 KiB page and GB/s = 4096 / ns, in winners."""
         rc, win, err = run_tool("winners", "-q", ANSWER)

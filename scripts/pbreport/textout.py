@@ -1,6 +1,8 @@
 """Plain-text reports: summary, diff and winners tables. The winner of a
 page pass is its answer lines' (matrix.columns: the same columns the
 verdict screen draws), never decided here."""
+import re
+
 from . import analysis as A
 from . import facts as F
 from . import matrix
@@ -223,10 +225,18 @@ def decision_text(a):
     return "no recommendation (%s)" % a.why
 
 
+def scrub_step_id(name):
+    """The answer lines' pass= of a scrub step: "cpus=4 remote" is cpus4_remote."""
+    mt = re.match(r"cpus=(\d+)( remote)?$", name)
+    return mt and "cpus%s%s" % (mt.group(1), "_remote" if mt.group(2) else "")
+
+
 def answer_lines(m, p):
     """The pass's answers, one line per column of the verdict screen:
     its picks, the decision, the pick's and the routine's figures."""
     pid = PASS_ID_OF.get(p.name)
+    if p.suite == "scrub":
+        pid = scrub_step_id(p.name)
     cols = pass_columns(m, p.suite, pid) if pid else []
     if not cols:
         return ["answer: none for this pass (%s)" % (
