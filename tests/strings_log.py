@@ -76,7 +76,7 @@ def check(tc, lines, sizes, reps, flags, disabled=()):
     for n, (i, head) in enumerate(zip(heads, expect)):
         end = heads[n + 1] if n + 1 < len(heads) else len(lines)
         body = [(l, k) for l, k in zip(lines[i + 1:end], kinds[i + 1:end])
-                if k not in ("disturbance", "runtime", "done", "log", "complete")]
+                if k not in ("disturbance", "answer", "runtime", "done", "log", "complete")]
         if head is None:
             op = next(op_of_zero)
             tc.assertEqual(lines[i], "strings zero %s calls=%d n=%d:" % (

@@ -76,7 +76,9 @@ class BenchPassTest(unittest.TestCase):
             "L1 w/o flush": "L1-hot", "L1 w/ flush": "L1-flush",
             "L2 w/o flush": "L2-hot", "L2 w/ flush": "L2-flush",
             "L3 w/o flush": "L3-hot", "L3 w/ flush": "L3-flush",
-            "MEM": "MEM", "hot": "page-hot", "cold": "page-cold"})
+            "MEM": "MEM", "hot": "page-hot", "cold": "page-cold",
+            "L1 hot buffer": "L1-hotbuf", "L2 hot buffer": "L2-hotbuf",
+            "L3 hot buffer": "L3-hotbuf", "MEM hot buffer": "MEM-hotbuf"})
 
     def test_a_new_pass_in_the_grammar_gets_a_name(self):
         with open(grammar.DOC, encoding="utf-8") as fh:

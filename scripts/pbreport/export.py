@@ -131,8 +131,10 @@ def write_json(machines, out):
 def bench_pass(header):
     """A pass's part of a Go benchmark name, from its header in
     docs/log-format.md: "L1 w/o flush" -> "L1-hot", "L1 w/ flush" ->
-    "L1-flush", "copy-hot" -> "page-hot" (a page copied each way)."""
-    for suffix, part in ((" w/o flush", "-hot"), (" w/ flush", "-flush")):
+    "L1-flush", "L1 hot buffer" -> "L1-hotbuf" (the peers' state), "copy-hot"
+    -> "page-hot" (a page copied each way)."""
+    for suffix, part in ((" w/o flush", "-hot"), (" w/ flush", "-flush"),
+                         (" hot buffer", "-hotbuf")):
         if header.endswith(suffix):
             return header[:-len(suffix)] + part
     if header.startswith("copy-"):

@@ -33,7 +33,7 @@ def summary(machines, alpha, tie=S.DEFAULT_TIE):
         out.extend(scrub.summary_lines(m))
         strings = S.summary(m, alpha, tie)
         if strings:
-            out += ["", strings]
+            out += ["", strings] + strings_answer_lines(m)
         out.append("")
     return "\n".join(out)
 
@@ -229,6 +229,30 @@ def scrub_step_id(name):
     """The answer lines' pass= of a scrub step: "cpus=4 remote" is cpus4_remote."""
     mt = re.match(r"cpus=(\d+)( remote)?$", name)
     return mt and "cpus%s%s" % (mt.group(1), "_remote" if mt.group(2) else "")
+
+
+def strings_answer_lines(m):
+    """memset and memcpy: each mode and size class's answers, one line per
+    column of the verdict screen; the leaders above only describe."""
+    out = []
+    for fn in ("memset", "memcpy"):
+        for c in matrix.columns(m.answers, fn):
+            for row in sorted(c.answers, key=matrix.row_order):
+                a = c.answers[row]
+                s = "answer %s %s %d-%d, %s: %s" % (
+                    fn, row[0], row[1][0], row[1][1], judged(m, c, row),
+                    decision_text(a))
+                if a.pick_ns is not None:
+                    s += "; %s -> %s" % (
+                        figure_text(a, a.pick or "-", a.pick_ns, a.pick_gbps),
+                        figure_text(a, a.routine or "-", a.routine_ns,
+                                    a.routine_gbps))
+                out.append(s + ("*" if a.fpu_unmeasured else ""))
+    if not out:
+        return ["answer: none for memset or memcpy (%s)" % (
+            "the log has no answer lines and pagebench-decide made none"
+            if not m.answers else "no answer line names them")]
+    return out
 
 
 def answer_lines(m, p):
