@@ -1122,8 +1122,8 @@ class StringsSuite(unittest.TestCase):
         out = subprocess.run([REPORT, "summary", "-"], input=r.stdout,
                              capture_output=True, text=True, timeout=120)
         self.assertIn("-- strings memcpy lat dst=7 src=1", out.stdout)
-        # Three reps a side cannot be significant: no block names a winner.
-        self.assertIn("winner: undecided (n too small): with 3 against 3 reps",
+        # Three reps a side cannot be significant: no block names a leader.
+        self.assertIn("leader: none (n too small): with 3 against 3 reps",
                       out.stdout)
         self.assertNotRegex(out.stdout, r"\n\w+ is fastest from \d+ bytes?\n")
         self.assertRegex(out.stdout, r"zero length, random: movsb \(REP, rcx=0\) ")

@@ -1126,7 +1126,7 @@ class EpochStatsTest(unittest.TestCase):
                 f.write("".join(out))
             code, out, err = run_tool("summary", "-q", path)
         self.assertEqual(code, 0, err)
-        self.assertIn("winner: undecided (n too small): with 3 against 3 reps "
+        self.assertIn("leader: none (n too small): with 3 against 3 reps "
                       "the smallest possible p is 0.100, not below alpha=0.05; "
                       "no variant leads at any size", out)
         self.assertNotIn("crossovers:", out)
@@ -1227,7 +1227,7 @@ class StringsReportTest(unittest.TestCase):
         self.assertEqual(code, 0, err)
         self.assertIn("-- strings memset tput dst=0  [overhead 900 ticks per "
                       "batch (median 910, 20 batches)]", out)
-        self.assertIn("winner: rep 0-16; vec 256-4096 bytes", out)
+        self.assertIn("leader: rep 0-16; vec 256-4096 bytes", out)
         self.assertIn("crossovers: rep -> vec at 256\n", out)
         self.assertIn("vec is fastest from 256 bytes\n", out)
         self.assertIn("a batch resolves a call to about 0.10 ticks", out)
@@ -1255,8 +1255,8 @@ class StringsReportTest(unittest.TestCase):
                                       path)
         self.assertEqual(code, 0, err)
         head = [l for l in out.splitlines() if l.split()[:2] == ["n", "rep"]]
-        self.assertEqual(head[0].split(), ["n", "rep", "winner", "margin", "p"])
-        self.assertIn("winner: rep 0-4096 bytes", out)
+        self.assertEqual(head[0].split(), ["n", "rep", "leader", "margin", "p"])
+        self.assertIn("leader: rep 0-4096 bytes", out)
         self.assertIn("rep_br (branch)", out)
 
     def test_failed_variant_marked(self):

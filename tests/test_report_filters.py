@@ -72,7 +72,7 @@ class FilterNamesTest(unittest.TestCase):
         rc, out, err = run("summary", "-q", "--strings-variants",
                            "stosb,stosq", STRINGS)
         self.assertEqual(rc, 0, err)
-        self.assertIn("winner: ", out)
+        self.assertIn("leader: ", out)
         self.assertNotIn("movsb", out.split("-- strings")[1])
 
 

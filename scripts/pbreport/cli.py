@@ -149,7 +149,7 @@ def build_parser():
                        "known), min-max, IQR, bytes per tick; then the "
                        "pass's answers (as winners and verdict give them). For "
                        "suite=strings: per block the figures by size, the "
-                       "winner at each size, the crossovers and the cost of "
+                       "leader at each size (a description), the crossovers and the cost of "
                        "zero-length calls.",
                        epilog=EPILOG)
     p.add_argument("logs", nargs="*", metavar="LOG")

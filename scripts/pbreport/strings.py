@@ -1,7 +1,8 @@
 """suite=strings: memset and memcpy over sizes (issue 12).
 
-Per block (op, mode, alignment) of a machine: the winner at each size, the
-sizes where the winner changes (crossovers), from which size each variant is
+Per block (op, mode, alignment) of a machine: the leader at each size (a
+description; the answer lines decide), the sizes where the leader changes
+(crossovers), from which size each variant is
 the fastest or within noise of it, and the zero-length block's cost of a
 REP with rcx=0 against a branch around it. Also the rows of diff, winners
 and export, and the HTML charts. Every figure is ticks per call as the log
@@ -273,7 +274,7 @@ def summary(m, alpha, tie=DEFAULT_TIE):
                 % (ov["min"], ov["median"], ov["n"])
         out.append(title)
         ws = winners(m, b, alpha, tie)
-        rows = [["n"] + list(b.variants) + ["winner", "margin", "p"]]
+        rows = [["n"] + list(b.variants) + ["leader", "margin", "p"]]
         for w in ws:
             row = [str(w.n)]
             for v in b.variants:
@@ -290,13 +291,13 @@ def summary(m, alpha, tie=DEFAULT_TIE):
         segs = segments(ws)
         small = undecided_by_n(ws)
         if small:
-            out.append("winner: undecided (n too small): with %d against %d "
+            out.append("leader: none (n too small): with %d against %d "
                        "reps the smallest possible p is %s, not below "
                        "alpha=%g; no variant leads at any size (run with "
                        "more reps)" % (small[0], small[1], pval(small[2]), alpha))
             segs = []
         if segs:
-            out.append("winner: " + "; ".join(
+            out.append("leader: " + "; ".join(
                 "%s %s" % (v, ("at %d" % lo) if lo == hi else
                            "%d-%d" % (lo, hi)) for lo, hi, v in segs) +
                 " bytes (a leader keeps the lead until another variant is "
@@ -310,16 +311,16 @@ def summary(m, alpha, tie=DEFAULT_TIE):
             out.append("%s is fastest from %s" % (ff[0], size_text(ff[1])))
         tf = tied_from(m, b, ws) if segs else {}
         if tf:
-            out.append("as fast as the winner (within %g%% or not significantly "
+            out.append("as fast as the leader (within %g%% or not significantly "
                        "slower) up to the largest size: %s" % (
                            100 * tie, ", ".join(
                                "%s from %d" % (v, n) for v, n in
                                sorted(tf.items(), key=lambda x: x[1]))))
         if any(w.cmp is not None and not w.cmp.significant for w in ws):
-            out.append("~: the winner's margin over the runner-up is not "
+            out.append("~: the leader's margin over the runner-up is not "
                        "significant at alpha=%g" % alpha)
         if any(w.cmp is not None and w.cmp.below_resolution for w in ws):
-            out.append("~ also: winner and runner-up within %d timer steps "
+            out.append("~ also: leader and runner-up within %d timer steps "
                        "per call (%.3f ticks): below the timer's resolution"
                        % (A.FEW_STEPS, resolution(m, b)))
     for b in zero_blocks(m):
