@@ -6,7 +6,6 @@ import math
 from . import analysis as A
 from . import facts as F
 from . import htmlverdict
-from . import matrix as MX
 from . import scrub
 from . import strings as S
 from . import textout as T
@@ -214,33 +213,12 @@ def facts_table(machines):
 
 def winners_table(machines):
     """The winners command's rows: the answers, by verdict-screen column."""
-    out = ['<table id="winners"><tr><th>fn</th><th>pass</th><th>machine'
-           '</th><th>picks</th><th>pick</th><th>decision</th><th>routine</th>'
-           '<th>saving</th><th>pick ns</th><th>GB/s</th><th>routine ns</th>'
-           '<th>GB/s</th><th>unit</th></tr>']
+    out = ['<table id="winners"><tr>%s</tr>' % "".join(
+        "<th>%s</th>" % e(h) for h in T.WINNER_HEAD)]
     for m in machines:
-        for _, fns in MX.SUITE_FNS:
-            for fn in fns:
-                cols = MX.columns(m.answers, fn)
-                for row in sorted({r for c in cols for r in c.answers},
-                                  key=MX.row_order):
-                    for c in cols:
-                        a = c.answers.get(row)
-                        if a is None:
-                            continue
-                        s = a.saving_pct
-                        cells = [fn, MX.row_text(row), m.name,
-                                 T.judged(m, c, row),
-                                 a.pick or "-", a.action, a.routine or "-",
-                                 "%.1f%%" % s.median if s and
-                                 a.action == "switch" else "-",
-                                 T.ns_cell(a, a.pick_ns),
-                                 T.gbps_cell(a, a.pick_ns),
-                                 T.ns_cell(a, a.routine_ns),
-                                 T.gbps_cell(a, a.routine_ns), a.unit]
-                        out.append('<tr class="winner %s">%s</tr>' % (
-                            e(a.action), "".join("<td>%s</td>" % e(x)
-                                                 for x in cells)))
+        for a, cells in T.winner_rows(m):
+            out.append('<tr class="winner %s">%s</tr>' % (
+                e(a.action), "".join("<td>%s</td>" % e(x) for x in cells)))
     out.append("</table>")
     out.append('<p class="note">The answers\' decisions, as '
                '<code>pagebench-report winners</code> prints them: ns per 4 '

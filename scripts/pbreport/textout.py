@@ -421,39 +421,49 @@ def gbps_cell(a, ns):
     return "-" if ns is None or a.per_call or not ns else "%.2f" % (PAGE / ns)
 
 
+WINNER_HEAD = ["fn", "pass", "machine", "picks", "pick", "decision", "routine",
+               "saving", "pick ns", "GB/s", "routine ns", "GB/s", "unit"]
+
+
+def winner_rows(m):
+    """[(answer, cells)]: one per function, pass and verdict-screen column of
+    a machine, the answer's decision and its pick's and routine's figures
+    (the rows of winners, and of the HTML page's winners table)."""
+    out = []
+    for _, fns in matrix.SUITE_FNS:
+        for fn in fns:
+            cols = matrix.columns(m.answers, fn)
+            for row in sorted({r for c in cols for r in c.answers},
+                              key=matrix.row_order):
+                for c in cols:
+                    a = c.answers.get(row)
+                    if a is None:
+                        continue
+                    s = a.saving_pct
+                    out.append((a, [
+                        fn, matrix.row_text(row), m.name, judged(m, c, row),
+                        a.pick or "-",
+                        a.action if a.action != "none" else
+                        "none: " + (a.why or "?"),
+                        (a.routine or "-") + ("*" if a.fpu_unmeasured else ""),
+                        "%.1f%%" % s.median if s and a.action == "switch"
+                        else "-",
+                        ns_cell(a, a.pick_ns), gbps_cell(a, a.pick_ns),
+                        ns_cell(a, a.routine_ns), gbps_cell(a, a.routine_ns),
+                        a.unit]))
+    return out
+
+
 def winners(machines):
     """One row per machine, function, pass and verdict-screen column: the
     answer's decision and the figures of its pick and routine."""
-    rows = [["fn", "pass", "machine", "picks", "pick", "decision", "routine",
-             "saving", "pick ns", "GB/s", "routine ns", "GB/s", "unit"]]
+    rows = [WINNER_HEAD]
     without = []
     for m in machines:
         if not m.answers:
             without.append(m.name)
             continue
-        for suite, fns in matrix.SUITE_FNS:
-            for fn in fns:
-                cols = matrix.columns(m.answers, fn)
-                for row in sorted({r for c in cols for r in c.answers},
-                                  key=matrix.row_order):
-                    for c in cols:
-                        a = c.answers.get(row)
-                        if a is None:
-                            continue
-                        s = a.saving_pct
-                        rows.append([
-                            fn, matrix.row_text(row), m.name,
-                            judged(m, c, row),
-                            a.pick or "-",
-                            a.action if a.action != "none" else
-                            "none: " + (a.why or "?"),
-                            (a.routine or "-") + ("*" if a.fpu_unmeasured
-                                                  else ""),
-                            "%.1f%%" % s.median if s and a.action == "switch"
-                            else "-",
-                            ns_cell(a, a.pick_ns), gbps_cell(a, a.pick_ns),
-                            ns_cell(a, a.routine_ns),
-                            gbps_cell(a, a.routine_ns), a.unit])
+        rows += [cells for _, cells in winner_rows(m)]
     out = table(rows, right={7, 8, 9, 10, 11}) if len(rows) > 1 else \
         "no answers"
     legend = ("the answer lines' decisions (the log's, or pagebench-decide's "
