@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The answer (harness/answer.h): integers only. */
 #include "harness/answer.h"
+#include "harness/prefer.h"
 #include "lib/fmt.h"
 #include "lib/out.h"
 #include "lib/str.h"
@@ -184,6 +185,22 @@ static unsigned int need_epochs(const struct interval *iv, uint64_t threshold,
 	return n > NEED_EPOCHS_MAX ? NEED_EPOCHS_MAX : (unsigned int)n;
 }
 
+/* The candidates of a weighing, each with its FPU cost, for prefer_named(). */
+struct weigh_ctx {
+	const struct epoch_series *const *cand;
+	const uint64_t *add;
+};
+
+static bool weigh_ratio(void *ctx, unsigned int num, unsigned int den, struct interval *iv)
+{
+	const struct weigh_ctx *c = ctx;
+	uint64_t nbuf[INTERVAL_EPOCHS_MAX], dbuf[INTERVAL_EPOCHS_MAX];
+	struct epoch_series n, d;
+
+	return interval_of_ratio(plus(c->cand[num], c->add ? c->add[num] : 0, nbuf, &n),
+				 plus(c->cand[den], c->add ? c->add[den] : 0, dbuf, &d), iv);
+}
+
 void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
 		  const struct epoch_series *const *cand, const uint64_t *add,
 		  unsigned int n, struct answer_weighed *w)
@@ -191,50 +208,62 @@ void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
 	uint64_t buf[INTERVAL_EPOCHS_MAX];
 	/* The saving must beat worth: a ratio below 1 - worth. */
 	uint64_t threshold = RATIO_ONE - (uint64_t)run->worth_bp * (RATIO_ONE / BP_ONE);
-	int best = -1, win = -1, doubt = -1;
-	struct interval best_iv = { 0 }, win_iv = { 0 }, doubt_iv = { 0 };
-	unsigned int i;
+	struct weigh_ctx ctx = { cand, add };
+	/* Static, as the race's: kept off a kernel stack; one weighing at a time. */
+	static struct interval iv[VARIANTS_MAX];
+	unsigned int wins[VARIANTS_MAX];
+	int best = -1, quick = -1, doubt = -1, named;
+	unsigned int i, nwins = 0;
 
-	*w = (struct answer_weighed){ .action = ANSWER_NONE, .named = -1 };
+	*w = (struct answer_weighed){ .action = ANSWER_NONE, .named = -1, .alike = -1 };
 	if (!pick) {
 		w->why = WHY_PICK_NOT_MEASURED;
 		return;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && i < VARIANTS_MAX; i++) {
 		struct epoch_series with;
-		struct interval iv;
 
-		if (!interval_of_ratio(plus(cand[i], add ? add[i] : 0, buf, &with), pick, &iv))
+		if (!interval_of_ratio(plus(cand[i], add ? add[i] : 0, buf, &with), pick, &iv[i])) {
+			iv[i].has_interval = false;
 			continue;
-		if (best < 0 || iv.median < best_iv.median)
-			best = (int)i, best_iv = iv;
-		if (!iv.has_interval)
+		}
+		if (best < 0 || iv[i].median < iv[best].median)
+			best = (int)i;
+		if (!iv[i].has_interval)
 			continue;
-		if (iv.hi < threshold && (win < 0 || iv.median < win_iv.median))
-			win = (int)i, win_iv = iv;
+		if (iv[i].hi < threshold) {
+			wins[nwins++] = i;
+			if (quick < 0 || iv[i].median < iv[quick].median)
+				quick = (int)i;
+		}
 		/* Of those that might save worth, the likeliest: the lowest median. */
-		if (iv.lo < threshold && (doubt < 0 || iv.median < doubt_iv.median))
-			doubt = (int)i, doubt_iv = iv;
+		if (iv[i].lo < threshold && (doubt < 0 || iv[i].median < iv[doubt].median))
+			doubt = (int)i;
 	}
 	w->named = best;
-	w->ratio = best_iv;
+	if (best >= 0)
+		w->ratio = iv[best];
 	/* Candidates, but no ratio to any (a zero figure of the pick's): nothing to weigh. */
-	if (pick->epochs < INTERVAL_EPOCHS_MIN || (best >= 0 && !best_iv.has_interval) ||
+	if (pick->epochs < INTERVAL_EPOCHS_MIN || (best >= 0 && !iv[best].has_interval) ||
 	    (n && best < 0)) {
 		w->why = WHY_NO_INTERVAL;
 	} else if (run->not_a_cpu) {
 		w->why = WHY_NOT_A_CPU;
-	} else if (win >= 0) {
+	} else if (nwins) {
+		/* cand is in the order of preference: the first no other winner beats by worth. */
+		named = prefer_named(wins, nwins, threshold, weigh_ratio, &ctx);
 		w->action = ANSWER_SWITCH;
-		w->named = win;
-		w->ratio = win_iv;
+		w->named = named >= 0 ? (int)wins[named] : quick;
+		w->ratio = iv[w->named];
+		if (quick != w->named)
+			w->alike = quick;
 	} else if (doubt < 0) {
 		w->action = ANSWER_KEEP;
 	} else {
 		w->action = ANSWER_UNDECIDED;
 		w->named = doubt;
-		w->ratio = doubt_iv;
-		w->need_epochs = need_epochs(&doubt_iv, threshold, pick->epochs);
+		w->ratio = iv[doubt];
+		w->need_epochs = need_epochs(&iv[doubt], threshold, pick->epochs);
 	}
 	w->has_ratio = w->named >= 0 && w->ratio.has_interval;
 	w->epochs = pick->epochs;
@@ -278,9 +307,19 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 		p = NULL;
 	for (i = 0; p && i < n && nc < VARIANTS_MAX; i++)
 		if (&in[i] != p && answer_candidate(&in[i], fn)) {
-			from[nc] = (uint8_t)i;
-			add[nc] = answer_fpu_centi(&run->fpu, in[i].v, bytes);
-			cand[nc++] = &in[i].s;
+			unsigned int rank = prefer_rank(in[i].v->regs, (unsigned int)(in[i].v - variants));
+			unsigned int at = nc++;
+
+			/* In the order of preference, for answer_weigh(). */
+			for (; at && prefer_rank(in[from[at - 1]].v->regs,
+						 (unsigned int)(in[from[at - 1]].v - variants)) > rank; at--) {
+				from[at] = from[at - 1];
+				add[at] = add[at - 1];
+				cand[at] = cand[at - 1];
+			}
+			from[at] = (uint8_t)i;
+			add[at] = answer_fpu_centi(&run->fpu, in[i].v, bytes);
+			cand[at] = &in[i].s;
 		}
 	/* No kernel's pick is a VEC routine today; one would pay as the candidates do. */
 	if (p)
@@ -291,6 +330,8 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 		const struct answer_input *r = &in[from[w.named]];
 
 		out->routine = r->v;
+		if (w.alike >= 0)
+			out->alike = in[from[w.alike]].v;
 		if (run->tsc_khz) {
 			out->has_ns = true;
 			out->pick_ns10 = answer_ns10(ps->median, run->tsc_khz, pages);
@@ -354,6 +395,9 @@ void answer_line(char *buf, size_t len, const struct answer_run *run,
 		PUT(" need=epochs>=%u", a->need_epochs);
 	if (a->action == ANSWER_NONE)
 		PUT(" why=%s", answer_why_name(a->why));
+	/* Last, so that a reader of the older lines finds every other field where it was. */
+	if (h->alike)
+		PUT(" alike=%s", h->alike);
 #undef PUT
 }
 
@@ -362,7 +406,8 @@ void answer_text(char *buf, size_t len, const struct answer_run *run,
 {
 	struct answer_head h = { answer_fn_name(a->fn), passes[a->pass].id, false, 0, 0,
 				 a->routine ? a->routine->name : NULL,
-				 a->routine && a->routine->regs == REGS_VEC };
+				 a->routine && a->routine->regs == REGS_VEC,
+				 a->alike ? a->alike->name : NULL };
 
 	answer_line(buf, len, run, pick, &h, a);
 }
@@ -453,7 +498,7 @@ void answers_print(struct answers *a)
 			if (a->xrec[i].fn == fn) {
 				const struct answer_x *x = &a->xrec[i];
 				struct answer_head h = { answer_xfn_name(fn), x->pass, x->sized,
-							 x->lo, x->hi, x->routine, x->vec };
+							 x->lo, x->hi, x->routine, x->vec, x->alike };
 
 				answer_line(line, sizeof(line), &a->run,
 					    &a->xpick[fn][x->pick], &h, &x->a);

@@ -117,6 +117,7 @@ struct answer {
 	enum answer_action action;
 	enum answer_why why;		/* with ANSWER_NONE */
 	const struct variant *routine;	/* NULL: none ("-") */
+	const struct variant *alike;	/* switch: the quickest, within noise of routine; or NULL */
 	bool has_ratio;			/* routine's time over the pick's, with its interval */
 	struct interval ratio;		/* millionths (RATIO_ONE) */
 	unsigned int epochs;
@@ -139,12 +140,18 @@ struct answer_weighed {
 	enum answer_action action;
 	enum answer_why why;
 	int named;
+	int alike;			/* switch: the lowest median, where named is not it; or -1 */
 	bool has_ratio;
 	struct interval ratio;
 	unsigned int epochs;		/* the pick's */
 	unsigned int need_epochs;
 };
-/* add: per candidate, added to each of its epochs (its FPU cost); NULL: nothing. */
+/*
+ * cand: in the order of preference (prefer_rank(), harness/prefer.h): a
+ * switch names the first of those that save worth that no other of them
+ * beats by worth, and alike the lowest median where that is another.
+ * add: per candidate, added to each of its epochs (its FPU cost); NULL: nothing.
+ */
 void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
 		  const struct epoch_series *const *cand, const uint64_t *add,
 		  unsigned int n, struct answer_weighed *w);
@@ -162,8 +169,9 @@ bool answer_candidate(const struct answer_input *c, enum answer_fn fn);
  * pass's n variants: its candidates (fn's op and shape, stores done at
  * return, no failure, not the pick itself) over the pick, epoch by epoch,
  * each VEC routine's time with answer_fpu_centi() added to every epoch:
- * switch where some candidate's interval lies wholly below 1 - worth (the
- * lowest median of them), keep where none reaches below it (the nearest
+ * switch where some candidate's interval lies wholly below 1 - worth (of
+ * them the first in the order of preference no other beats by worth,
+ * harness/prefer.h), keep where none reaches below it (the nearest
  * challenger named), undecided otherwise (of the candidates whose lo is
  * below 1 - worth, the lowest median, and the epochs projected to decide); none where no advice can be
  * given, and why. False where the pick's entry is not judged in the pass.
@@ -184,6 +192,7 @@ struct answer_head {
 	unsigned int sizes_lo, sizes_hi;
 	const char *routine;		/* NULL: "-" */
 	bool vec;			/* routine needs vector registers: fpu= follows the ns */
+	const char *alike;		/* the quickest within noise of routine, or NULL */
 };
 void answer_line(char *buf, size_t len, const struct answer_run *run,
 		 const struct answer_pick *pick, const struct answer_head *h,
@@ -207,6 +216,7 @@ struct answer_x {
 	unsigned int lo, hi;
 	const char *routine;		/* NULL: "-" */
 	bool vec;			/* routine needs vector registers (regs VEC) */
+	const char *alike;		/* switch: the quickest within noise of routine, or NULL */
 	unsigned int pick;		/* in its function's xpick[] */
 	struct answer a;		/* the decision; its fn, pass and routine unused */
 };

@@ -126,7 +126,7 @@ static void decide_class(struct answers *a, enum answer_xfn fn, enum strings_mod
 	const struct epoch_series *cand[ANSWER_STRING_ROWS];
 	unsigned int from[ANSWER_STRING_ROWS];
 	enum string_op op = op_of(fn);
-	unsigned int i, v, nc;
+	unsigned int i, v, g, nc;
 
 	for (i = 0; i < a->nxpicks[fn]; i++) {
 		const struct answer_pick *pk = &a->xpick[fn][i];
@@ -146,12 +146,15 @@ static void decide_class(struct answers *a, enum answer_xfn fn, enum strings_mod
 		p = string_variant_named(op, pk->variant);
 		if (p >= 0 && !have[p])
 			p = -1;
-		for (v = 0, nc = 0; p >= 0 && v < string_variant_count; v++)
-			if (have[v] && (int)v != p &&
-			    store_done_at_return(string_variants[v].store)) {
-				from[nc] = v;
-				cand[nc++] = &s[v];
-			}
+		/* GPR rows, then VEC rows, each in table order: the order of preference. */
+		for (g = 0, nc = 0; g < 2; g++)
+			for (v = 0; p >= 0 && v < string_variant_count; v++)
+				if (have[v] && (int)v != p &&
+				    (string_variants[v].regs == REGS_VEC) == (g == 1) &&
+				    store_done_at_return(string_variants[v].store)) {
+					from[nc] = v;
+					cand[nc++] = &s[v];
+				}
 		/* Their figures leave kernel_fpu_begin/end out (the pair is outside the batch): fpu=?. */
 		answer_weigh(&a->run, p >= 0 ? &s[p] : NULL, cand, NULL, nc, &w);
 		answer_take(&x->a, &w);
@@ -159,6 +162,8 @@ static void decide_class(struct answers *a, enum answer_xfn fn, enum strings_mod
 			continue;
 		x->routine = string_variants[from[w.named]].name;
 		x->vec = string_variants[from[w.named]].regs == REGS_VEC;
+		if (w.alike >= 0)
+			x->alike = string_variants[from[w.alike]].name;
 		if (a->run.tsc_khz) {
 			x->a.has_ns = true;
 			x->a.pick_ns10 = answer_ns10(s[p].median, a->run.tsc_khz, 1);
@@ -232,5 +237,6 @@ void answers_scrub(struct answers *a, const char *step, size_t bytes,
 		x->a = d;
 		x->routine = d.routine ? d.routine->name : NULL;
 		x->vec = d.routine && d.routine->regs == REGS_VEC;
+		x->alike = d.alike ? d.alike->name : NULL;
 	}
 }

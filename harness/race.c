@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "harness/race.h"
+#include "harness/prefer.h"
 
 /* 1 in the ratios' millionths (RATIO_ONE of harness/suites/figures.h). */
 #define RACE_ONE	1000000u
@@ -41,21 +42,31 @@ static unsigned int undecided(const struct interval *iv, uint64_t threshold,
 			       threshold - iv->median, epochs);
 }
 
+static unsigned int rank_of(unsigned int i)
+{
+	return prefer_rank(variants[i].regs, i);
+}
+
 /*
  * One question: whether it is open, the variants it still needs and
- * those it names, its projection. best is the candidate of the lowest
- * median over the pick; another candidate is out when its ratio over
- * the pick cannot fall below 1 - worth, or, once best surely saves
- * worth, when its ratio over best (epoch by epoch, as the pair ran)
- * cannot.
+ * those it names, its projection. Of the candidates that surely save
+ * worth, the answer names the one prefer_named() does (harness/prefer.h);
+ * where none does yet, best is the lowest median. Another candidate is
+ * out when its ratio over the pick cannot fall below 1 - worth, or, once
+ * one is named, when it cannot take the name: one earlier in the order
+ * of preference when the named one surely beats it by worth, one later
+ * when it cannot beat the named one by worth (its time over that one's,
+ * epoch by epoch, as the pair ran).
  */
 static bool judge_one(const struct race_question *q, uint64_t threshold,
 		      race_ratio_fn *ratio, void *ctx, unsigned int epochs,
 		      variant_set *live, variant_set *named, unsigned int *need)
 {
 	static struct interval iv[VARIANTS_MAX], rival[VARIANTS_MAX];
+	unsigned int order[VARIANTS_MAX];
 	variant_set have = 0, left = 0;
-	unsigned int i, best = VARIANTS_MAX, nleft = 0;
+	unsigned int i, k, best = VARIANTS_MAX, nleft = 0, nwins = 0;
+	int at;
 
 	for (i = 0; i < VARIANTS_MAX; i++) {
 		if (!((q->cands >> i) & 1))
@@ -68,6 +79,17 @@ static bool judge_one(const struct race_question *q, uint64_t threshold,
 		have |= 1ull << i;
 		if (best == VARIANTS_MAX || iv[i].median < iv[best].median)
 			best = i;
+		if (iv[i].hi < threshold) {
+			/* The winners in the order of preference. */
+			for (k = nwins++; k && rank_of(order[k - 1]) > rank_of(i); k--)
+				order[k] = order[k - 1];
+			order[k] = i;
+		}
+	}
+	if (nwins) {
+		at = prefer_named(order, nwins, threshold, ratio, ctx);
+		if (at >= 0)
+			best = order[at];
 	}
 	for (i = 0; i < VARIANTS_MAX; i++) {
 		bool out, paired;
@@ -75,15 +97,23 @@ static bool judge_one(const struct race_question *q, uint64_t threshold,
 		if (!((have >> i) & 1))
 			continue;
 		out = iv[i].lo >= threshold;
-		paired = i != best && ratio(ctx, i, best, &rival[i]) &&
-			 rival[i].has_interval;
 		/*
-		 * Beside a best that surely saves worth: a keep needs every
-		 * candidate's own interval above the threshold, so only a
-		 * decided switch lets the best's rivals go.
+		 * Beside a named one that surely saves worth: a keep needs
+		 * every candidate's own interval above the threshold, so only
+		 * a decided switch lets the named one's rivals go.
 		 */
-		out = out || (paired && iv[best].hi < threshold &&
-			      rival[i].lo >= threshold);
+		paired = false;
+		if (i != best) {
+			/* Earlier: whether best beats it; later: whether it beats best. */
+			bool earlier = rank_of(i) < rank_of(best);
+
+			paired = (earlier ? ratio(ctx, best, i, &rival[i]) :
+					    ratio(ctx, i, best, &rival[i])) &&
+				 rival[i].has_interval;
+			if (paired && iv[best].hi < threshold)
+				out = out || (earlier ? rival[i].hi < threshold :
+							rival[i].lo >= threshold);
+		}
 		if (!paired)
 			rival[i] = (struct interval){ 0 };
 		if (!out)

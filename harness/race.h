@@ -10,10 +10,12 @@
  * says where the question stands:
  *
  *   - a candidate is out when it cannot save worth over the pick (its
- *     lo >= 1 - worth), or, once the best candidate (the lowest median)
- *     surely saves worth (its hi < 1 - worth), when it cannot save worth
- *     over that one: its time over the best's, epoch by epoch, has
- *     lo >= 1 - worth;
+ *     lo >= 1 - worth), or, once a candidate is named (of those whose
+ *     hi < 1 - worth, the one prefer_named() names, harness/prefer.h),
+ *     when it cannot take the name: one later in the order of preference
+ *     cannot beat the named one by worth (its time over that one's,
+ *     epoch by epoch, has lo >= 1 - worth), or the named one surely
+ *     beats one earlier by worth;
  *   - the question is settled (keep) when every candidate is out, or
  *     (switch) when one is left and its hi < 1 - worth;
  *   - otherwise it is open: its pick and the candidates left are measured.
@@ -54,7 +56,8 @@ struct race_outcome {
 	variant_set needed;	/* the open questions' picks and candidates left */
 	/*
 	 * Every question's pick and the candidates its answer names: those
-	 * left, or where none is, the nearest challenger (lowest median).
+	 * left, or where none is, the named one, or the nearest challenger
+	 * (lowest median).
 	 */
 	variant_set named;
 	/*

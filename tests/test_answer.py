@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
 from report_tool import ROOT, run_tool  # noqa: E402
-from pbreport import commit, decided, grammar, matrix, parse  # noqa: E402
+from pbreport import commit, decided, explain, grammar, matrix, parse  # noqa: E402
 from pbreport.answer import Answer, Interval  # noqa: E402
 
 FIX = os.path.join(HERE, "fixtures", "answer")
@@ -116,6 +116,26 @@ class Model(unittest.TestCase):
         self.assertEqual((a.fpu_ns, a.fpu_unmeasured, a.need_epochs), (None, True, 40))
         for bad in (" fpu=27.5", " fpu=?ns", " fpu="):
             self.assertIsNone(LINE.match(base.replace("FPU", bad)), bad)
+
+    def test_alike_field(self):
+        """alike= last on a switch line (docs/method.md, "Within noise"):
+        read, rendered by --explain and --format commit as "or Y"; a
+        line without it reads alike None and says no "or"."""
+        base = ('(PB) answer fn=clear_page pass=l3 kernel=linux versions=">=5.4" '
+                'entry=clear_page pick=stosb action=switch routine=avx_t ratio=0.6000 '
+                'lo=0.5500 hi=0.6500 epochs=9 pick_ns=500.0 routine_ns=300.0 fpu=? '
+                'worth=3.0%')
+        a = Answer.from_groups(LINE.match(base + " alike=avx512_t").groups())
+        self.assertEqual((a.routine, a.alike, a.worth_pct), ("avx_t", "avx512_t", 3.0))
+        self.assertEqual(a.to_json()["alike"], "avx512_t")
+        self.assertIn("switch to avx_t (or avx512_t, quicker within noise)",
+                      explain.decision(a))
+        self.assertTrue(commit.one(a, "cpu")[0].startswith(
+            "switch to avx_t (or avx512_t, within noise), saves 40"))
+        b = Answer.from_groups(LINE.match(base).groups())
+        self.assertIsNone(b.alike)
+        self.assertNotIn(" or ", explain.decision(b) + commit.one(b, "cpu")[0])
+        self.assertIsNone(LINE.match(base + " alike="))
 
 
 class Screen(unittest.TestCase):

@@ -31,12 +31,12 @@ class Interval:
 FIELDS = ("fn", "pass", "sizes_lo", "sizes_hi", "kernel", "versions",
           "entry", "pick", "assuming", "action", "routine", "ratio", "lo",
           "hi", "epochs", "pick_ns", "routine_ns", "fpu", "worth", "need",
-          "why")
-# The expressions it had before (answer-v2): without sizes= and fpu=, and
-# with sizes= but without fpu=; a log is read with whichever the grammar
-# names.
+          "why", "alike")
+# The expressions it had before: without alike=; without alike= and
+# fpu=; without alike=, sizes= and fpu= (answer-v2); a log is read with
+# whichever the grammar names.
 FORMS = {len(FIELDS): FIELDS}
-for _gone in (("fpu",), ("sizes_lo", "sizes_hi", "fpu")):
+for _gone in (("alike",), ("alike", "fpu"), ("alike", "sizes_lo", "sizes_hi", "fpu")):
     _f = tuple(f for f in FIELDS if f not in _gone)
     FORMS[len(_f)] = _f
 # The functions whose ns figures are per call (summed over the size
@@ -65,6 +65,7 @@ class Answer:
     line: int = 0               # where the log says it
     sizes: Optional[tuple] = None   # memset, memcpy: the size class (lo, hi), bytes
     fpu: Optional[str] = None   # "N.Nns" measured, "?" not, None: no vector
+    alike: Optional[str] = None  # switch: the quickest, within noise of routine
 
     @classmethod
     def from_groups(cls, groups, line=0):
@@ -91,7 +92,8 @@ class Answer:
                    worth_pct=float(g["worth"]),
                    need_epochs=num(g["need"], int), why=g["why"], line=line,
                    sizes=None if g.get("sizes_lo") is None else
-                   (int(g["sizes_lo"]), int(g["sizes_hi"])), fpu=g.get("fpu"))
+                   (int(g["sizes_lo"]), int(g["sizes_hi"])), fpu=g.get("fpu"),
+                   alike=g.get("alike"))
 
     # -- what a reader sees; arithmetic only ------------------------------
     @property
@@ -166,6 +168,7 @@ class Answer:
                 "versions": self.versions, "entry": self.entry,
                 "pick": self.pick, "assuming": self.assuming,
                 "action": self.action, "routine": self.routine,
+                "alike": self.alike,
                 "ratio": self.ratio.to_json() if self.ratio else None,
                 "saving_pct": s.to_json(2) if s else None,
                 "epochs": self.epochs, "pick_ns": self.pick_ns,

@@ -81,7 +81,8 @@ def one(a, runs_on):
     """The lines of one answer: the decision, then its figures."""
     if a.action == "none":
         return [matrix.why_text(a.why, runs_on)]
-    head = {"switch": "switch to %s, saves " % a.routine,
+    head = {"switch": "switch to %s%s, saves " % (
+                a.routine, " (or %s, within noise)" % a.alike if a.alike else ""),
             "keep": "keep %s; nearest %s saves " % (a.pick, a.routine or "-"),
             "undecided": "undecided: %s saves " % a.routine}[a.action]
     if a.ratio is None:

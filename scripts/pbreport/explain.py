@@ -28,7 +28,8 @@ def figure(a, name, ns):
 
 def decision(a):
     """Every field of one answer line, in words."""
-    head = {"switch": "switch to %s" % a.routine,
+    head = {"switch": "switch to %s" % a.routine + (
+                " (or %s, quicker within noise)" % a.alike if a.alike else ""),
             "keep": "keep" + (" (nearest: %s)" % a.routine if a.routine
                               else " (no challenger)"),
             "undecided": "undecided (in doubt: %s)" % a.routine,

@@ -557,9 +557,77 @@ static void test_running(void)
 	       "%s", p.rule ? p.rule->variant : "?");
 }
 
+/*
+ * Routines that each save worth and lie within noise of each other
+ * (harness/prefer.h): the preferred one is named, GPR before VEC, then
+ * table order, and alike names the quicker; one that surely beats the
+ * preferred one by worth is named itself.
+ */
+static const char *alike(const struct answer *a)
+{
+	return a->alike ? a->alike->name : "-";
+}
+
+static void test_within_noise(void)
+{
+	struct answer_pick pk = pick(RULE_LINUX, "clear_page", "stosb");
+	struct pass p = { 0 };
+	struct answer a = { 0 };
+	char line[OUT_LINE_MAX];
+	bool ok;
+
+	/* avx512_t 1% under avx_t, each +-4%: avx_t (earlier in the table), alike avx512_t. */
+	add(&p, OP_CLEAR, "stosb", 100000, 10000, E, 0);
+	add(&p, OP_CLEAR, "avx512_t", 49500, 40000, E, 2);
+	add(&p, OP_CLEAR, "avx_t", 50000, 40000, E, 1);
+	ok = decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a);
+	result(ok &&
+	       a.action == ANSWER_SWITCH && !strcmp(rname(&a), "avx_t") &&
+	       a.alike && !strcmp(a.alike->name, "avx512_t") && a.ratio.hi < 970000,
+	       "answer.noise_names_preferred", "routine=%s alike=%s", rname(&a), alike(&a));
+	answer_text(line, sizeof(line), &cpu_run, &pk, &a);
+	result(strstr(line, " action=switch routine=avx_t ratio=0.5") &&
+	       strstr(line, " worth=3.0% alike=avx512_t") != NULL,
+	       "answer.text_alike", "%s", line);
+
+	/* The same two, avx512_t 20% under avx_t at +-1%: avx512_t, alike none. */
+	p = (struct pass){ 0 };
+	add(&p, OP_CLEAR, "stosb", 100000, 10000, E, 0);
+	add(&p, OP_CLEAR, "avx512_t", 40000, 10000, E, 2);
+	add(&p, OP_CLEAR, "avx_t", 50000, 10000, E, 1);
+	ok = decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a);
+	result(ok &&
+	       a.action == ANSWER_SWITCH && !strcmp(rname(&a), "avx512_t") && !a.alike,
+	       "answer.noise_beaten_by_worth", "routine=%s alike=%s", rname(&a), alike(&a));
+	answer_text(line, sizeof(line), &cpu_run, &pk, &a);
+	result(!strstr(line, "alike="), "answer.text_no_alike", "%s", line);
+
+	/* Within 2%, both decisively: less than worth apart, the preferred one still. */
+	p = (struct pass){ 0 };
+	add(&p, OP_CLEAR, "stosb", 100000, 1000, E, 0);
+	add(&p, OP_CLEAR, "avx512_t", 49000, 1000, E, 2);
+	add(&p, OP_CLEAR, "avx_t", 50000, 1000, E, 1);
+	ok = decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a);
+	result(ok &&
+	       !strcmp(rname(&a), "avx_t") && a.alike && !strcmp(a.alike->name, "avx512_t"),
+	       "answer.noise_under_worth", "routine=%s alike=%s", rname(&a), alike(&a));
+
+	/* A GPR routine within noise of a VEC one: the GPR one, listed last. */
+	p = (struct pass){ 0 };
+	add(&p, OP_CLEAR, "stosb", 100000, 10000, E, 0);
+	add(&p, OP_CLEAR, "avx512_t", 50000, 40000, E, 2);
+	add(&p, OP_CLEAR, "clzero_sf", 50500, 40000, E, 1);
+	ok = decide(&cpu_run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a);
+	result(ok &&
+	       !strcmp(rname(&a), "clzero_sf") && a.alike &&
+	       !strcmp(a.alike->name, "avx512_t"), "answer.noise_gpr_first",
+	       "routine=%s alike=%s", rname(&a), alike(&a));
+}
+
 int main(void)
 {
 	test_switch_keep_undecided();
+	test_within_noise();
 	test_worth();
 	test_candidates();
 	test_hot_cold();

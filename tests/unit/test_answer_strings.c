@@ -86,7 +86,7 @@ static const char *line_of(const struct answer_x *x)
 {
 	static char line[OUT_LINE_MAX];
 	struct answer_head h = { answer_xfn_name(x->fn), x->pass, x->sized, x->lo, x->hi,
-				 x->routine, x->vec };
+				 x->routine, x->vec, x->alike };
 
 	answer_line(line, sizeof(line), &ans.run, &ans.xpick[x->fn][x->pick], &h, &x->a);
 	return line;

@@ -24,6 +24,7 @@
 #include "harness/interval.h"
 #include "harness/progress.h"
 #include "harness/race.h"
+#include "harness/prefer.h"
 #include "harness/suites/figures.h"
 #include "tests/unit/check.h"
 
@@ -268,6 +269,43 @@ static void test_races(void)
 	       epochs[2] / 200, epochs[3] / 200, epochs[4] / 200);
 }
 
+/*
+ * Two candidates 1% apart, both saving 20% (harness/prefer.h): whichever
+ * measures quicker, the answer and the race name the one earlier in the
+ * table (stosb before stosl), trial after trial, and the race keeps
+ * measuring it until the question settles.
+ */
+static void test_race_within_noise(void)
+{
+	enum { TRIALS = 400 };
+	static const struct scenario near = {
+		"within_noise", 3, { 1.0, 0.80, 0.79 }, 1,
+	};
+	static struct pass_figures pf;
+	uint64_t threshold = 1000000u - WORTH_BP * 100u;
+	unsigned int t, same = 0, kept = 0;
+
+	for (t = 0; t < TRIALS; t++) {
+		unsigned int wins[2], n = 0, i;
+		struct interval iv;
+		int at;
+
+		race_pass(&near, &shared, BUDGET_FLOOR, 0, &pf);
+		for (i = 1; i < near.nv; i++)
+			if (figures_ratio(&pf, i, PICK, &iv) && iv.has_interval && iv.hi < threshold)
+				wins[n++] = i;
+		at = prefer_named(wins, n, threshold, ratio_of, &pf);
+		same += at >= 0 && wins[at] == 1;
+		kept += figures_epochs(&pf, 1) >= figures_epochs(&pf, 2);
+	}
+	printf("# race.within_noise: stosb named in %u of %u; measured at least as long in %u\n",
+	       same, TRIALS, kept);
+	result(same >= TRIALS * 95 / 100, "race.within_noise.same_name",
+	       "stosb named in %u of %u trials (want 95%%)", same, TRIALS);
+	result(kept == TRIALS, "race.within_noise.preferred_kept",
+	       "stosb measured fewer epochs than stosl in %u of %u trials", TRIALS - kept, TRIALS);
+}
+
 /* --- calibration under racing -------------------------------------------- */
 
 static void test_calibration(void)
@@ -336,6 +374,7 @@ int main(void)
 {
 	test_budget();
 	test_races();
+	test_race_within_noise();
 	test_calibration();
 	test_progress();
 	return check_exit();

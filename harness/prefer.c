@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* Naming among routines within noise (harness/prefer.h). */
+#include "harness/prefer.h"
+
+unsigned int prefer_rank(enum variant_regs regs, unsigned int index)
+{
+	return (regs == REGS_VEC ? VARIANTS_MAX : 0) + index;
+}
+
+int prefer_named(const unsigned int *order, unsigned int n, uint64_t threshold,
+		 prefer_ratio_fn *ratio, void *ctx)
+{
+	unsigned int c, o;
+
+	for (c = 0; c < n; c++) {
+		bool beaten = false;
+
+		for (o = 0; o < n && !beaten; o++) {
+			struct interval iv;
+
+			beaten = o != c && ratio(ctx, order[o], order[c], &iv) &&
+				 iv.has_interval && iv.hi < threshold;
+		}
+		if (!beaten)
+			return (int)c;
+	}
+	return -1;
+}
