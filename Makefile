@@ -10,7 +10,8 @@
 # variants/, harness/options/, harness/ and harness/suites/ are compiled
 # for every host; boot/ and kernel/ are the ring-0 host, linux/ the user-space host
 # (pagebench-linux), module/ the host as a Linux kernel module
-# (pagebench.ko), tools/ pagebench-cpuid, pagebench-core-probe and pagebench-decide.
+# (pagebench.ko), tools/ pagebench-cpuid, pagebench-core-probe, pagebench-store-value
+# and pagebench-decide.
 
 CC	?= gcc
 NASM	?= nasm
@@ -66,7 +67,7 @@ HARNESS_OBJ := $(patsubst %.c,$(B)/h/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/bin/%,$(wildcard tests/unit/test_*.c))
 BIN := $(B)/bin/pagebench-cpuid $(B)/bin/pagebench-linux \
-	$(B)/bin/pagebench-linux-static $(B)/bin/pagebench-core-probe $(B)/bin/pagebench-decide $(UNIT_TESTS)
+	$(B)/bin/pagebench-linux-static $(B)/bin/pagebench-core-probe $(B)/bin/pagebench-store-value $(B)/bin/pagebench-decide $(UNIT_TESTS)
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
 # Plain make on a machine without the tools names the script that
@@ -166,6 +167,11 @@ $(B)/bin/pagebench-cpuid: $(B)/h/tools/pagebench-cpuid.o $(TOOLS_COMMON)
 
 # The answer of a log without answer lines, by the run's own engine (scripts/pagebench-report).
 $(B)/bin/pagebench-decide: $(B)/h/tools/pagebench-decide.o $(HARNESS_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^
+
+# Whether the value stored changes the speed (docs/method.md, "The value stored").
+$(B)/bin/pagebench-store-value: $(B)/h/tools/pagebench-store-value.o $(HARNESS_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^
 

@@ -19,6 +19,7 @@ import unittest
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(REPO, "scripts", "bench-vs-peers")
 LINUX = os.path.join(REPO, "build", "bin", "pagebench-linux")
+STORE_VALUE = os.path.join(REPO, "build", "bin", "pagebench-store-value")
 RUNS = 3
 ARGS = ["-k", str(RUNS), "--reps", "3", "--passes", "l1"]
 PASS = "l1"
@@ -184,7 +185,8 @@ class Sandbox:
     pbreport and what it reads linked in, build/bin/pagebench-linux the logging wrapper,
     and a bin/ of stubs that is all of PATH."""
 
-    def __init__(self, tmp, tools=("perf", "likwid-bench", "taskset", "chrt"), **config):
+    def __init__(self, tmp, tools=("perf", "likwid-bench", "taskset", "chrt"), store_value=False,
+                 **config):
         self.tmp = tmp
         self.affinity = sorted(os.sched_getaffinity(0))
         # Not the script's own fallback (the highest CPU), so the test sees
@@ -204,6 +206,8 @@ class Sandbox:
         for d in ("docs", "rules"):
             os.symlink(os.path.join(REPO, d), os.path.join(tmp, "repo", d))
         self.script = os.path.join(scripts, "bench-vs-peers")
+        if store_value:
+            os.symlink(STORE_VALUE, os.path.join(bindir, "pagebench-store-value"))
         for name, where in [(t, self.path) for t in tools] + [("pagebench-linux", bindir)]:
             p = os.path.join(where, name)
             with open(p, "w") as f:
@@ -400,6 +404,38 @@ class BenchVsPeers(unittest.TestCase):
                          "pagebench is the steadier" if hi < 1 else
                          "%s is the steadier" % best if lo > 1 else
                          "undecided: more runs (-k) would narrow it")
+
+    def test_value_table(self):
+        """After the pairs, the value alone: pagebench-store-value on the
+        CPU the tools share, at the clears' bytes of the level, a row per
+        store kind (or its skip line), GB/s of zeros and of 1.0 and the
+        tool's time ratio; without the tool built, one line says so."""
+        if not os.access(STORE_VALUE, os.X_OK):
+            self.skipTest("build/bin/pagebench-store-value is not built")
+        box = self.sandbox(store_value=True)
+        r = box.run(*ARGS)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        size = log_fact(box.pagebench_logs()[0], r"\bsizes pass=%s .*\bclear=(\d+)" % HOT)
+        run = [c for c in box.calls() if c["tool"] == "taskset" and
+               c["args"][2].endswith("pagebench-store-value")]
+        self.assertEqual(len(run), 1)
+        self.assertEqual(run[0]["args"][:2], ["-c", str(box.likwid_cpu)])
+        self.assertEqual(run[0]["args"][3:], [str(size)])
+        head = r.stdout.index("value stored (pagebench-store-value")
+        rows = r.stdout[head:].splitlines()[2:6]
+        for kind, row in zip(("movnti", "movntdq_zmm", "movdqa_zmm", "stosb"), rows):
+            with self.subTest(kind=kind):
+                if row.startswith("store="):
+                    self.assertRegex(row, r"^store=%s skipped: the CPU lacks \w+$" % kind)
+                    continue
+                self.assertRegex(row, r"^%s +%d +\d+\.\d\d +\d+\.\d\d +\d+\.\d{3}$"
+                                 % (kind, size))
+                zero, one, ratio = (float(x) for x in row.split()[2:])
+                # GB/s of each over the other is the time ratio, to rounding.
+                self.assertAlmostEqual(zero / one, ratio, delta=0.01 * ratio + 0.02)
+        r = self.sandbox().run(*ARGS)
+        self.assertRegex(r.stdout, r"\nvalue stored: \S+/build/bin/pagebench-store-value "
+                                   r"is not built: run make\n")
 
     def check_skipped(self, absent, present, message, **kw):
         tools = {"perf": "perf", "likwid": "likwid-bench"}
