@@ -172,7 +172,7 @@ unsigned int summary_block(const struct summary_pass *p, uint64_t tsc_khz,
 		tenths(ns, sizeof(ns), r->median2 * 1000000ull, 2 * pages * (tsc_khz ? tsc_khz : 1));
 		hundredths(bpt, sizeof(bpt), 2 * (uint64_t)p->bytes, r->median2);
 		if (i == 0)
-			fmt_snprintf(vs, sizeof(vs), undecided ? "undecided" : "winner");
+			fmt_snprintf(vs, sizeof(vs), undecided ? "tied" : "quickest");
 		else
 			margin(vs + as_good(p, i), sizeof(vs) - 1, r->median2,
 			       p->row[0].median2);

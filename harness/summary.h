@@ -3,8 +3,8 @@
  * The run's results as a person reads them: per pass, each variant's median
  * time, ranked. The rules are pagebench-report's (docs/report.md): the
  * median of a variant's samples (the mean of the two middle ones for an
- * even count), the winner the lowest median, ties to the earlier variant in
- * the table, the runner-up's margin its median over the winner's, less one.
+ * even count), the quickest the lowest median, ties to the earlier variant in
+ * the table, the runner-up's margin its median over the quickest's, less one.
  * The kernel shows it on the screen at the end of a run.
  */
 #ifndef PB_SUMMARY_H
@@ -72,9 +72,10 @@ void summary_end(struct summary *s);
 /*
  * The text of one pass's block: a title line, then one line per variant
  * (ticks and, when tsc_khz is known, ns per 4 KiB page, bytes per tick,
- * and the margin to the winner). Where rows have intervals, one whose
+ * and the margin to the quickest). Where rows have intervals, one whose
  * interval overlaps the first's is as good as it: its margin is marked
- * "~", and the first is "undecided" rather than "winner". Returns the
+ * "~", and the first is "tied" rather than "quickest": a description of
+ * the figures, the decision being the answer's. Returns the
  * number of lines, at most max.
  */
 unsigned int summary_block(const struct summary_pass *p, uint64_t tsc_khz,

@@ -255,7 +255,7 @@ def boot_and_read(test, name):
 BLOCK_TITLE = re.compile(r"^((?:copy )?(?:L[123] w/o flush|L[123] w/ flush|MEM)|copy-hot|copy-cold), "
                          r"(\d+) (KiB|MiB) (a call|each way)$")
 BLOCK_ROW = re.compile(r"^([* ])(\w+) +([\d.]+) +(?:([\d.]+) +)?([\d.]+) +"
-                       r"(winner|undecided|~?\+[\d.]+%)$")
+                       r"(quickest|tied|~?\+[\d.]+%)$")
 BLOCK_STEP = 60     # a block is 58 columns wide, then a gap of 2
 
 
@@ -370,7 +370,7 @@ class ScreenBoots(unittest.TestCase):
                 # over it (the answer page decides; docs/running.md).
                 order = sorted(median, key=lambda v: median[v])
                 self.assertEqual(rows_[0][:2], ("*", order[0]))
-                self.assertEqual(rows_[0][5], "winner")
+                self.assertEqual(rows_[0][5], "quickest")
                 self.assertEqual(median[rows_[1][1]], median[order[1]])
                 margin = (median[rows_[1][1]] / median[order[0]] - 1) * 100
                 self.assertAlmostEqual(float(rows_[1][5][1:-1]), margin, delta=0.051)

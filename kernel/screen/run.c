@@ -187,7 +187,7 @@ static void show_page(unsigned int page)
 		lines[r] = text[r];
 	screen_show_summary(lines, n);
 	fmt_snprintf(legend, sizeof(legend), "median per 4 KiB page: ticks%s, bytes/tick; "
-		     "* winner, +%% margin to it", shown.tsc_khz ? ", ns" : "");
+		     "* quickest, +%% margin to it", shown.tsc_khz ? ", ns" : "");
 	if (shown.pages > 1)
 		fmt_snprintf(note, sizeof(note), "summary page %u of %u (a new page every %u s)%s",
 			     page + 1, shown.pages, PAGE_SECONDS,
