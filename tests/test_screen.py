@@ -347,8 +347,8 @@ class ScreenBoots(unittest.TestCase):
         self.check_screen(lines, text, shots)
 
     def test_summary_agrees_with_the_report(self):
-        """Winner and margin of each pass, as pagebench-report winners says
-        of the serial log; every variant, its ticks per page from the log."""
+        """The quickest median and each margin of a pass, from the serial
+        log's value lines; every variant, its ticks per page from the log."""
         lines, text, shots = boot_and_read(self, "screen-summary")
         blocks = summary_blocks(shots[1])
         self.assertEqual(set(blocks), {"L1 w/o flush", "L2 w/o flush"})
