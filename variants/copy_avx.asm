@@ -73,4 +73,28 @@ align 16
 	ret
 .end:
 
+; void copy_avx_all(void *dst, const void *src, size_t bytes)
+;
+; copy_avx's loads and stores over the whole region with one SFENCE at the
+; end, as likwid-bench's copy_mem_avx streams: it differs from copy_avx
+; only in the fence per page, so the two tell what that fence costs.
+; bytes is whole pages: never 0, a multiple of 128.
+global copy_avx_all:function (copy_avx_all.end - copy_avx_all)
+align 16
+copy_avx_all:
+	mov	rcx, rdx
+align 16
+.loop:
+	LOAD_128
+	STORE_128 vmovntdq
+	sub	rsi, -128
+	sub	rdi, -128
+	add	rcx, -128
+	jnz	.loop
+
+	sfence
+	vzeroupper
+	ret
+.end:
+
 section .note.GNU-stack noalloc noexec nowrite progbits
