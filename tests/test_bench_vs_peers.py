@@ -368,6 +368,10 @@ class BenchVsPeers(unittest.TestCase):
                 # A copy's working set holds source and destination.
                 streams, op = (2, "copy") if c["key"].startswith("copy") else (1, "clear")
                 self.assertEqual(c["args"][3], "S0:%dB:1" % (streams * size[op]))
+                # likwid-bench 5.2 reads -s as whole seconds (0.5 is 0: 10
+                # iterations, start-up and all): at least one.
+                self.assertEqual(c["args"][4], "-s")
+                self.assertRegex(c["args"][5], r"^[1-9]\d*$")
 
         rows = table(r.stdout)
         self.assertEqual(sorted(rows), sorted((p[0], p[1][0]) for p in pairs))
