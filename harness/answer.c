@@ -285,7 +285,8 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 {
 	const struct epoch_series *cand[VARIANTS_MAX], *ps = NULL;
 	uint64_t add[VARIANTS_MAX];		/* each candidate's FPU cost, 1/100 tick a call */
-	uint8_t from[VARIANTS_MAX];		/* each candidate's index in in[] */
+	unsigned int from[VARIANTS_MAX];	/* each candidate's index in in[] */
+	unsigned int key[VARIANTS_MAX];		/* its prefer_rank() */
 	const struct answer_input *p = NULL;
 	struct answer_weighed w;
 	uint64_t pages = bytes / PAGE_SIZE ? bytes / PAGE_SIZE : 1;
@@ -307,20 +308,15 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 		p = NULL;
 	for (i = 0; p && i < n && nc < VARIANTS_MAX; i++)
 		if (&in[i] != p && answer_candidate(&in[i], fn)) {
-			unsigned int rank = prefer_rank(in[i].v->regs, (unsigned int)(in[i].v - variants));
-			unsigned int at = nc++;
-
-			/* In the order of preference, for answer_weigh(). */
-			for (; at && prefer_rank(in[from[at - 1]].v->regs,
-						 (unsigned int)(in[from[at - 1]].v - variants)) > rank; at--) {
-				from[at] = from[at - 1];
-				add[at] = add[at - 1];
-				cand[at] = cand[at - 1];
-			}
-			from[at] = (uint8_t)i;
-			add[at] = answer_fpu_centi(&run->fpu, in[i].v, bytes);
-			cand[at] = &in[i].s;
+			key[nc] = prefer_rank(in[i].v->regs, (unsigned int)(in[i].v - variants));
+			from[nc++] = i;
 		}
+	/* In the order of preference, for answer_weigh(). */
+	prefer_sort(from, key, nc);
+	for (i = 0; i < nc; i++) {
+		add[i] = answer_fpu_centi(&run->fpu, in[from[i]].v, bytes);
+		cand[i] = &in[from[i]].s;
+	}
 	/* No kernel's pick is a VEC routine today; one would pay as the candidates do. */
 	if (p)
 		ps = plus(&p->s, answer_fpu_centi(&run->fpu, p->v, bytes), pick_buf, &pick_with);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The answer's other questions (harness/answer_strings.h): integers only. */
 #include "harness/answer_strings.h"
+#include "harness/prefer.h"
 #include "lib/fmt.h"
 #include "lib/str.h"
 #include "variants/store.h"
@@ -126,7 +127,8 @@ static void decide_class(struct answers *a, enum answer_xfn fn, enum strings_mod
 	const struct epoch_series *cand[ANSWER_STRING_ROWS];
 	unsigned int from[ANSWER_STRING_ROWS];
 	enum string_op op = op_of(fn);
-	unsigned int i, v, g, nc;
+	unsigned int key[ANSWER_STRING_ROWS];
+	unsigned int i, v, nc;
 
 	for (i = 0; i < a->nxpicks[fn]; i++) {
 		const struct answer_pick *pk = &a->xpick[fn][i];
@@ -146,15 +148,15 @@ static void decide_class(struct answers *a, enum answer_xfn fn, enum strings_mod
 		p = string_variant_named(op, pk->variant);
 		if (p >= 0 && !have[p])
 			p = -1;
-		/* GPR rows, then VEC rows, each in table order: the order of preference. */
-		for (g = 0, nc = 0; g < 2; g++)
-			for (v = 0; p >= 0 && v < string_variant_count; v++)
-				if (have[v] && (int)v != p &&
-				    (string_variants[v].regs == REGS_VEC) == (g == 1) &&
-				    store_done_at_return(string_variants[v].store)) {
-					from[nc] = v;
-					cand[nc++] = &s[v];
-				}
+		for (v = 0, nc = 0; p >= 0 && v < string_variant_count; v++)
+			if (have[v] && (int)v != p && store_done_at_return(string_variants[v].store)) {
+				key[nc] = prefer_rank(string_variants[v].regs, v);
+				from[nc++] = v;
+			}
+		/* In the order of preference, for answer_weigh(). */
+		prefer_sort(from, key, nc);
+		for (v = 0; v < nc; v++)
+			cand[v] = &s[from[v]];
 		/* Their figures leave kernel_fpu_begin/end out (the pair is outside the batch): fpu=?. */
 		answer_weigh(&a->run, p >= 0 ? &s[p] : NULL, cand, NULL, nc, &w);
 		answer_take(&x->a, &w);

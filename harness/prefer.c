@@ -7,6 +7,22 @@ unsigned int prefer_rank(enum variant_regs regs, unsigned int index)
 	return (regs == REGS_VEC ? VARIANTS_MAX : 0) + index;
 }
 
+void prefer_sort(unsigned int *idx, unsigned int *key, unsigned int n)
+{
+	unsigned int i, at, x, k;
+
+	for (i = 1; i < n; i++) {
+		x = idx[i];
+		k = key[i];
+		for (at = i; at && key[at - 1] > k; at--) {
+			idx[at] = idx[at - 1];
+			key[at] = key[at - 1];
+		}
+		idx[at] = x;
+		key[at] = k;
+	}
+}
+
 int prefer_named(const unsigned int *order, unsigned int n, uint64_t threshold,
 		 prefer_ratio_fn *ratio, void *ctx)
 {

@@ -29,6 +29,12 @@ typedef bool prefer_ratio_fn(void *ctx, unsigned int num, unsigned int den,
 unsigned int prefer_rank(enum variant_regs regs, unsigned int index);
 
 /*
+ * Puts idx[0..n) in the order of preference, key[k] the prefer_rank() of
+ * idx[k], both arrays alike; stable, so equal keys keep their order.
+ */
+void prefer_sort(unsigned int *idx, unsigned int *key, unsigned int n);
+
+/*
  * Of the n routines in order (each its index for ratio, by rank, lowest
  * first), the position of the first that none of the others beats by
  * worth (threshold: 1 - worth in millionths); -1 where every one is

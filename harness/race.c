@@ -63,9 +63,9 @@ static bool judge_one(const struct race_question *q, uint64_t threshold,
 		      variant_set *live, variant_set *named, unsigned int *need)
 {
 	static struct interval iv[VARIANTS_MAX], rival[VARIANTS_MAX];
-	unsigned int order[VARIANTS_MAX];
+	unsigned int order[VARIANTS_MAX], key[VARIANTS_MAX];
 	variant_set have = 0, left = 0;
-	unsigned int i, k, best = VARIANTS_MAX, nleft = 0, nwins = 0;
+	unsigned int i, best = VARIANTS_MAX, nleft = 0, nwins = 0;
 	int at;
 
 	for (i = 0; i < VARIANTS_MAX; i++) {
@@ -80,13 +80,12 @@ static bool judge_one(const struct race_question *q, uint64_t threshold,
 		if (best == VARIANTS_MAX || iv[i].median < iv[best].median)
 			best = i;
 		if (iv[i].hi < threshold) {
-			/* The winners in the order of preference. */
-			for (k = nwins++; k && rank_of(order[k - 1]) > rank_of(i); k--)
-				order[k] = order[k - 1];
-			order[k] = i;
+			key[nwins] = rank_of(i);
+			order[nwins++] = i;
 		}
 	}
 	if (nwins) {
+		prefer_sort(order, key, nwins);
 		at = prefer_named(order, nwins, threshold, ratio, ctx);
 		if (at >= 0)
 			best = order[at];
