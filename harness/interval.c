@@ -60,10 +60,43 @@ static uint64_t std_dev(const uint64_t *v, unsigned int n)
 	return isqrt_u64(squares / (n - 1)) << shift;
 }
 
+/*
+ * v[0..n) into w[], a value further from their median m than the reach
+ * (harness/interval.h; the median absolute deviation taken as at least
+ * the figure's quantum) set at the reach: an epoch disturbed far beyond
+ * the others then weighs on s as one disturbed just that much, which is
+ * as far as one epoch moves a rerun's median. Below WINSOR_EPOCHS_MIN
+ * epochs, as they are.
+ */
+static void winsorize(const uint64_t *v, unsigned int n, uint64_t m,
+		      uint64_t quantum, uint64_t *w)
+{
+	uint64_t dev[INTERVAL_EPOCHS_MAX], mad, reach;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		w[i] = v[i];
+		dev[i] = v[i] > m ? v[i] - m : m - v[i];
+	}
+	if (n < WINSOR_EPOCHS_MIN)
+		return;
+	mad = median_u64(dev, n);
+	if (mad < quantum)
+		mad = quantum;
+	reach = mad > UINT64_MAX / WINSOR_REACH_PER_MAD ? UINT64_MAX :
+		mad * WINSOR_REACH_PER_MAD / WINSOR_REACH_ONE;
+	for (i = 0; i < n; i++) {
+		if (w[i] > m && w[i] - m > reach)
+			w[i] = m + reach;
+		else if (w[i] < m && m - w[i] > reach)
+			w[i] = m - reach;
+	}
+}
+
 void interval_of_epochs(const uint64_t *med, unsigned int epochs,
 			uint64_t quantum, struct interval *iv)
 {
-	uint64_t sorted[INTERVAL_EPOCHS_MAX], sd, half;
+	uint64_t sorted[INTERVAL_EPOCHS_MAX], clipped[INTERVAL_EPOCHS_MAX], sd, half;
 	unsigned int i, n = epochs < INTERVAL_EPOCHS_MAX ? epochs : INTERVAL_EPOCHS_MAX;
 
 	for (i = 0; i < n; i++)
@@ -71,7 +104,8 @@ void interval_of_epochs(const uint64_t *med, unsigned int epochs,
 	*iv = (struct interval){ .median = median_u64(sorted, n) };
 	if (n < INTERVAL_EPOCHS_MIN || !(n & 1) || !interval_factor_ppm[n])
 		return;
-	sd = std_dev(med, n);
+	winsorize(med, n, iv->median, quantum, clipped);
+	sd = std_dev(clipped, n);
 	half = sd / PPM * interval_factor_ppm[n] +
 	       sd % PPM * interval_factor_ppm[n] / PPM;
 	if (half < quantum)

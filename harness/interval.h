@@ -2,7 +2,7 @@
 /*
  * The figure of one (pass, variant) and its interval, from the medians of
  * its epochs (docs/method.md, "Epochs"): the median M of the epoch medians,
- * and M +- f(E) * s, s their standard deviation, f(E) from
+ * and M +- f(E) * s, s their standard deviation (winsorized: below), f(E) from
  * scripts/interval-constants. The interval holds a rerun's median 95% of
  * the time; it is never narrower than one quantum of the figure (the
  * timer's step over the calls a sample times). Integers only: the kernel
@@ -28,6 +28,20 @@ struct interval {
 	uint64_t lo, hi;	/* valid only with has_interval */
 	bool has_interval;	/* an odd count of epochs, at least 3 */
 };
+
+/*
+ * The deviation s of an interval is that of the epoch medians winsorized:
+ * none counts as further from their median than WINSOR_REACH_PER_MAD
+ * thousandths of their median absolute deviation (2.75 standard
+ * deviations of normal epochs, 2.75 x 1.4826), from WINSOR_EPOCHS_MIN
+ * epochs: fewer give too rough a deviation to tell a disturbed epoch from
+ * the others. 2.75 is the least reach that leaves normal epochs' intervals
+ * unpadded and unshortened (tests/unit/test_interval.c; docs/method.md,
+ * "Epochs").
+ */
+#define WINSOR_EPOCHS_MIN	9
+#define WINSOR_REACH_PER_MAD	4077u
+#define WINSOR_REACH_ONE	1000u
 
 /* The median of t[0..n), sorted in place; of two middle values their mean, rounded down. */
 uint64_t median_u64(uint64_t *t, unsigned int n);
