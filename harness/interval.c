@@ -66,12 +66,13 @@ static uint64_t std_dev(const uint64_t *v, unsigned int n)
  * the figure's quantum) set at the reach: an epoch disturbed far beyond
  * the others then weighs on s as one disturbed just that much, which is
  * as far as one epoch moves a rerun's median. Below WINSOR_EPOCHS_MIN
- * epochs, as they are.
+ * epochs, as they are. dev: n values of scratch (kept off a module's
+ * small stack by reusing the caller's).
  */
 static void winsorize(const uint64_t *v, unsigned int n, uint64_t m,
-		      uint64_t quantum, uint64_t *w)
+		      uint64_t quantum, uint64_t *w, uint64_t *dev)
 {
-	uint64_t dev[INTERVAL_EPOCHS_MAX], mad, reach;
+	uint64_t mad, reach;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
@@ -104,7 +105,8 @@ void interval_of_epochs(const uint64_t *med, unsigned int epochs,
 	*iv = (struct interval){ .median = median_u64(sorted, n) };
 	if (n < INTERVAL_EPOCHS_MIN || !(n & 1) || !interval_factor_ppm[n])
 		return;
-	winsorize(med, n, iv->median, quantum, clipped);
+	/* sorted has served for the median: winsorize's scratch. */
+	winsorize(med, n, iv->median, quantum, clipped, sorted);
 	sd = std_dev(clipped, n);
 	half = sd / PPM * interval_factor_ppm[n] +
 	       sd % PPM * interval_factor_ppm[n] / PPM;
@@ -126,18 +128,30 @@ static uint64_t ratio_of(uint64_t num, uint64_t den)
 bool interval_of_ratio(const struct epoch_series *num,
 		       const struct epoch_series *den, struct interval *iv)
 {
-	uint64_t ratio[INTERVAL_EPOCHS_MAX], whole, share, step;
 	/* A variant the race stopped has fewer epochs: the first ones are common. */
-	unsigned int e, n = num->epochs < den->epochs ? num->epochs : den->epochs;
+	unsigned int n = num->epochs < den->epochs ? num->epochs : den->epochs;
 
-	if (!n || !num->median || !den->median)
+	return interval_of_ratio_span(num, den, 0, n, iv);
+}
+
+bool interval_of_ratio_span(const struct epoch_series *num,
+			    const struct epoch_series *den, unsigned int from,
+			    unsigned int to, struct interval *iv)
+{
+	uint64_t ratio[INTERVAL_EPOCHS_MAX], whole, share, step;
+	unsigned int e, n;
+
+	if (to > num->epochs || to > den->epochs || to > INTERVAL_EPOCHS_MAX)
+		to = num->epochs < den->epochs ? num->epochs : den->epochs;
+	if (to > INTERVAL_EPOCHS_MAX)
+		to = INTERVAL_EPOCHS_MAX;
+	if (from >= to || !num->median || !den->median)
 		return false;
-	if (n > INTERVAL_EPOCHS_MAX)
-		n = INTERVAL_EPOCHS_MAX;
+	n = to - from;
 	for (e = 0; e < n; e++) {
-		if (!den->med[e])
+		if (!den->med[from + e])
 			return false;
-		ratio[e] = ratio_of(num->med[e], den->med[e]);
+		ratio[e] = ratio_of(num->med[from + e], den->med[from + e]);
 	}
 	/*
 	 * The ratio's own step: each figure's quantum (the timer's step

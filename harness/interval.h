@@ -97,6 +97,13 @@ struct epoch_series {
 #define RATIO_ONE	1000000u
 bool interval_of_ratio(const struct epoch_series *num,
 		       const struct epoch_series *den, struct interval *iv);
+/*
+ * The same over the epochs from..to-1 of the two (both must have them):
+ * a part of a run, as the answer's drift compares two (harness/answer.h).
+ */
+bool interval_of_ratio_span(const struct epoch_series *num,
+			    const struct epoch_series *den, unsigned int from,
+			    unsigned int to, struct interval *iv);
 
 /* A ratio in millionths as the ratio and answer lines print it: "0.3744", rounded. */
 void ratio_text(char *buf, unsigned int len, uint64_t ppm);
