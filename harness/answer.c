@@ -8,6 +8,16 @@
 
 #define FIGURE_LEN	24
 #define BP_ONE		10000u		/* hundredths of a per cent in a whole */
+/*
+ * Drift: the halves' medians further apart than 3/4 of the sum of their
+ * half-widths. Each half-width bounds how far a rerun's median of as many
+ * epochs falls 95% of the time, so apart by one of them is a 5% chance
+ * on a steady ratio, which over a run's 20 to 30 distinct decision ratios
+ * would flag one a run; at 3/4 of the two (about 1.5 of one) a steady
+ * ratio drifts in under 1% of trials (tests/unit/test_answer.c).
+ */
+#define DRIFT_REACH_NUM	3
+#define DRIFT_REACH_DEN	4
 /* Beyond this many times the distance, the projection is past NEED_EPOCHS_MAX anyway. */
 #define NEED_FAR	32u
 
@@ -185,6 +195,32 @@ static unsigned int need_epochs(const struct interval *iv, uint64_t threshold,
 	return n > NEED_EPOCHS_MAX ? NEED_EPOCHS_MAX : (unsigned int)n;
 }
 
+void answer_drift_of(const struct epoch_series *num, const struct epoch_series *den,
+		     unsigned int worth_bp, struct answer_drift *d)
+{
+	unsigned int n = num->epochs < den->epochs ? num->epochs : den->epochs;
+	/* An odd count, as an interval needs, and no epoch in both halves. */
+	unsigned int half = (n / 2) | 1;
+	struct interval a, b;
+	uint64_t apart, reach;
+
+	*d = (struct answer_drift){ 0 };
+	if (n < DRIFT_EPOCHS_MIN)
+		return;
+	if (half > n / 2)
+		half -= 2;
+	if (!interval_of_ratio_span(num, den, 0, half, &a) ||
+	    !interval_of_ratio_span(num, den, n - half, n, &b) ||
+	    !a.has_interval || !b.has_interval)
+		return;
+	d->first = a.median;
+	d->last = b.median;
+	apart = a.median > b.median ? a.median - b.median : b.median - a.median;
+	reach = ((a.hi - a.lo) + (b.hi - b.lo)) / 2 / DRIFT_REACH_DEN * DRIFT_REACH_NUM;
+	d->moved = apart > reach &&
+		   apart >= (a.median < b.median ? a.median : b.median) / BP_ONE * worth_bp;
+}
+
 /* The candidates of a weighing, each with its FPU cost, for prefer_named(). */
 struct weigh_ctx {
 	const struct epoch_series *const *cand;
@@ -267,6 +303,12 @@ void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
 	}
 	w->has_ratio = w->named >= 0 && w->ratio.has_interval;
 	w->epochs = pick->epochs;
+	if (w->has_ratio && w->action != ANSWER_NONE) {
+		struct epoch_series with;
+
+		answer_drift_of(plus(cand[w->named], add ? add[w->named] : 0, buf, &with),
+				pick, run->worth_bp, &w->drift);
+	}
 }
 
 void answer_take(struct answer *out, const struct answer_weighed *w)
@@ -277,6 +319,7 @@ void answer_take(struct answer *out, const struct answer_weighed *w)
 	out->ratio = w->ratio;
 	out->epochs = w->named >= 0 ? w->epochs : 0;
 	out->need_epochs = w->need_epochs;
+	out->drift = w->drift;
 }
 
 bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
@@ -394,6 +437,13 @@ void answer_line(char *buf, size_t len, const struct answer_run *run,
 	/* Last, so that a reader of the older lines finds every other field where it was. */
 	if (h->alike)
 		PUT(" alike=%s", h->alike);
+	if (a->drift.moved) {
+		char first[FIGURE_LEN], last[FIGURE_LEN];
+
+		ratio_text(first, sizeof(first), a->drift.first);
+		ratio_text(last, sizeof(last), a->drift.last);
+		PUT(" drift=%s/%s", first, last);
+	}
 #undef PUT
 }
 

@@ -109,6 +109,24 @@ uint64_t answer_fpu_centi(const struct answer_fpu *fpu, const struct variant *v,
 struct answer_run answer_run_live(const struct cpu_desc *d,
 				  const struct live_facts *live, unsigned int worth_bp);
 
+/*
+ * Whether the decision's ratio moved during the run by more than its
+ * noise and by at least worth: the medians of its first and of its last
+ * half of epochs (from DRIFT_EPOCHS_MIN epochs, each half an odd count)
+ * further apart than their intervals allow a steady ratio (answer.c), and
+ * by worth of the ratio. A pass's epochs spread over the whole run, so a
+ * ratio that the machine's state sets (a busy sibling slows loops more
+ * than REP MOVS) moves when that state changes, and a rerun may find
+ * either (docs/method.md, "Drift").
+ */
+#define DRIFT_EPOCHS_MIN	10
+struct answer_drift {
+	bool moved;
+	uint64_t first, last;		/* the halves' medians, millionths */
+};
+void answer_drift_of(const struct epoch_series *num, const struct epoch_series *den,
+		     unsigned int worth_bp, struct answer_drift *d);
+
 /* One decision. */
 struct answer {
 	enum answer_fn fn;
@@ -126,6 +144,7 @@ struct answer {
 	bool has_fpu;			/* the routine is VEC and fpu_ns10 is in routine_ns10 */
 	uint64_t fpu_ns10;		/* its kernel_fpu_begin/end, tenths of a ns a page */
 	unsigned int need_epochs;	/* undecided: the epochs that would decide */
+	struct answer_drift drift;
 };
 
 /*
@@ -145,6 +164,7 @@ struct answer_weighed {
 	struct interval ratio;
 	unsigned int epochs;		/* the pick's */
 	unsigned int need_epochs;
+	struct answer_drift drift;	/* of named's ratio */
 };
 /*
  * cand: in the order of preference (prefer_rank(), harness/prefer.h): a

@@ -6,8 +6,9 @@
  * SFENCE, page routines for clear_page, range routines for clear_pages,
  * no failed variant), hot and cold entries in their passes, not-a-cpu,
  * the reasons for no recommendation, the fast_string assumption, the
- * line's text; and the running kernel's pick from recorded
- * /proc/cpuinfo files (harness/rules.c rule_running_linux()).
+ * line's text; a ratio that drifts during the run; and the running
+ * kernel's pick from recorded /proc/cpuinfo files (harness/rules.c
+ * rule_running_linux()).
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -19,6 +20,9 @@
 #include "harness/interval.h"
 #include "lib/out.h"
 #include "tests/unit/check.h"
+
+#define NOISE_SEED 0x13198a2e03707344ull
+#include "tests/unit/noise.h"
 
 #define E	11		/* epochs */
 
@@ -624,10 +628,92 @@ static void test_within_noise(void)
 	       "routine=%s alike=%s", rname(&a), alike(&a));
 }
 
+/*
+ * A copy pass of epochs epochs: movsq at 100000 hundredths, regs_nopf at
+ * first times it in the first half of the epochs and last times it in
+ * the rest, each epoch of each with relative noise sd (seeded).
+ */
+static void drifting(struct pass *p, unsigned int epochs, double first,
+		     double last, double sd)
+{
+	uint64_t sorted[INTERVAL_EPOCHS_MAX];
+	unsigned int e, v;
+
+	*p = (struct pass){ 0 };
+	for (v = 0; v < 2; v++) {
+		for (e = 0; e < epochs; e++) {
+			double x = v ? (e < epochs / 2 ? first : last) : 1.0;
+
+			p->med[v][e] = (uint64_t)(100000 * x * (1 + sd * normal()));
+			sorted[e] = p->med[v][e];
+		}
+		p->in[v] = (struct answer_input){ variant_named(OP_COPY, v ? "regs_nopf" : "movsq"),
+						   false, { p->med[v], epochs,
+							    median_u64(sorted, epochs), 1 } };
+	}
+	p->n = 2;
+}
+
+/*
+ * The ratio the decision names moves during the run beyond its noise and
+ * by worth: drift= gives its first and last halves' medians; a steady
+ * ratio, or one that moves by less than worth, has none.
+ */
+static void test_drift(void)
+{
+	enum { TRIALS = 1000 };
+	struct answer_pick pk = pick(RULE_LINUX, "copy_page", "movsq");
+	static struct pass p;
+	struct answer a = { 0 };
+	char line[OUT_LINE_MAX];
+	unsigned int t, moved_steady = 0, moved_loud = 0, moved_shift = 0;
+	bool ok;
+
+	/* As on the Intel VM: regs_nopf 1.22 of REP MOVSQ, then 1.6 with the sibling busy. */
+	drifting(&p, 21, 1.22, 1.60, 0.03);
+	ok = decide(&cpu_run, &pk, ANSWER_COPY_PAGE, PASS_L1, &p, &a);
+	answer_text(line, sizeof(line), &cpu_run, &pk, &a);
+	result(ok && a.action == ANSWER_KEEP && a.drift.moved &&
+	       a.drift.first > 1150000 && a.drift.first < 1290000 &&
+	       a.drift.last > 1520000 && a.drift.last < 1680000 &&
+	       strstr(line, " worth=3.0% drift=1.") && !strstr(line, "alike="),
+	       "answer.drift_moved", "%s", line);
+	/* Too few epochs to split: none. */
+	drifting(&p, 9, 1.22, 1.60, 0.03);
+	ok = decide(&cpu_run, &pk, ANSWER_COPY_PAGE, PASS_L1, &p, &a);
+	answer_text(line, sizeof(line), &cpu_run, &pk, &a);
+	result(ok && !a.drift.moved && !strstr(line, "drift="), "answer.drift_few_epochs",
+	       "%s", line);
+	/* Apart beyond their noise, but by less than worth: none. */
+	drifting(&p, 21, 1.00, 1.02, 0.001);
+	ok = decide(&cpu_run, &pk, ANSWER_COPY_PAGE, PASS_L1, &p, &a);
+	result(ok && !a.drift.moved, "answer.drift_under_worth", "first %llu last %llu",
+	       (unsigned long long)a.drift.first, (unsigned long long)a.drift.last);
+	for (t = 0; t < TRIALS; t++) {
+		drifting(&p, 21, 1.22, 1.22, 0.03);
+		decide(&cpu_run, &pk, ANSWER_COPY_PAGE, PASS_L1, &p, &a);
+		moved_steady += a.drift.moved;
+		drifting(&p, 21, 1.22, 1.22, 0.10);
+		decide(&cpu_run, &pk, ANSWER_COPY_PAGE, PASS_L1, &p, &a);
+		moved_loud += a.drift.moved;
+		drifting(&p, 21, 1.22, 1.60, 0.05);
+		decide(&cpu_run, &pk, ANSWER_COPY_PAGE, PASS_L1, &p, &a);
+		moved_shift += a.drift.moved;
+	}
+	printf("# answer.drift: steady %u and %u, shifted %u of %u\n", moved_steady,
+	       moved_loud, moved_shift, TRIALS);
+	result(moved_steady <= TRIALS / 100 && moved_loud <= TRIALS / 100,
+	       "answer.drift_steady_rare", "a steady ratio drifted in %u (3%% noise) and "
+	       "%u (10%%) of %u trials", moved_steady, moved_loud, TRIALS);
+	result(moved_shift >= TRIALS * 95 / 100, "answer.drift_shift_found",
+	       "1.22 then 1.60 (5%% noise) drifted in %u of %u trials", moved_shift, TRIALS);
+}
+
 int main(void)
 {
 	test_switch_keep_undecided();
 	test_within_noise();
+	test_drift();
 	test_worth();
 	test_candidates();
 	test_hot_cold();
