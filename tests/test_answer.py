@@ -137,6 +137,33 @@ class Model(unittest.TestCase):
         self.assertNotIn(" or ", explain.decision(b) + commit.one(b, "cpu")[0])
         self.assertIsNone(LINE.match(base + " alike="))
 
+    def test_drift_field(self):
+        """drift=FIRST/LAST last on the line, after alike= where both are
+        (docs/log-format.md): read as two ratios, said by --explain,
+        --format commit and --json; a line without it reads None."""
+        base = ('(PB) answer fn=copy_page pass=l1 kernel=linux versions=">=5.4" '
+                'entry=copy_page pick=movsq action=keep routine=regs_nopf ratio=1.4100 '
+                'lo=1.3000 hi=1.5200 epochs=21 pick_ns=50.0 routine_ns=70.5 '
+                'worth=3.0%')
+        a = Answer.from_groups(LINE.match(base + " drift=1.2200/1.6000").groups())
+        self.assertEqual((a.action, a.drift), ("keep", (1.22, 1.6)))
+        self.assertEqual(a.to_json()["drift"], [1.22, 1.6])
+        self.assertIn("drifted during the run: 1.2200 over its first half of epochs, "
+                      "1.6000 over its last", explain.decision(a))
+        self.assertIn("the ratio drifted during the run, 1.22 then 1.60",
+                      "\n".join(commit.one(a, "cpu")))
+        both = Answer.from_groups(LINE.match(
+            base.replace("action=keep", "action=switch") +
+            " alike=regs drift=0.9000/0.8000").groups())
+        self.assertEqual((both.alike, both.drift), ("regs", (0.9, 0.8)))
+        none = Answer.from_groups(LINE.match(base).groups())
+        self.assertIsNone(none.drift)
+        self.assertIsNone(none.to_json()["drift"])
+        self.assertNotIn("drift", explain.decision(none) + "\n".join(commit.one(none, "cpu")))
+        # The order is fixed, and both figures are needed.
+        self.assertIsNone(LINE.match(base + " drift=1.2200/1.6000 alike=regs"))
+        self.assertIsNone(LINE.match(base + " drift=1.2200"))
+
 
 class Screen(unittest.TestCase):
     def test_one_screen(self):

@@ -323,7 +323,8 @@ class LinuxRunner(unittest.TestCase):
         self.assertIn("?", {a[17] for a in answers}, "no vector routine named: nothing checked")
         for a in answers:
             (fn, pas, _, _, kernel, versions, entry, pick, assuming, action, routine,
-             ratio, lo, hi, epochs, pick_ns, routine_ns, fpu, worth, need, why, alike) = a
+             ratio, lo, hi, epochs, pick_ns, routine_ns, fpu, worth, need, why, alike,
+             drift_first, drift_last) = a
             with self.subTest(answer=a):
                 self.assertEqual(worth, "2.5")
                 if routine == "-":
@@ -343,7 +344,14 @@ class LinuxRunner(unittest.TestCase):
                 if action in ("switch", "undecided") or (action == "keep" and routine != "-"):
                     self.assertIsNotNone(ratio)
                 if ratio is None:
+                    self.assertIsNone(drift_first)
                     continue
+                # A drift: two halves' medians, apart by worth at least, of
+                # 10 epochs or more.
+                if drift_first is not None:
+                    f, l_ = float(drift_first), float(drift_last)
+                    self.assertGreaterEqual(abs(f - l_), min(f, l_) * 0.025 - 0.0001)
+                    self.assertGreaterEqual(int(epochs), 10)
                 lo_, med, hi_ = float(lo), float(ratio), float(hi)
                 self.assertTrue(lo_ <= med <= hi_)
                 if action == "switch":

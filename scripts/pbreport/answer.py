@@ -31,12 +31,14 @@ class Interval:
 FIELDS = ("fn", "pass", "sizes_lo", "sizes_hi", "kernel", "versions",
           "entry", "pick", "assuming", "action", "routine", "ratio", "lo",
           "hi", "epochs", "pick_ns", "routine_ns", "fpu", "worth", "need",
-          "why", "alike")
-# The expressions it had before: without alike=; without alike= and
-# fpu=; without alike=, sizes= and fpu= (answer-v2); a log is read with
-# whichever the grammar names.
+          "why", "alike", "drift_first", "drift_last")
+# The expressions it had before: without drift=; without it and alike=;
+# without those and fpu=; without those, sizes= and fpu= (answer-v2); a
+# log is read with whichever the grammar names.
 FORMS = {len(FIELDS): FIELDS}
-for _gone in (("alike",), ("alike", "fpu"), ("alike", "sizes_lo", "sizes_hi", "fpu")):
+_DRIFT = ("drift_first", "drift_last")
+for _gone in (_DRIFT, _DRIFT + ("alike",), _DRIFT + ("alike", "fpu"),
+              _DRIFT + ("alike", "sizes_lo", "sizes_hi", "fpu")):
     _f = tuple(f for f in FIELDS if f not in _gone)
     FORMS[len(_f)] = _f
 # The functions whose ns figures are per call (summed over the size
@@ -66,6 +68,7 @@ class Answer:
     sizes: Optional[tuple] = None   # memset, memcpy: the size class (lo, hi), bytes
     fpu: Optional[str] = None   # "N.Nns" measured, "?" not, None: no vector
     alike: Optional[str] = None  # switch: the quickest, within noise of routine
+    drift: Optional[tuple] = None  # the ratio's (first, last) halves, where it moved
 
     @classmethod
     def from_groups(cls, groups, line=0):
@@ -93,7 +96,9 @@ class Answer:
                    need_epochs=num(g["need"], int), why=g["why"], line=line,
                    sizes=None if g.get("sizes_lo") is None else
                    (int(g["sizes_lo"]), int(g["sizes_hi"])), fpu=g.get("fpu"),
-                   alike=g.get("alike"))
+                   alike=g.get("alike"),
+                   drift=None if g.get("drift_first") is None else
+                   (float(g["drift_first"]), float(g["drift_last"])))
 
     # -- what a reader sees; arithmetic only ------------------------------
     @property
@@ -169,6 +174,7 @@ class Answer:
                 "pick": self.pick, "assuming": self.assuming,
                 "action": self.action, "routine": self.routine,
                 "alike": self.alike,
+                "drift": list(self.drift) if self.drift else None,
                 "ratio": self.ratio.to_json() if self.ratio else None,
                 "saving_pct": s.to_json(2) if s else None,
                 "epochs": self.epochs, "pick_ns": self.pick_ns,

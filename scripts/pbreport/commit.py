@@ -89,6 +89,9 @@ def one(a, runs_on):
         return [head.rstrip(" saves;")]
     out = [head + saves_text(a) + ", %d epochs" % a.epochs +
            ("; %d would decide" % a.need_epochs if a.need_epochs else "")]
+    if a.drift:
+        out.append("the ratio drifted during the run, %.2f then %.2f: it "
+                   "depends on the machine's state; measure again" % a.drift)
     if a.pick_ns is not None:
         out.append("%s -> %s%s" % (
             ns_text(a, a.pick, a.pick_ns, a.pick_gbps),

@@ -48,6 +48,10 @@ def decision(a):
                      "here, not in the figure")
     elif a.fpu is not None:
         parts.append("fpu=%s: kernel_fpu_begin/end, in the figure" % a.fpu)
+    if a.drift:
+        parts.append("drifted during the run: %.4f over its first half of "
+                     "epochs, %.4f over its last; a rerun may find either"
+                     % a.drift)
     parts.append("worth %.1f%%" % a.worth_pct)
     if a.need_epochs is not None:
         parts.append("need epochs>=%d" % a.need_epochs)
