@@ -81,15 +81,15 @@ class CoverageFromLogs(unittest.TestCase):
     def test_decisions(self):
         """The answer lines, rewritten: two questions over three runs, one
         that flips from a switch to a keep in run 3; the same decision,
-        the flips, the decision ratios' coverage and half-widths by level
-        come out as counted by hand."""
-        answers = [  # (pass, action, ratio, lo, hi) per run: l1f, then l3
-            [("l1f", "switch", "0.9000", "0.8500", "0.9500"),
-             ("l3", "keep", "1.0500", "1.0000", "1.1000")],
-            [("l1f", "switch", "0.9200", "0.8700", "0.9700"),
-             ("l3", "keep", "1.0200", "0.9900", "1.0500")],
-            [("l1f", "keep", "1.0000", "0.9800", "1.0200"),
-             ("l3", "keep", "1.0400", "1.0000", "1.0800")],
+        the flips, the drifts each run said, the decision ratios' coverage
+        and half-widths by level come out as counted by hand."""
+        answers = [  # (pass, action, ratio, lo, hi, drift) per run: l1f, then l3
+            [("l1f", "switch", "0.9000", "0.8500", "0.9500", " drift=0.8500/0.9400"),
+             ("l3", "keep", "1.0500", "1.0000", "1.1000", "")],
+            [("l1f", "switch", "0.9200", "0.8700", "0.9700", ""),
+             ("l3", "keep", "1.0200", "0.9900", "1.0500", "")],
+            [("l1f", "keep", "1.0000", "0.9800", "1.0200", " drift=0.9500/1.0500"),
+             ("l3", "keep", "1.0400", "1.0000", "1.0800", " drift=0.9900/1.0900")],
         ]
         logs = []
         for i, (path, run) in enumerate(zip(self.logs, answers)):
@@ -98,7 +98,7 @@ class CoverageFromLogs(unittest.TestCase):
             at = next(k for k, l in enumerate(lines) if " runtime " in l)
             lines[at:at] = ['(PB) answer fn=clear_page pass=%s kernel=linux '
                             'versions=">=5.4" entry=clear_page pick=stosb action=%s '
-                            'routine=stosq ratio=%s lo=%s hi=%s epochs=5 worth=3.0%%'
+                            'routine=stosq ratio=%s lo=%s hi=%s epochs=11 worth=3.0%%%s'
                             % a for a in run]
             new = os.path.join(self.tmp.name, "answers%d.log" % (i + 1))
             with open(new, "w") as f:
@@ -112,6 +112,8 @@ class CoverageFromLogs(unittest.TestCase):
                       "no); every pair of runs 4 of 6 (66.7%)", out)
         self.assertIn("or between two routines: 1\n  clear_page l1f pick=stosb: "
                       "switch to stosq, switch to stosq, keep\n", out)
+        self.assertIn("decisions whose ratio drifted within their run (drift=): "
+                      "1, 0, 2 of 2 a run\n", out)
         self.assertIn("decision ratios: a rerun's inside the first run's interval "
                       "in 3 of 4 (75.0%), where both name the same routine", out)
         # l1f: 0.05/0.90, 0.05/0.92, 0.02/1.00; l3: 0.05/1.05, 0.03/1.02, 0.04/1.04.
