@@ -19,6 +19,28 @@ static uint64_t progress_of(const struct budget_pass *p)
 }
 
 /*
+ * Ticks to the epochs its open questions are projected to need, at its
+ * last epoch's length: what settling them would cost, were the
+ * projection right.
+ */
+static uint64_t settle_cost(const struct budget_pass *p)
+{
+	return (uint64_t)(p->need > p->epochs ? p->need - p->epochs : 1) * p->last;
+}
+
+/* Rule 4's order: below the floor first (fewest over it), then the cheapest to settle. */
+static bool before(const struct budget_pass *a, const struct budget_pass *b)
+{
+	bool fa = a->epochs < a->floor, fb = b->epochs < b->floor;
+
+	if (fa != fb)
+		return fa;
+	if (fa)
+		return progress_of(a) < progress_of(b);
+	return settle_cost(a) < settle_cost(b);
+}
+
+/*
  * Whether a pass below its floor still reaches it when the time is
  * spent: where its epochs left to the floor cost at most an even share
  * of the budget, as the L1 and L2 passes' few milliseconds do after a
@@ -59,7 +81,15 @@ unsigned int budget_next(struct budget_pass *p, unsigned int n, uint64_t elapsed
 			 !floor_is_cheap(&p[k], n, budget))
 			p[k].stop = EPOCH_STOP_TIME;
 	}
-	/* 4. The one furthest from its need. */
+	/* 4. Below its floor, or able to settle in the time left: the cheapest to settle. */
+	for (k = 0; k < n; k++)
+		if (p[k].stop == EPOCH_GO_ON && (p[k].epochs < p[k].floor ||
+		    settle_cost(&p[k]) <= (elapsed < budget ? budget - elapsed : 0)) &&
+		    (next == n || before(&p[k], &p[next])))
+			next = k;
+	if (next < n)
+		return next;
+	/* 5. Else the one furthest from its need. */
 	for (k = 0; k < n; k++)
 		if (p[k].stop == EPOCH_GO_ON &&
 		    (next == n || progress_of(&p[k]) < progress_of(&p[next])))

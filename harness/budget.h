@@ -17,9 +17,14 @@
  *      below its floor and the epochs to it cost at most an even share
  *      of the budget (budget / passes);
  *   4. of the passes left, one below its floor first (the fewest epochs
- *      over its floor), then the one furthest from what it needs: the
- *      fewest epochs over the epochs it is projected to need, so that
- *      the closest calls get the most epochs.
+ *      over its floor); then, of those whose open questions could settle
+ *      in the time left (the epochs they are projected to need, at the
+ *      last epoch's length), the cheapest to settle: an L1 pass a few
+ *      milliseconds of epochs from a decision before an L3 pass that
+ *      would need minutes;
+ *   5. else the one furthest from what it needs: the fewest epochs over
+ *      the epochs it is projected to need, so that the closest calls get
+ *      the most epochs.
  *
  * Past the first round no pass starts two epochs the budget cannot
  * afford at their last length, but for the cheap floors of rule 3: a run

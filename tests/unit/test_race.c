@@ -122,6 +122,25 @@ static void test_budget(void)
 		       p[0].epochs, epoch_stop_name(p[0].stop), p[1].epochs,
 		       epoch_stop_name(p[1].stop));
 	}
+	/*
+	 * A cheap pass 40 epochs from settling beside a costly one whose
+	 * question could not settle in the whole budget: the cheap one
+	 * settles first, the costly one has the rest.
+	 */
+	{
+		static const struct model close[] = {
+			{ 10, BUDGET_FLOOR, 39, 40 }, { 200, BUDGET_FLOOR_DEEP, 0, 1000 },
+		};
+
+		clock = run_budget(close, p, 2, budget);
+		result(p[0].stop == EPOCH_STOP_SETTLED && p[0].epochs == 39 &&
+		       p[1].stop == EPOCH_STOP_TIME && budget - clock < 2 * close[1].cost,
+		       "budget.cheapest_to_settle_first",
+		       "cheap pass %u epochs (%s), costly %u (%s), %llu ticks left",
+		       p[0].epochs, epoch_stop_name(p[0].stop), p[1].epochs,
+		       epoch_stop_name(p[1].stop),
+		       (unsigned long long)(budget > clock ? budget - clock : 0));
+	}
 	/* A budget the first round overruns: the first round, and nothing more. */
 	clock = run_budget(costly, p, 2, 1000);
 	result(p[0].epochs == INTERVAL_EPOCHS_MIN && p[1].epochs == INTERVAL_EPOCHS_MIN &&
