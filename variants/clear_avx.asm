@@ -2,7 +2,7 @@
 ;
 ; Clearing with 32-byte AVX stores.
 ;
-; Both routines end with VZEROUPPER: leaving the upper halves of ymm0-15
+; Every routine ends with VZEROUPPER: leaving the upper halves of ymm0-15
 ; dirty makes later legacy-SSE code pay a state transition (or a false
 ; dependency) on many CPUs, and the caller does not know we used them.
 ; VPXOR on the xmm form zeroes the whole ymm register, needing only AVX.
@@ -85,6 +85,31 @@ align 16
 	jnz	.loop
 
 	sfence
+	vzeroupper
+	ret
+.end:
+
+; void clear_avx_t_all(void *dst, const void *unused, size_t bytes)
+;
+; clear_avx_t's stores over the whole range: it differs from clear_avx_t
+; only in the call per page, as clear_avx_all does from clear_avx, and is
+; the same work as likwid-bench's store_avx, one loop over its buffer.
+; bytes is whole pages: never 0, a multiple of 128.
+global clear_avx_t_all:function (clear_avx_t_all.end - clear_avx_t_all)
+align 16
+clear_avx_t_all:
+	mov	rcx, rdx
+	vpxor	xmm0, xmm0, xmm0
+align 16
+.loop:
+	vmovdqa	[rdi], ymm0
+	vmovdqa	[rdi + 32], ymm0
+	vmovdqa	[rdi + 64], ymm0
+	vmovdqa	[rdi + 96], ymm0
+	sub	rdi, -128
+	add	rcx, -128
+	jnz	.loop
+
 	vzeroupper
 	ret
 .end:
