@@ -12,6 +12,14 @@ default rel
 %use smartalign
 alignmode p6
 
+; Store ymm0 over 128 bytes at rdi with instruction %1 (vmovntdq or vmovdqa).
+%macro STORE_128 1
+	%1	[rdi], ymm0
+	%1	[rdi + 32], ymm0
+	%1	[rdi + 64], ymm0
+	%1	[rdi + 96], ymm0
+%endmacro
+
 section .text
 
 ; void clear_avx(void *dst)
@@ -26,10 +34,7 @@ clear_avx:
 	vpxor	xmm0, xmm0, xmm0
 align 16
 .loop:
-	vmovntdq [rdi], ymm0
-	vmovntdq [rdi + 32], ymm0
-	vmovntdq [rdi + 64], ymm0
-	vmovntdq [rdi + 96], ymm0
+	STORE_128 vmovntdq
 	sub	rdi, -128		; imm8 form; add would need imm32
 	dec	ecx
 	jnz	.loop
@@ -50,10 +55,7 @@ clear_avx_t:
 	vpxor	xmm0, xmm0, xmm0
 align 16
 .loop:
-	vmovdqa	[rdi], ymm0
-	vmovdqa	[rdi + 32], ymm0
-	vmovdqa	[rdi + 64], ymm0
-	vmovdqa	[rdi + 96], ymm0
+	STORE_128 vmovdqa
 	sub	rdi, -128
 	dec	ecx
 	jnz	.loop
@@ -76,10 +78,7 @@ clear_avx_all:
 	vpxor	xmm0, xmm0, xmm0
 align 16
 .loop:
-	vmovntdq [rdi], ymm0
-	vmovntdq [rdi + 32], ymm0
-	vmovntdq [rdi + 64], ymm0
-	vmovntdq [rdi + 96], ymm0
+	STORE_128 vmovntdq
 	sub	rdi, -128
 	add	rcx, -128
 	jnz	.loop
@@ -102,10 +101,7 @@ clear_avx_t_all:
 	vpxor	xmm0, xmm0, xmm0
 align 16
 .loop:
-	vmovdqa	[rdi], ymm0
-	vmovdqa	[rdi + 32], ymm0
-	vmovdqa	[rdi + 64], ymm0
-	vmovdqa	[rdi + 96], ymm0
+	STORE_128 vmovdqa
 	sub	rdi, -128
 	add	rcx, -128
 	jnz	.loop

@@ -11,6 +11,14 @@ default rel
 %use smartalign
 alignmode p6
 
+; Store zmm16 over 256 bytes at rdi with instruction %1 (vmovntdq or vmovdqa64).
+%macro STORE_256 1
+	%1	[rdi], zmm16
+	%1	[rdi + 64], zmm16
+	%1	[rdi + 128], zmm16
+	%1	[rdi + 192], zmm16
+%endmacro
+
 section .text
 
 ; void clear_avx512(void *dst)
@@ -25,10 +33,7 @@ clear_avx512:
 	vpxord	zmm16, zmm16, zmm16
 align 16
 .loop:
-	vmovntdq [rdi], zmm16
-	vmovntdq [rdi + 64], zmm16
-	vmovntdq [rdi + 128], zmm16
-	vmovntdq [rdi + 192], zmm16
+	STORE_256 vmovntdq
 	add	rdi, 256
 	dec	ecx
 	jnz	.loop
@@ -48,10 +53,7 @@ clear_avx512_t:
 	vpxord	zmm16, zmm16, zmm16
 align 16
 .loop:
-	vmovdqa64 [rdi], zmm16
-	vmovdqa64 [rdi + 64], zmm16
-	vmovdqa64 [rdi + 128], zmm16
-	vmovdqa64 [rdi + 192], zmm16
+	STORE_256 vmovdqa64
 	add	rdi, 256
 	dec	ecx
 	jnz	.loop
@@ -71,10 +73,7 @@ clear_avx512_all:
 	vpxord	zmm16, zmm16, zmm16
 align 16
 .loop:
-	vmovntdq [rdi], zmm16
-	vmovntdq [rdi + 64], zmm16
-	vmovntdq [rdi + 128], zmm16
-	vmovntdq [rdi + 192], zmm16
+	STORE_256 vmovntdq
 	add	rdi, 256
 	sub	rcx, 256
 	jnz	.loop
@@ -96,10 +95,7 @@ clear_avx512_t_all:
 	vpxord	zmm16, zmm16, zmm16
 align 16
 .loop:
-	vmovdqa64 [rdi], zmm16
-	vmovdqa64 [rdi + 64], zmm16
-	vmovdqa64 [rdi + 128], zmm16
-	vmovdqa64 [rdi + 192], zmm16
+	STORE_256 vmovdqa64
 	add	rdi, 256
 	sub	rcx, 256
 	jnz	.loop
