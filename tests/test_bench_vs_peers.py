@@ -288,6 +288,11 @@ class BenchVsPeers(unittest.TestCase):
         return [p for p in PAIRS if p[2] in tools and
                 all(stat_median(log, p[0], p[1][0]) is not None for log in logs)]
 
+    def per_page(self, logs, pairs):
+        """(pair, per-page variant) of the pairs whose per-page twin every run timed."""
+        return [(p, p[4]) for p in pairs if p[4] and
+                all(stat_median(log, p[0], p[4]) is not None for log in logs)]
+
     def gbs(self, logs, op, name, pass_id):
         size = log_fact(logs[0], r"\bsizes pass=%s .*\b%s=(\d+)" % (pass_id, op))
         ticks = [stat_median(log, op, name, pass_id) for log in logs]
@@ -374,7 +379,15 @@ class BenchVsPeers(unittest.TestCase):
                 self.assertRegex(c["args"][5], r"^[1-9]\d*$")
 
         rows = table(r.stdout)
-        self.assertEqual(sorted(rows), sorted((p[0], p[1][0]) for p in pairs))
+        twins = self.per_page(logs, pairs)
+        self.assertTrue(twins, "no per-page twin ran")
+        self.assertEqual(sorted(rows), sorted([(p[0], p[1][0]) for p in pairs] +
+                                              [(p[0], name) for p, name in twins]))
+        # Each twin's row follows its pair's.
+        order = [(f[2], f[3]) for f in (line.split() for line in r.stdout.splitlines())
+                 if len(f) >= 13 and f[0] == PASS]
+        for p, name in twins:
+            self.assertEqual(order.index((p[0], name)), order.index((p[0], p[1][0])) + 1)
         pb_cvs, peer_cvs = [], {}
         for op, names, tool, routine, _, _ in pairs:
             with self.subTest(op=op, variant=names[0]):
@@ -388,6 +401,17 @@ class BenchVsPeers(unittest.TestCase):
                 self.check_interval(row[8], lo, hi)
                 pb_cvs.append(cv(gbs))
                 peer_cvs.setdefault(tool, []).append(cv(peer))
+        # A twin against the same peer runs as its pair; not in the CVs.
+        for (op, _, tool, routine, _, _), name in twins:
+            with self.subTest(op=op, variant=name):
+                row = rows[(op, name)]
+                self.assertEqual(row[4], "%s %s" % (tool, routine))
+                gbs = self.check_pagebench_columns(row, logs, op, name)
+                peer = perf_gbs(routine) if tool == "perf" else likwid_gbs(routine)
+                self.assertEqual(row[5], "%.2f" % statistics.median(peer))
+                ratio, lo, hi = paired(gbs, peer)
+                self.assertEqual(row[7], "%.3f" % ratio)
+                self.check_interval(row[8], lo, hi)
         # The conversions, worked by hand: 45 GiB/s is 48.32 GB/s, and
         # likwid's 90000 MByte/s of a copy's loads and stores 45 GB/s copied.
         self.assertEqual(rows[("clear", "stosb_all")][5], "48.32")
@@ -454,10 +478,12 @@ class BenchVsPeers(unittest.TestCase):
         self.assertEqual({c["tool"] for c in runs}, {"pagebench-linux", tools[present]})
         logs = box.pagebench_logs()
         rows = table(r.stdout)
-        for op, names, tool, routine, _, _ in self.expected_pairs(logs, (skipped, present)):
-            with self.subTest(op=op, variant=names[0]):
-                row = rows[(op, names[0])]
-                self.check_pagebench_columns(row, logs, op, names[0])
+        pairs = self.expected_pairs(logs, (skipped, present))
+        for (op, names, tool, routine, _, _), name in \
+                [(p, p[1][0]) for p in pairs] + self.per_page(logs, pairs):
+            with self.subTest(op=op, variant=name):
+                row = rows[(op, name)]
+                self.check_pagebench_columns(row, logs, op, name)
                 if tool == skipped:
                     self.assertEqual(row[4], "(%s skipped)" % tool)
                     self.assertEqual(row[5], "-")

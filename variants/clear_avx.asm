@@ -2,7 +2,7 @@
 ;
 ; Clearing with 32-byte AVX stores.
 ;
-; Both routines end with VZEROUPPER: leaving the upper halves of ymm0-15
+; Every routine ends with VZEROUPPER: leaving the upper halves of ymm0-15
 ; dirty makes later legacy-SSE code pay a state transition (or a false
 ; dependency) on many CPUs, and the caller does not know we used them.
 ; VPXOR on the xmm form zeroes the whole ymm register, needing only AVX.
@@ -11,6 +11,14 @@ bits 64
 default rel
 %use smartalign
 alignmode p6
+
+; Store ymm0 over 128 bytes at rdi with instruction %1 (vmovntdq or vmovdqa).
+%macro STORE_128 1
+	%1	[rdi], ymm0
+	%1	[rdi + 32], ymm0
+	%1	[rdi + 64], ymm0
+	%1	[rdi + 96], ymm0
+%endmacro
 
 section .text
 
@@ -26,10 +34,7 @@ clear_avx:
 	vpxor	xmm0, xmm0, xmm0
 align 16
 .loop:
-	vmovntdq [rdi], ymm0
-	vmovntdq [rdi + 32], ymm0
-	vmovntdq [rdi + 64], ymm0
-	vmovntdq [rdi + 96], ymm0
+	STORE_128 vmovntdq
 	sub	rdi, -128		; imm8 form; add would need imm32
 	dec	ecx
 	jnz	.loop
@@ -50,10 +55,7 @@ clear_avx_t:
 	vpxor	xmm0, xmm0, xmm0
 align 16
 .loop:
-	vmovdqa	[rdi], ymm0
-	vmovdqa	[rdi + 32], ymm0
-	vmovdqa	[rdi + 64], ymm0
-	vmovdqa	[rdi + 96], ymm0
+	STORE_128 vmovdqa
 	sub	rdi, -128
 	dec	ecx
 	jnz	.loop
@@ -76,15 +78,34 @@ clear_avx_all:
 	vpxor	xmm0, xmm0, xmm0
 align 16
 .loop:
-	vmovntdq [rdi], ymm0
-	vmovntdq [rdi + 32], ymm0
-	vmovntdq [rdi + 64], ymm0
-	vmovntdq [rdi + 96], ymm0
+	STORE_128 vmovntdq
 	sub	rdi, -128
 	add	rcx, -128
 	jnz	.loop
 
 	sfence
+	vzeroupper
+	ret
+.end:
+
+; void clear_avx_t_all(void *dst, const void *unused, size_t bytes)
+;
+; clear_avx_t's stores over the whole range: it differs from clear_avx_t
+; only in the call per page, as clear_avx_all does from clear_avx, and is
+; the same work as likwid-bench's store_avx, one loop over its buffer.
+; bytes is whole pages: never 0, a multiple of 128.
+global clear_avx_t_all:function (clear_avx_t_all.end - clear_avx_t_all)
+align 16
+clear_avx_t_all:
+	mov	rcx, rdx
+	vpxor	xmm0, xmm0, xmm0
+align 16
+.loop:
+	STORE_128 vmovdqa
+	sub	rdi, -128
+	add	rcx, -128
+	jnz	.loop
+
 	vzeroupper
 	ret
 .end:

@@ -2,7 +2,7 @@
 ;
 ; Clearing with 64-byte AVX-512 stores: one store per cache line.
 ;
-; Both routines use zmm16 only. Registers 16-31 exist only in EVEX
+; Every routine uses zmm16 only. Registers 16-31 exist only in EVEX
 ; encodings, so legacy-SSE and VEX code never sees them and they cause no
 ; SSE/AVX transition penalty: no VZEROUPPER is needed on the way out.
 
@@ -10,6 +10,14 @@ bits 64
 default rel
 %use smartalign
 alignmode p6
+
+; Store zmm16 over 256 bytes at rdi with instruction %1 (vmovntdq or vmovdqa64).
+%macro STORE_256 1
+	%1	[rdi], zmm16
+	%1	[rdi + 64], zmm16
+	%1	[rdi + 128], zmm16
+	%1	[rdi + 192], zmm16
+%endmacro
 
 section .text
 
@@ -25,10 +33,7 @@ clear_avx512:
 	vpxord	zmm16, zmm16, zmm16
 align 16
 .loop:
-	vmovntdq [rdi], zmm16
-	vmovntdq [rdi + 64], zmm16
-	vmovntdq [rdi + 128], zmm16
-	vmovntdq [rdi + 192], zmm16
+	STORE_256 vmovntdq
 	add	rdi, 256
 	dec	ecx
 	jnz	.loop
@@ -48,10 +53,7 @@ clear_avx512_t:
 	vpxord	zmm16, zmm16, zmm16
 align 16
 .loop:
-	vmovdqa64 [rdi], zmm16
-	vmovdqa64 [rdi + 64], zmm16
-	vmovdqa64 [rdi + 128], zmm16
-	vmovdqa64 [rdi + 192], zmm16
+	STORE_256 vmovdqa64
 	add	rdi, 256
 	dec	ecx
 	jnz	.loop
@@ -71,15 +73,32 @@ clear_avx512_all:
 	vpxord	zmm16, zmm16, zmm16
 align 16
 .loop:
-	vmovntdq [rdi], zmm16
-	vmovntdq [rdi + 64], zmm16
-	vmovntdq [rdi + 128], zmm16
-	vmovntdq [rdi + 192], zmm16
+	STORE_256 vmovntdq
 	add	rdi, 256
 	sub	rcx, 256
 	jnz	.loop
 
 	sfence
+	ret
+.end:
+
+; void clear_avx512_t_all(void *dst, const void *unused, size_t bytes)
+;
+; clear_avx512_t's stores over the whole range: it differs from
+; clear_avx512_t only in the call per page, as clear_avx512_all does from
+; clear_avx512, and is the same work as likwid-bench's store_avx512, one
+; loop over its buffer. bytes is whole pages: never 0, a multiple of 256.
+global clear_avx512_t_all:function (clear_avx512_t_all.end - clear_avx512_t_all)
+align 16
+clear_avx512_t_all:
+	mov	rcx, rdx
+	vpxord	zmm16, zmm16, zmm16
+align 16
+.loop:
+	STORE_256 vmovdqa64
+	add	rdi, 256
+	sub	rcx, 256
+	jnz	.loop
 	ret
 .end:
 
