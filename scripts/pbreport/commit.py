@@ -166,6 +166,19 @@ def choice(answers, names):
                 ns_text(a, a.routine, a.routine_ns, a.routine_gbps),
                 fpu_text(a)))
         return out, "switch"
+    if all(a.action == "switch" for a in got):
+        # Every run says the pick costs worth; which routine is quicker
+        # by worth moved with the machine's state from run to run.
+        on = {}
+        for n in names:
+            on.setdefault(answers[n].routine, []).append(n)
+        worst = min(names, key=lambda n: answers[n].saving_pct.lo)
+        return ["switch from %s on every run, the routine the runs differ on: "
+                "%s; the worst, %s (%s), saves %s" % (
+                    got[0].pick, "; ".join("%s on %s" % (r, ", ".join(ns))
+                                          for r, ns in on.items()),
+                    worst, answers[worst].routine, saves_text(answers[worst]))], \
+            "switch"
     return ["undecided: the runs differ: %s" % ", ".join(
         "%s %s" % (n, answers[n].action + (
             " to " + answers[n].routine if answers[n].action == "switch"
