@@ -36,8 +36,9 @@ struct table {
 
 /* A footnote's key: undecided, a why, an assumption, or the FPU mark. */
 #define NOTE_FPU (WHY_COUNT + 1)
+#define NOTE_DRIFT (WHY_COUNT + 2)
 struct note {
-	int why;				/* -1: undecided; WHY_COUNT: assuming; NOTE_FPU */
+	int why;				/* -1: undecided; WHY_COUNT: assuming; NOTE_FPU, NOTE_DRIFT */
 	const char *assuming;
 };
 
@@ -182,6 +183,9 @@ static void add_saving(char *buf, size_t len, const struct answer *r, bool compa
 	add(buf, len, ")");
 }
 
+/* A decision whose ratio drifted during the run (drift=): marked at the cell's end. */
+#define DRIFT_MARK "~"
+
 /* A vector routine whose kernel_fpu_begin/end nobody timed (fpu=?): marked "*". */
 static bool fpu_unmeasured(const struct answer *r)
 {
@@ -202,14 +206,17 @@ static void cell_text(char *buf, size_t len, const struct answer *r, int note, b
 		add(buf, len, r->routine ? r->routine->name : "-");
 		add(buf, len, fpu_unmeasured(r) ? "* " : " ");
 		add_saving(buf, len, r, compact);
+		add(buf, len, r->drift.moved ? DRIFT_MARK : "");
 		return;
 	case ANSWER_KEEP:
 		add(buf, len, "keep");
+		add(buf, len, r->drift.moved ? DRIFT_MARK : "");
 		return;
 	case ANSWER_UNDECIDED:
 		add(buf, len, "undecided");
 		add_mark(buf, len, note);
 		add(buf, len, fpu_unmeasured(r) ? "*" : "");
+		add(buf, len, r->drift.moved ? DRIFT_MARK : "");
 		return;
 	case ANSWER_NONE:
 		break;
@@ -349,6 +356,11 @@ static void build(void)
 	for (i = 0; i < m.a->n; i++)
 		if (m.a->rec[i].action != ANSWER_NONE && fpu_unmeasured(&m.a->rec[i])) {
 			note_of(NOTE_FPU, NULL);
+			break;
+		}
+	for (i = 0; i < m.a->n; i++)
+		if (m.a->rec[i].action != ANSWER_NONE && m.a->rec[i].drift.moved) {
+			note_of(NOTE_DRIFT, NULL);
 			break;
 		}
 	for (i = 0; i < m.ncols; i++)
@@ -580,6 +592,9 @@ static const char *why_note(int why)
 	case NOTE_FPU:
 		return "*: needs kernel_fpu_begin/end, whose cost is not measured "
 		       "here nor in the figure (fpu=?)";
+	case NOTE_DRIFT:
+		return DRIFT_MARK ": its ratio drifted during the run (drift=): "
+		       "a rerun may decide otherwise";
 	}
 	return "no recommendation";
 }

@@ -20,6 +20,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 from pbreport import decided, grammar, matrix  # noqa: E402
 from pbreport import parse as P  # noqa: E402
+from pbreport.answer import Answer  # noqa: E402
 
 TOOL = os.path.join(REPO, "build", "bin", "pagebench-linux")
 REPORT = os.path.join(REPO, "scripts", "pagebench-report")
@@ -179,6 +180,52 @@ class LinuxAnswerMatrixResults(unittest.TestCase):
                             self.assertEqual(g, w)
                 compared += 1
         self.assertEqual(compared, len(RESULT_LOGS))
+
+
+class LinuxAnswerMatrixDrift(unittest.TestCase):
+    """A decision whose ratio drifted (drift=) ends its cell with "~", and
+    the footnote says so, alike in the C matrix (pagebench-decide
+    --matrix) and matrix.py's, from the same answers: avx_t at 0.9 of REP
+    STOSB over the first ten epochs of 21 and at 0.6 over the rest."""
+
+    FIGURES = ["machine drift",
+               "cpu vendor=AuthenticAMD family=26 model=2 stepping=1",
+               "features erms=1 fsrm=1 avx=1 avx512f=1 sse2=1",
+               "fast_string 1",
+               "run worth_bp=300 not_a_cpu=0 tsc_khz=2000000",
+               "pass op=clear pass=l2 bytes=524288"]
+
+    @staticmethod
+    def series(name, first, last):
+        # +-1% alternately: noise the engine sees, the same on every run.
+        return "series variant=%s failed=0 quantum=1 med=%s" % (name, ",".join(
+            str(int(100000 * (first if e < 10 else last) * (1 + 0.01 * (e % 3 - 1))))
+            for e in range(21)))
+
+    def test_drift_marked_alike(self):
+        if not os.access(DECIDE, os.X_OK):
+            raise AssertionError("%s is not built: run make" % DECIDE)
+        text = "\n".join(self.FIGURES + [self.series("stosb", 1.0, 1.0),
+                                          self.series("avx_t", 0.9, 0.6),
+                                          self.series("sse2", 3.0, 3.0), "end"]) + "\n"
+        lines = subprocess.run([DECIDE], input=text, capture_output=True, text=True,
+                               timeout=60)
+        c = subprocess.run([DECIDE, "--matrix", "40"], input=text, capture_output=True,
+                           text=True, timeout=60)
+        self.assertEqual((lines.returncode, c.returncode), (0, 0), lines.stderr + c.stderr)
+        line = re.compile("^" + grammar.TAG + grammar.regex("answer"))
+        answers = [Answer.from_groups(line.match(l).groups())
+                   for l in lines.stdout.splitlines() if line.match(l)]
+        self.assertTrue(any(a.drift for a in answers), lines.stdout)
+        with open(os.path.join(REPO, "tests", "fixtures", "answer", "emr-a.log"), "rb") as f:
+            m = P.read_bytes(f.read(), "emr-a.log")[0][0]
+        m.answers = answers
+        py = matrix.text(matrix.build(m)).splitlines()
+        py = py[next(k for k, l in enumerate(py) if l.startswith("cells: ")):]
+        got = c.stdout.splitlines()[1:]
+        self.assertEqual(got, py)
+        self.assertRegex(c.stdout, r"→ avx_t\* −\d+% \(\d+–\d+\)~")
+        self.assertIn(matrix.DRIFT_NOTE, " ".join(c.stdout.split()))
 
 
 class LinuxLogErrors(unittest.TestCase):

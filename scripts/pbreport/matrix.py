@@ -29,6 +29,10 @@ PASS_ORDER = ("l1", "l1f", "l2", "l2f", "l3", "l3f", "mem", "hot", "cold",
               "tput", "lat")
 FPU_NOTE = ("*: needs kernel_fpu_begin/end, whose cost is not measured "
             "here nor in the figure (fpu=?)")
+# A decision whose ratio drifted during the run (drift=), at the cell's end.
+DRIFT_MARK = "~"
+DRIFT_NOTE = ("%s: its ratio drifted during the run (drift=): a rerun may "
+              "decide otherwise" % DRIFT_MARK)
 SUPER = "¹²³⁴⁵⁶⁷⁸⁹"
 
 WHY_TEXT = {
@@ -77,19 +81,21 @@ class Cell:
 
     def text(self, compact=False):
         """"keep", "→ avx512 −50% (47–53)", "undecided³", "n/a¹", or "-"
-        where no answer line judges the pick in the pass; compact: no
-        blank after the arrow, whole per cents."""
+        where no answer line judges the pick in the pass, "~" after a
+        decision whose ratio drifted; compact: no blank after the arrow,
+        whole per cents."""
         a = self.answer
         if a is None:
             return "-"
         star = "*" if a.fpu_unmeasured else ""
+        drift = DRIFT_MARK if a.drift else ""
         if self.action == "switch":
-            return "→%s%s%s %s" % ("" if compact else " ", a.routine, star,
-                                   saving_text(a.saving_pct, compact))
+            return "→%s%s%s %s%s" % ("" if compact else " ", a.routine, star,
+                                     saving_text(a.saving_pct, compact), drift)
         if self.action == "keep":
-            return "keep"
+            return "keep" + drift
         if self.action == "undecided":
-            return "undecided" + mark(self.note) + star
+            return "undecided" + mark(self.note) + star + drift
         s = "n/a" + mark(self.note)
         if a.ratio is not None and a.routine and not compact:
             s += " %s ×%s" % (a.routine, fixed(
@@ -242,6 +248,8 @@ def build(m):
         screen.tables.append(t)
     if any(a.fpu_unmeasured for a in m.answers if a.action != "none"):
         screen.note(FPU_NOTE)
+    if any(a.drift for a in m.answers if a.action != "none"):
+        screen.note(DRIFT_NOTE)
     for c in (c for t in screen.tables for c in t.columns):
         for w in c.who:
             if w.assuming and w.assuming not in screen.who_notes:
