@@ -163,3 +163,41 @@ class ResultsLogs(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ModuleFpuCost(unittest.TestCase):
+    """A module log without answer lines (from before them): its
+    `linux-module fpu` and `irqs` lines reach pagebench-decide as the
+    module's own run would have used them (module/run.c), so a vector
+    routine is weighed with its kernel_fpu_begin/end cost, not `fpu=?`."""
+    LOG = os.path.join(ROOT, "results", "xeon-qemu-tcg-translator-module-clear-2026-12-01.log")
+    DECIDE = os.path.join(ROOT, "build", "bin", "pagebench-decide")
+
+    def decide(self, text):
+        r = subprocess.run([self.DECIDE], input=text, capture_output=True, text=True,
+                           timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return [RX.match(l[len("(PB) "):]) for l in r.stdout.splitlines()
+                if l.startswith("(PB) answer ")]
+
+    def test_the_module_cost_reaches_the_engine(self):
+        ms, _ = parse.load([self.LOG])
+        text = decided.figures(ms[0], "0")
+        # The log's task: begin_end_median=1934 restore_median=1888; kthread
+        # 204; window_bytes=1048576: hundredths of a tick.
+        self.assertIn("\nfpu entry_centi=382200 held_centi=20400 window_bytes=1048576\n",
+                      text)
+        fpu = {m.group(0).split(" fpu=")[1].split()[0] for m in self.decide(text)
+               if " fpu=" in m.group(0)}
+        self.assertNotIn("?", fpu)
+        # Without it, the engine weighs the vector routines as free: fpu=?.
+        bare = "".join(l + "\n" for l in text.splitlines() if not l.startswith("fpu "))
+        self.assertIn("?", {m.group(0).split(" fpu=")[1].split()[0]
+                            for m in self.decide(bare) if " fpu=" in m.group(0)})
+
+    def test_fpu_before_run_refused(self):
+        r = subprocess.run([self.DECIDE], input="machine x\ncpu vendor=?\nfpu entry_centi=1 "
+                           "held_centi=1 window_bytes=0\n", capture_output=True, text=True,
+                           timeout=60)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("fpu before run", r.stderr)

@@ -5,7 +5,7 @@
  * run: a log from an older pagebench, or Jan Beulich's 2021 file.
  * pagebench-report reads the log, hands each machine's figures over in the
  * plain form below and prints the answer lines this program writes; it
- * never decides itself. docs/report.md ("Logs without answer lines") says
+ * never decides itself. docs/report.md ("verdict") says
  * how the report gathers the figures.
  *
  * Input, a line each, words key=value:
@@ -15,6 +15,11 @@
  *                                 them; a feature not named is unknown
  *   fast_string 0|1|?             IA32_MISC_ENABLE bit 0, where the log says
  *   run [worth_bp=N] not_a_cpu=0|1 tsc_khz=N   (no worth_bp: worth='s default)
+ *   fpu entry_centi=N held_centi=N window_bytes=N
+ *                                 after run, where the log is the module's:
+ *                                 kernel_fpu_begin/end's cost as the module
+ *                                 measured it (struct answer_fpu, from its
+ *                                 "linux-module fpu" and "irqs" lines)
  *   pass op=clear|copy pass=ID bytes=N
  *   series variant=NAME failed=0|1 quantum=N med=N,N,...
  *   scrub step=ID bytes=N         a suite=scrub step (cpus1, cpus2_remote):
@@ -333,6 +338,18 @@ static void run_words(char *const *w, unsigned int nw)
 	answers_begin(&answers, &facts, NULL, &m.run);
 }
 
+/* The module's measured FPU cost, into the run the answers were begun with. */
+static void fpu_words(char *const *w, unsigned int nw)
+{
+	if (!answers.on)
+		fail("fpu before run", NULL);
+	m.run.fpu = (struct answer_fpu){ .measured = true,
+					 .entry_centi = number(w, nw, "entry_centi"),
+					 .held_centi = number(w, nw, "held_centi"),
+					 .window_bytes = number(w, nw, "window_bytes") };
+	answers.run.fpu = m.run.fpu;
+}
+
 static unsigned int matrix_rows;	/* --matrix ROWS; 0: the answer lines */
 
 static void matrix_line(const char *line, void *ctx)
@@ -415,6 +432,8 @@ int main(int argc, char **argv)
 			m.fast_string = !strcmp(w[1], "?") ? FACT_UNKNOWN : w[1][0] == '1';
 		else if (!strcmp(w[0], "run"))
 			run_words(w, nw);
+		else if (!strcmp(w[0], "fpu"))
+			fpu_words(w, nw);
 		else if (!strcmp(w[0], "pass"))
 			pass_words(w, nw);
 		else if (!strcmp(w[0], "series"))

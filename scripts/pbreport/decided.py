@@ -54,6 +54,9 @@ def figures(m, key):
         out.append("fast_string %d" % f["fast_string"])
     # No worth_bp: pagebench-decide takes worth='s default, as a run does.
     out.append("run not_a_cpu=%d tsc_khz=%d" % (not_a_cpu, m.tsc_khz or 0))
+    fpu = _fpu_line(m)
+    if fpu:
+        out.append(fpu)
     passes = 0
     for (suite, name), p in m.passes.items():
         pid = PASS_ID_OF.get(name)
@@ -71,6 +74,20 @@ def figures(m, key):
     more = _strings_lines(m) + _scrub_lines(m)
     out += more
     return "\n".join(out + ["end"]) + "\n" if passes or more else None
+
+
+def _fpu_line(m):
+    """The module's kernel_fpu_begin/end cost as the engine takes it
+    (struct answer_fpu, module/run.c): a task's begin + end + restore
+    and the kthread's pair, medians in hundredths of a tick, and the
+    window of its irqs line; None where the log has not both fpu lines."""
+    mod = m.facts.get("module") or {}
+    task, kthread = (mod.get("fpu") or {}).get("task"), (mod.get("fpu") or {}).get("kthread")
+    if not task or not kthread or task["restore_median"] is None:
+        return None
+    return "fpu entry_centi=%d held_centi=%d window_bytes=%d" % (
+        (task["begin_end_median"] + task["restore_median"]) * CENTI,
+        kthread["begin_end_median"] * CENTI, mod.get("window_bytes") or 0)
 
 
 def _strings_lines(m):

@@ -925,6 +925,12 @@ class Reader:
         elif kind == "module_features":
             f.setdefault("module", {})["kernel_features"] = dict(
                 kv.split("=") for kv in g[0].split())
+        elif kind == "module_fpu":
+            f.setdefault("module", {}).setdefault("fpu", {})[g[0]] = {
+                "begin_end_median": int(g[5]),
+                "restore_median": None if g[7] is None else int(g[7])}
+        elif kind == "module_irqs":
+            f.setdefault("module", {})["window_bytes"] = int(g[0])
         elif kind == "module_refused":
             cur.failures.append((lineno, m.group(0)))
         elif kind == "runtime":
