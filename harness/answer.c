@@ -198,7 +198,7 @@ static unsigned int need_epochs(const struct interval *iv, uint64_t threshold,
 void answer_drift_of(const struct epoch_series *num, const struct epoch_series *den,
 		     unsigned int worth_bp, struct answer_drift *d)
 {
-	unsigned int n = num->epochs < den->epochs ? num->epochs : den->epochs;
+	unsigned int n = ratio_epochs(num, den);
 	/* An odd count, as an interval needs, and no epoch in both halves. */
 	unsigned int half = (n / 2) | 1;
 	struct interval a, b;

@@ -128,10 +128,15 @@ static uint64_t ratio_of(uint64_t num, uint64_t den)
 bool interval_of_ratio(const struct epoch_series *num,
 		       const struct epoch_series *den, struct interval *iv)
 {
+	return interval_of_ratio_span(num, den, 0, ratio_epochs(num, den), iv);
+}
+
+unsigned int ratio_epochs(const struct epoch_series *num, const struct epoch_series *den)
+{
 	/* A variant the race stopped has fewer epochs: the first ones are common. */
 	unsigned int n = num->epochs < den->epochs ? num->epochs : den->epochs;
 
-	return interval_of_ratio_span(num, den, 0, n, iv);
+	return n < INTERVAL_EPOCHS_MAX ? n : INTERVAL_EPOCHS_MAX;
 }
 
 bool interval_of_ratio_span(const struct epoch_series *num,
@@ -141,10 +146,8 @@ bool interval_of_ratio_span(const struct epoch_series *num,
 	uint64_t ratio[INTERVAL_EPOCHS_MAX], whole, share, step;
 	unsigned int e, n;
 
-	if (to > num->epochs || to > den->epochs || to > INTERVAL_EPOCHS_MAX)
-		to = num->epochs < den->epochs ? num->epochs : den->epochs;
-	if (to > INTERVAL_EPOCHS_MAX)
-		to = INTERVAL_EPOCHS_MAX;
+	if (to > ratio_epochs(num, den))
+		to = ratio_epochs(num, den);
 	if (from >= to || !num->median || !den->median)
 		return false;
 	n = to - from;

@@ -97,8 +97,10 @@ struct epoch_series {
 #define RATIO_ONE	1000000u
 bool interval_of_ratio(const struct epoch_series *num,
 		       const struct epoch_series *den, struct interval *iv);
+/* The epochs a ratio of the two is taken over: those both ran, at most INTERVAL_EPOCHS_MAX. */
+unsigned int ratio_epochs(const struct epoch_series *num, const struct epoch_series *den);
 /*
- * The same over the epochs from..to-1 of the two (both must have them):
+ * The same over the epochs from..to-1 of the two (to at most ratio_epochs()):
  * a part of a run, as the answer's drift compares two (harness/answer.h).
  */
 bool interval_of_ratio_span(const struct epoch_series *num,

@@ -155,8 +155,10 @@ def choice(answers, names):
         return ["keep %s on every run" % got[0].pick], "keep"
     if acts == {("undecided", None)}:
         return ["undecided on every run"], "undecided"
+    # Of runs that all switch, the one whose saving's lower bound is least.
+    worst = min(names, key=lambda n: answers[n].saving_pct.lo) \
+        if all(a.action == "switch" for a in got) else None
     if len(acts) == 1:
-        worst = min(names, key=lambda n: answers[n].saving_pct.lo)
         a = answers[worst]
         out = ["switch to %s on every run; the worst, %s, saves %s" % (
             a.routine, worst, saves_text(a))]
@@ -166,13 +168,12 @@ def choice(answers, names):
                 ns_text(a, a.routine, a.routine_ns, a.routine_gbps),
                 fpu_text(a)))
         return out, "switch"
-    if all(a.action == "switch" for a in got):
+    if worst is not None:
         # Every run says the pick costs worth; which routine is quicker
         # by worth moved with the machine's state from run to run.
         on = {}
         for n in names:
             on.setdefault(answers[n].routine, []).append(n)
-        worst = min(names, key=lambda n: answers[n].saving_pct.lo)
         return ["switch from %s on every run, the routine the runs differ on: "
                 "%s; the worst, %s (%s), saves %s" % (
                     got[0].pick, "; ".join("%s on %s" % (r, ", ".join(ns))
