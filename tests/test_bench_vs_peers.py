@@ -449,16 +449,16 @@ class BenchVsPeers(unittest.TestCase):
         self.assertEqual(len(run), 1)
         self.assertEqual(run[0]["args"][:2], ["-c", str(box.likwid_cpu)])
         self.assertEqual(run[0]["args"][3:], [str(size)])
-        head = r.stdout.index("value stored (pagebench-store-value")
+        head = r.stdout.index("value stored and statistic (pagebench-store-value")
         rows = r.stdout[head:].splitlines()[2:6]
         for kind, row in zip(("movnti", "movntdq_zmm", "movdqa_zmm", "stosb"), rows):
             with self.subTest(kind=kind):
                 if row.startswith("store="):
                     self.assertRegex(row, r"^store=%s skipped: the CPU lacks \w+$" % kind)
                     continue
-                self.assertRegex(row, r"^%s +%d +\d+\.\d\d +\d+\.\d\d +\d+\.\d{3}$"
+                self.assertRegex(row, r"^%s +%d +\d+\.\d\d +\d+\.\d\d +\d+\.\d{3} +\d+\.\d{3}$"
                                  % (kind, size))
-                zero, one, ratio = (float(x) for x in row.split()[2:])
+                zero, one, ratio, _ = (float(x) for x in row.split()[2:])
                 # GB/s of each over the other is the time ratio, to rounding.
                 self.assertAlmostEqual(zero / one, ratio, delta=0.01 * ratio + 0.02)
         r = self.sandbox().run(*ARGS)

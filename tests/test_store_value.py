@@ -10,7 +10,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOL = os.path.join(REPO, "build", "bin", "pagebench-store-value")
 KINDS = ("movnti", "movntdq_zmm", "movdqa_zmm", "stosb")
 LINE = re.compile(r"^store=(\w+) bytes=(\d+) zero_ticks=(\d+) pattern_ticks=(\d+) "
-                  r"pattern_over_zero=(\d+\.\d{3})$")
+                  r"pattern_over_zero=(\d+\.\d{3}) zero_mean_ticks=(\d+) "
+                  r"mean_over_median=(\d+\.\d{3})$")
 SKIP = re.compile(r"^store=(\w+) skipped: the CPU lacks (\w+)$")
 
 
@@ -22,7 +23,8 @@ def tool(*args):
 class StoreValue(unittest.TestCase):
     def test_every_kind_every_size(self):
         """A line per store kind and size, in that order, or one skip line
-        for a kind the CPU lacks; the ratio is pattern over zero."""
+        for a kind the CPU lacks; the ratios are pattern over zero and the
+        zeros' mean call over their median call."""
         r = tool("256", "4096")
         self.assertEqual((r.returncode, r.stderr), (0, ""))
         lines = r.stdout.splitlines()
@@ -38,6 +40,9 @@ class StoreValue(unittest.TestCase):
             zero, pattern = int(m.group(3)), int(m.group(4))
             self.assertGreater(zero, 0, line)
             self.assertEqual(m.group(5), "%.3f" % (pattern / zero))
+            mean = int(m.group(6))
+            self.assertGreater(mean, 0, line)
+            self.assertEqual(m.group(7), "%.3f" % (mean / zero))
             got.append((m.group(1), int(m.group(2))))
         want = []
         for k in KINDS:

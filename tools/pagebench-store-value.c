@@ -24,7 +24,13 @@
  *
  * A buffer of BYTES is stored once untimed, then timed TAKES times, call
  * after call, as likwid and pagebench's hot-buffer passes do; the line
- * gives the median ticks and GB/s of each value and pattern over zero.
+ * gives the median ticks of each value and pattern over zero.
+ *
+ * The statistic differs too: pagebench gives a call's median, the peers
+ * their bytes over their whole loop's time, which is the mean call. So
+ * the line also gives the zeros' mean ticks over the same calls, and
+ * mean over median: where calls now and then run slow, the peers' figure
+ * is that much lower on the same work.
  * A CPU without AVX-512F skips the zmm loops and says so. A figure, not a
  * test of speed. Exit status: 0 printed, 2 bad arguments, 3 no memory.
  */
@@ -108,10 +114,15 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median ticks of a call of k storing v over bytes of buf, call after call. */
-static uint64_t median_ticks(enum kind k, char *buf, size_t bytes, uint64_t v)
+struct calls {
+	uint64_t median, mean;	/* ticks of a call */
+};
+
+/* The median and mean ticks of a call of k storing v over bytes of buf, call after call. */
+static struct calls time_calls(enum kind k, char *buf, size_t bytes, uint64_t v)
 {
 	static uint64_t t[TAKES];
+	uint64_t sum = 0;
 	unsigned int i;
 
 	store(k, buf, bytes, v);
@@ -120,9 +131,10 @@ static uint64_t median_ticks(enum kind k, char *buf, size_t bytes, uint64_t v)
 
 		store(k, buf, bytes, v);
 		t[i] = tsc() - a;
+		sum += t[i];
 	}
 	qsort(t, TAKES, sizeof(t[0]), cmp_u64);
-	return t[TAKES / 2];
+	return (struct calls){ t[TAKES / 2], (sum + TAKES / 2) / TAKES };
 }
 
 static int parse_bytes(const char *s, size_t *out)
@@ -170,7 +182,8 @@ int main(int argc, char **argv)
 	memset(buf, 1, most);
 	cpu_describe_live(&d);
 	printf("# median TSC ticks of a call over %u calls on one buffer; zero, then 0x%llx "
-	       "in every word\n", TAKES, (unsigned long long)PATTERN);
+	       "in every word; the zeros' mean call, and mean over median\n", TAKES,
+	       (unsigned long long)PATTERN);
 	for (k = 0; k < KINDS; k++) {
 		if (!cpu_has(&d, kind_needs[k])) {
 			printf("store=%s skipped: the CPU lacks %s\n", kind_name[k],
@@ -178,13 +191,16 @@ int main(int argc, char **argv)
 			continue;
 		}
 		for (i = 0; i < n; i++) {
-			uint64_t z = median_ticks((enum kind)k, buf, sizes[i], 0);
-			uint64_t p = median_ticks((enum kind)k, buf, sizes[i], PATTERN);
+			struct calls z = time_calls((enum kind)k, buf, sizes[i], 0);
+			struct calls p = time_calls((enum kind)k, buf, sizes[i], PATTERN);
 
 			printf("store=%s bytes=%zu zero_ticks=%llu pattern_ticks=%llu "
-			       "pattern_over_zero=%.3f\n", kind_name[k], sizes[i],
-			       (unsigned long long)z, (unsigned long long)p,
-			       z ? (double)p / (double)z : 0.0);
+			       "pattern_over_zero=%.3f zero_mean_ticks=%llu mean_over_median=%.3f\n",
+			       kind_name[k], sizes[i], (unsigned long long)z.median,
+			       (unsigned long long)p.median,
+			       z.median ? (double)p.median / (double)z.median : 0.0,
+			       (unsigned long long)z.mean,
+			       z.median ? (double)z.mean / (double)z.median : 0.0);
 		}
 	}
 	if (fflush(stdout) || ferror(stdout)) {
