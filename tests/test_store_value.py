@@ -50,6 +50,37 @@ class StoreValue(unittest.TestCase):
             want += [(k, None)] if skipped else [(k, 256), (k, 4096)]
         self.assertEqual(got, want)
 
+    def test_calls(self):
+        """--calls: each kind and size's zeros calls, every one's ticks in
+        order (the count the header says), or the kind's skip line; only
+        as the first word."""
+        r = tool("--calls", "256", "4096")
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        lines = r.stdout.splitlines()
+        head = re.match(r"^# TSC ticks of each of (\d+) calls on one buffer storing zeros, "
+                        r"in the order they ran$", lines[0])
+        self.assertTrue(head, lines[0])
+        got = []
+        for line in lines[1:]:
+            m = re.match(r"^store=(\w+) bytes=(\d+) calls=([0-9,]+)$", line)
+            s = SKIP.match(line)
+            self.assertTrue(m or s, line)
+            if s:
+                got.append((s.group(1), None))
+                continue
+            ticks = [int(t) for t in m.group(3).split(",")]
+            self.assertEqual(len(ticks), int(head.group(1)), line)
+            self.assertTrue(all(t > 0 for t in ticks), line)
+            got.append((m.group(1), int(m.group(2))))
+        want = []
+        for k in KINDS:
+            want += [(k, None)] if (k, None) in got else [(k, 256), (k, 4096)]
+        self.assertEqual(got, want)
+        r = tool("256", "--calls")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--calls comes first", r.stderr)
+        self.assertEqual(r.stdout, "")
+
     def test_defaults(self):
         """No argument: the three levels bench-vs-peers compares by default."""
         r = tool()

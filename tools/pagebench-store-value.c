@@ -2,7 +2,7 @@
 /*
  * pagebench-store-value: does the value stored change the speed?
  *
- *     pagebench-store-value [BYTES ...]    (defaults 24576 524288 8384512)
+ *     pagebench-store-value [--calls] [BYTES ...]    (defaults 24576 524288 8384512)
  *
  * A clear stores zeros; likwid-bench's store kernels and perf bench's
  * memset store other values. Where the peers' figure and pagebench's
@@ -30,12 +30,16 @@
  * their bytes over their whole loop's time, which is the mean call. So
  * the line also gives the zeros' mean ticks over the same calls, and
  * mean over median: where calls now and then run slow, the peers' figure
- * is that much lower on the same work.
+ * is that much lower on the same work. --calls prints instead each zeros
+ * call's ticks in the order they ran: where a store kind runs at two
+ * speeds in turn, a median call lands in either, and a loop's mean
+ * between them.
  * A CPU without AVX-512F skips the zmm loops and says so. A figure, not a
  * test of speed. Exit status: 0 printed, 2 bad arguments, 3 no memory.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,10 +122,12 @@ struct calls {
 	uint64_t median, mean;	/* ticks of a call */
 };
 
+static uint64_t t[TAKES];	/* the last time_calls()'s calls, in order */
+
 /* The median and mean ticks of a call of k storing v over bytes of buf, call after call. */
 static struct calls time_calls(enum kind k, char *buf, size_t bytes, uint64_t v)
 {
-	static uint64_t t[TAKES];
+	static uint64_t sorted[TAKES];
 	uint64_t sum = 0;
 	unsigned int i;
 
@@ -133,8 +139,9 @@ static struct calls time_calls(enum kind k, char *buf, size_t bytes, uint64_t v)
 		t[i] = tsc() - a;
 		sum += t[i];
 	}
-	qsort(t, TAKES, sizeof(t[0]), cmp_u64);
-	return (struct calls){ t[TAKES / 2], (sum + TAKES / 2) / TAKES };
+	memcpy(sorted, t, sizeof(t));
+	qsort(sorted, TAKES, sizeof(sorted[0]), cmp_u64);
+	return (struct calls){ sorted[TAKES / 2], (sum + TAKES / 2) / TAKES };
 }
 
 static int parse_bytes(const char *s, size_t *out)
@@ -155,12 +162,17 @@ int main(int argc, char **argv)
 	static const size_t defaults[] = { 24576, 524288, 8384512 };
 	size_t sizes[16], n = 0, most = 0, i;
 	struct cpu_desc d;
+	bool calls = false;
 	char *map, *buf;
 	unsigned int k;
 
 	for (i = 1; i < (size_t)argc; i++) {
+		if (!strcmp(argv[i], "--calls") && i == 1) {
+			calls = true;
+			continue;
+		}
 		if (n == sizeof(sizes) / sizeof(sizes[0]) || parse_bytes(argv[i], &sizes[n]) < 0) {
-			fprintf(stderr, "pagebench-store-value: %s: BYTES is a multiple of 256 from "
+			fprintf(stderr, "pagebench-store-value: %s: --calls comes first; BYTES is a multiple of 256 from "
 				"256 to %zu, at most 16 of them\n", argv[i], BYTES_MAX);
 			return 2;
 		}
@@ -181,16 +193,29 @@ int main(int argc, char **argv)
 	madvise(buf, most, MADV_HUGEPAGE);
 	memset(buf, 1, most);
 	cpu_describe_live(&d);
-	printf("# median TSC ticks of a call over %u calls on one buffer; zero, then 0x%llx "
-	       "in every word; the zeros' mean call, and mean over median\n", TAKES,
-	       (unsigned long long)PATTERN);
+	if (calls)
+		printf("# TSC ticks of each of %u calls on one buffer storing zeros, in the "
+		       "order they ran\n", TAKES);
+	else
+		printf("# median TSC ticks of a call over %u calls on one buffer; zero, then "
+		       "0x%llx in every word; the zeros' mean call, and mean over median\n",
+		       TAKES, (unsigned long long)PATTERN);
 	for (k = 0; k < KINDS; k++) {
 		if (!cpu_has(&d, kind_needs[k])) {
 			printf("store=%s skipped: the CPU lacks %s\n", kind_name[k],
 			       feat_name(kind_needs[k]));
 			continue;
 		}
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < n && calls; i++) {
+			unsigned int j;
+
+			time_calls((enum kind)k, buf, sizes[i], 0);
+			printf("store=%s bytes=%zu calls=", kind_name[k], sizes[i]);
+			for (j = 0; j < TAKES; j++)
+				printf("%s%llu", j ? "," : "", (unsigned long long)t[j]);
+			printf("\n");
+		}
+		for (i = 0; i < n && !calls; i++) {
 			struct calls z = time_calls((enum kind)k, buf, sizes[i], 0);
 			struct calls p = time_calls((enum kind)k, buf, sizes[i], PATTERN);
 
