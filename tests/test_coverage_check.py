@@ -91,19 +91,7 @@ class CoverageFromLogs(unittest.TestCase):
             [("l1f", "keep", "1.0000", "0.9800", "1.0200", " drift=0.9500/1.0500"),
              ("l3", "keep", "1.0400", "1.0000", "1.0800", " drift=0.9900/1.0900")],
         ]
-        logs = []
-        for i, (path, run) in enumerate(zip(self.logs, answers)):
-            with open(path) as f:
-                lines = [l for l in f.read().splitlines() if " answer " not in l]
-            at = next(k for k, l in enumerate(lines) if " runtime " in l)
-            lines[at:at] = ['(PB) answer fn=clear_page pass=%s kernel=linux '
-                            'versions=">=5.4" entry=clear_page pick=stosb action=%s '
-                            'routine=stosq ratio=%s lo=%s hi=%s epochs=11 worth=3.0%%%s'
-                            % a for a in run]
-            new = os.path.join(self.tmp.name, "answers%d.log" % (i + 1))
-            with open(new, "w") as f:
-                f.write("\n".join(lines) + "\n")
-            logs.append(new)
+        logs = self.write_answers(answers, "answers")
         r = check("--logs", *logs)
         self.assertEqual(r.returncode, 0, r.stderr)
         out = r.stdout
@@ -119,6 +107,45 @@ class CoverageFromLogs(unittest.TestCase):
         # l1f: 0.05/0.90, 0.05/0.92, 0.02/1.00; l3: 0.05/1.05, 0.03/1.02, 0.04/1.04.
         self.assertIn("decision ratios: median half-width L1/L2 5.4% (3), "
                       "L3/MEM 3.8% (3), copy-hot/cold - (0)", out)
+
+    def write_answers(self, runs, prefix):
+        """A log per run, each with its answer lines (pass, action, ratio,
+        lo, hi[, " drift=..."]) in place of the real run's."""
+        logs = []
+        for i, run in enumerate(runs):
+            with open(self.logs[i % len(self.logs)]) as f:
+                lines = [l for l in f.read().splitlines() if " answer " not in l]
+            at = next(k for k, l in enumerate(lines) if " runtime " in l)
+            lines[at:at] = ['(PB) answer fn=clear_page pass=%s kernel=linux '
+                            'versions=">=5.4" entry=clear_page pick=stosb action=%s '
+                            'routine=stosq ratio=%s lo=%s hi=%s epochs=11 worth=3.0%%%s'
+                            % (a + ("",))[:6] for a in run]
+            new = os.path.join(self.tmp.name, "%s%d.log" % (prefix, i + 1))
+            with open(new, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            logs.append(new)
+        return logs
+
+    def test_answer_of_three(self):
+        """Six runs: runs 1-3 and 4-6 each give verdict --format commit's
+        answer. l3 keeps in all six; l1f switches in runs 1-5 and keeps
+        in run 6, so the first three say switch to stosq and the next
+        three are undecided (the runs differ). Three runs give no such
+        line."""
+        switch = ("l1f", "switch", "0.9000", "0.8500", "0.9500")
+        keep_l1f = ("l1f", "keep", "1.0000", "0.9800", "1.0200")
+        keep = ("l3", "keep", "1.0500", "1.0000", "1.1000")
+        runs = [[switch, keep]] * 5 + [[keep_l1f, keep]]
+        r = check("--logs", *self.write_answers(runs, "three"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("the answer of 3 runs (verdict --format commit), runs 1-3, 4-6: "
+                      "the same in 1 of 2 pairs of answers (50.0%), the same action "
+                      "(keep, switch, undecided) in 1 (50.0%)\n"
+                      "  clear_page l1f pick=stosb: switch to stosq | undecided\n",
+                      r.stdout)
+        r = check("--logs", *self.write_answers(runs[:3], "few"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("the answer of 3 runs", r.stdout)
 
     def test_bad_input(self):
         """One log, options beside --logs, a missing file and a log without

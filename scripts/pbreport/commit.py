@@ -139,22 +139,23 @@ def functions(ms):
 
 def choice(answers, names):
     """The group's choice for one pick and pass, from its runs' answers
-    ({name: Answer or None}): (lines, action)."""
+    ({name: Answer or None}): (lines, action, routine), routine the one
+    every run switches to, else None."""
     missing = [n for n in names if answers.get(n) is None]
     if missing:
         return ["undecided: no answer on %s" % ", ".join(missing)], \
-            "undecided"
+            "undecided", None
     got = [answers[n] for n in names]
     if any(a.action == "none" for a in got):
         return ["no recommendation: %s" % "; ".join(
             "%s %s" % (n, answers[n].why) for n in names
-            if answers[n].action == "none")], "none"
+            if answers[n].action == "none")], "none", None
     acts = {(a.action, a.routine if a.action == "switch" else None)
             for a in got}
     if acts == {("keep", None)}:
-        return ["keep %s on every run" % got[0].pick], "keep"
+        return ["keep %s on every run" % got[0].pick], "keep", None
     if acts == {("undecided", None)}:
-        return ["undecided on every run"], "undecided"
+        return ["undecided on every run"], "undecided", None
     # Of runs that all switch, the one whose saving's lower bound is least.
     worst = min(names, key=lambda n: answers[n].saving_pct.lo) \
         if all(a.action == "switch" for a in got) else None
@@ -167,7 +168,7 @@ def choice(answers, names):
                 ns_text(a, a.pick, a.pick_ns, a.pick_gbps),
                 ns_text(a, a.routine, a.routine_ns, a.routine_gbps),
                 fpu_text(a)))
-        return out, "switch"
+        return out, "switch", a.routine
     if worst is not None:
         # Every run says the pick costs worth; which routine is quicker
         # by worth moved with the machine's state from run to run.
@@ -179,11 +180,11 @@ def choice(answers, names):
                     got[0].pick, "; ".join("%s on %s" % (r, ", ".join(ns))
                                           for r, ns in on.items()),
                     worst, answers[worst].routine, saves_text(answers[worst]))], \
-            "switch"
+            "switch", None
     return ["undecided: the runs differ: %s" % ", ".join(
         "%s %s" % (n, answers[n].action + (
             " to " + answers[n].routine if answers[n].action == "switch"
-            else "")) for n in names)], "undecided"
+            else "")) for n in names)], "undecided", None
 
 
 def group_block(ms):
