@@ -122,7 +122,7 @@ struct calls {
 	uint64_t median, mean;	/* ticks of a call */
 };
 
-static uint64_t t[TAKES];	/* the last time_calls()'s calls, in order */
+static uint64_t last_calls[TAKES];	/* time_calls()'s last calls' ticks, in order */
 
 /* The median and mean ticks of a call of k storing v over bytes of buf, call after call. */
 static struct calls time_calls(enum kind k, char *buf, size_t bytes, uint64_t v)
@@ -136,10 +136,10 @@ static struct calls time_calls(enum kind k, char *buf, size_t bytes, uint64_t v)
 		uint64_t a = tsc();
 
 		store(k, buf, bytes, v);
-		t[i] = tsc() - a;
-		sum += t[i];
+		last_calls[i] = tsc() - a;
+		sum += last_calls[i];
 	}
-	memcpy(sorted, t, sizeof(t));
+	memcpy(sorted, last_calls, sizeof(last_calls));
 	qsort(sorted, TAKES, sizeof(sorted[0]), cmp_u64);
 	return (struct calls){ sorted[TAKES / 2], (sum + TAKES / 2) / TAKES };
 }
@@ -212,7 +212,7 @@ int main(int argc, char **argv)
 			time_calls((enum kind)k, buf, sizes[i], 0);
 			printf("store=%s bytes=%zu calls=", kind_name[k], sizes[i]);
 			for (j = 0; j < TAKES; j++)
-				printf("%s%llu", j ? "," : "", (unsigned long long)t[j]);
+				printf("%s%llu", j ? "," : "", (unsigned long long)last_calls[j]);
 			printf("\n");
 		}
 		for (i = 0; i < n && !calls; i++) {
