@@ -98,6 +98,9 @@ class CoverageFromLogs(unittest.TestCase):
         self.assertIn("decisions: 2 questions (function, pass, kernel pick); a rerun "
                       "made the first run's decision in 3 of 4 (75.0%; 90.0% wanted: "
                       "no); every pair of runs 4 of 6 (66.7%)", out)
+        # l1f: switch, switch, keep (1 of 3 pairs alike); l3: keep thrice (3 of 3).
+        self.assertIn("decisions: the same action (keep, switch, undecided) in every "
+                      "pair of runs 4 of 6 (66.7%)\n", out)
         self.assertIn("or between two routines: 1\n  clear_page l1f pick=stosb: "
                       "switch to stosq, switch to stosq, keep\n", out)
         self.assertIn("decisions whose ratio drifted within their run (drift=): "
