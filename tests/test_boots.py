@@ -6,6 +6,7 @@ import glob
 import os
 import re
 import tempfile
+import time
 import unittest
 
 import boots
@@ -129,6 +130,26 @@ class Commands(unittest.TestCase):
         self.assertEqual(cmd, [boots.RUN_LINUX_MODULE, "--append", "suite=xen stall_limit_ms=20",
                                "--kernel-args", "watchdog_thresh=2", "--rmmod-after", "5",
                                "--memory", "1G", "--timeout", "60"])
+
+
+class Silence(unittest.TestCase):
+    """A guest that prints nothing by silent_s is stopped, status None; one
+    that has printed is read to its end, however long it then is silent."""
+
+    def row(self):
+        return cfg_rows(BASE + "[x]\nabout = a test\nlauncher = qemu\n")["x"]
+
+    def test_silent_guest_stopped(self):
+        started = time.monotonic()
+        status, text, _ = boots._serial(self.row(), ["sleep", "30"], silent_s=1)
+        self.assertEqual((status, text), (None, ""))
+        self.assertLess(time.monotonic() - started, 20)
+
+    def test_speaking_guest_read(self):
+        # Silent past silent_s once it has spoken: still read to its end.
+        status, text, _ = boots._serial(self.row(), ["sh", "-c", "echo a; sleep 2; echo b; exit 1"],
+                                        silent_s=1)
+        self.assertEqual((status, text), (0, "a\nb\n"))   # QEMU's exit 1 is a pass
 
 
 class Checks(unittest.TestCase):
