@@ -3,7 +3,7 @@
 #include "harness/interval.h"
 
 /*
- * Rule 4's measure, the least goes first: below its floor, a pass's
+ * Rules 5 and 6's measure, the least goes first: below its floor, a pass's
  * epochs over its floor; from it, 1 and its epochs over its need, in
  * thousandths.
  */
@@ -28,7 +28,7 @@ static uint64_t settle_cost(const struct budget_pass *p)
 	return (uint64_t)(p->need > p->epochs ? p->need - p->epochs : 1) * p->last;
 }
 
-/* Rule 4's order: below the floor first (fewest over it), then the cheapest to settle. */
+/* Rule 5's order: below the floor first (fewest over it), then the cheapest to settle. */
 static bool before(const struct budget_pass *a, const struct budget_pass *b)
 {
 	bool fa = a->epochs < a->floor, fb = b->epochs < b->floor;
@@ -53,6 +53,42 @@ static bool floor_is_cheap(const struct budget_pass *p, unsigned int n,
 	       (uint64_t)(p->floor - p->epochs) * p->last <= budget / (n ? n : 1);
 }
 
+/*
+ * Rule 4's pace: the epochs a pass spreads over the budget, BUDGET_PACE,
+ * or those its open questions are projected to need where that is more
+ * (at most INTERVAL_EPOCHS_MAX), so that pacing never keeps a cheap
+ * question from the epochs that would settle it.
+ */
+static unsigned int pace_of(const struct budget_pass *p)
+{
+	if (!p->open || p->need <= BUDGET_PACE)
+		return BUDGET_PACE;
+	return p->need < INTERVAL_EPOCHS_MAX ? p->need : INTERVAL_EPOCHS_MAX;
+}
+
+/* Rule 4: a pass whose paced epochs cost at most 1/BUDGET_PACE_SHARE of the budget. */
+static bool paced(const struct budget_pass *p, uint64_t budget)
+{
+	return p->last && p->last * pace_of(p) <= budget / BUDGET_PACE_SHARE;
+}
+
+/* When its next epoch is due: epochs slots of budget / pace_of(). */
+static uint64_t due_at(const struct budget_pass *p, uint64_t budget)
+{
+	return (uint64_t)p->epochs * (budget / pace_of(p));
+}
+
+static bool due(const struct budget_pass *p, uint64_t elapsed, uint64_t budget)
+{
+	return due_at(p, budget) <= elapsed;
+}
+
+/* Rule 3: a settled paced pass still has a slot in the budget after its next. */
+static bool due_within(const struct budget_pass *p, uint64_t budget)
+{
+	return due_at(p, budget) + budget / pace_of(p) < budget;
+}
+
 unsigned int budget_next(struct budget_pass *p, unsigned int n, uint64_t elapsed,
 			 uint64_t budget)
 {
@@ -73,7 +109,8 @@ unsigned int budget_next(struct budget_pass *p, unsigned int n, uint64_t elapsed
 	for (k = 0; k < n; k++) {
 		if (p[k].stop != EPOCH_GO_ON)
 			continue;
-		if (!p[k].open && p[k].epochs >= p[k].floor)
+		if (!p[k].open && p[k].epochs >= p[k].floor &&
+		    (!paced(&p[k], budget) || !due_within(&p[k], budget)))
 			p[k].stop = EPOCH_STOP_SETTLED;
 		else if (p[k].epochs + 2 > INTERVAL_EPOCHS_MAX)
 			p[k].stop = EPOCH_STOP_EPOCHS;
@@ -81,18 +118,34 @@ unsigned int budget_next(struct budget_pass *p, unsigned int n, uint64_t elapsed
 			 !floor_is_cheap(&p[k], n, budget))
 			p[k].stop = EPOCH_STOP_TIME;
 	}
-	/* 4. Below its floor, or able to settle in the time left: the cheapest to settle. */
+	/* 4. A paced pass whose epoch is due, the one due first. */
 	for (k = 0; k < n; k++)
-		if (p[k].stop == EPOCH_GO_ON && (p[k].epochs < p[k].floor ||
+		if (p[k].stop == EPOCH_GO_ON && paced(&p[k], budget) &&
+		    due(&p[k], elapsed, budget) &&
+		    (next == n || due_at(&p[k], budget) < due_at(&p[next], budget)))
+			next = k;
+	if (next < n)
+		return next;
+	/* 5. Below its floor, or able to settle in the time left: the cheapest to settle. */
+	for (k = 0; k < n; k++)
+		if (p[k].stop == EPOCH_GO_ON && !paced(&p[k], budget) &&
+		    (p[k].epochs < p[k].floor ||
 		    settle_cost(&p[k]) <= (elapsed < budget ? budget - elapsed : 0)) &&
 		    (next == n || before(&p[k], &p[next])))
 			next = k;
 	if (next < n)
 		return next;
-	/* 5. Else the one furthest from its need. */
+	/* 6. Else the one furthest from its need. */
+	for (k = 0; k < n; k++)
+		if (p[k].stop == EPOCH_GO_ON && !paced(&p[k], budget) &&
+		    (next == n || progress_of(&p[k]) < progress_of(&p[next])))
+			next = k;
+	if (next < n)
+		return next;
+	/* 7. Only paced passes, none due: the one due first. */
 	for (k = 0; k < n; k++)
 		if (p[k].stop == EPOCH_GO_ON &&
-		    (next == n || progress_of(&p[k]) < progress_of(&p[next])))
+		    (next == n || due_at(&p[k], budget) < due_at(&p[next], budget)))
 			next = k;
 	return next;
 }

@@ -11,20 +11,32 @@
  *   2. a pass with an even count of epochs goes on to the next odd one
  *      (an interval needs an odd count), whatever the time;
  *   3. then a pass stops: settled, once its race (harness/race.h) has no
- *      open question and it has its floor of epochs; epochs, at
+ *      open question and it has its floor of epochs (a paced pass: and
+ *      no slot left in the budget for its next pair); epochs, at
  *      INTERVAL_EPOCHS_MAX; time, where two more of its epochs, at the
  *      last one's length, would end beyond the budget, unless it is
  *      below its floor and the epochs to it cost at most an even share
  *      of the budget (budget / passes);
- *   4. of the passes left, one below its floor first (the fewest epochs
+ *   4. a paced pass whose next epoch is due: one whose BUDGET_PACE
+ *      epochs (or the epochs its open questions are projected to need,
+ *      where more) cost at most 1/BUDGET_PACE_SHARE of the budget (an L1
+ *      or L2 pass, milliseconds an epoch) runs them a slot (the budget
+ *      over that count) apart, neither sooner nor in a burst, so that its
+ *      epochs sample the machine over the whole run as a rerun's will
+ *      (its interval then holds what changes over it, and the answer's
+ *      drift compares its first half of the run with its last);
+ *   5. of the other passes, one below its floor first (the fewest epochs
  *      over its floor); then, of those whose open questions could settle
  *      in the time left (the epochs they are projected to need, at the
  *      last epoch's length), the cheapest to settle: an L1 pass a few
  *      milliseconds of epochs from a decision before an L3 pass that
  *      would need minutes;
- *   5. else the one furthest from what it needs: the fewest epochs over
+ *   6. else the one furthest from what it needs: the fewest epochs over
  *      the epochs it is projected to need, so that the closest calls get
- *      the most epochs.
+ *      the most epochs;
+ *   7. where only paced passes are left, none of them due, the one due
+ *      first: the budget is not left idle (where the L3 and MEM passes
+ *      have all stopped early, the paced ones then run as they come).
  *
  * Past the first round no pass starts two epochs the budget cannot
  * afford at their last length, but for the cheap floors of rule 3: a run
@@ -46,6 +58,15 @@
  */
 #define BUDGET_FLOOR		5
 #define BUDGET_FLOOR_DEEP	9
+
+/*
+ * Rule 4's pace: the epochs a paced pass spreads over the budget, at
+ * least, and the most of the budget they may cost, in
+ * 1/BUDGET_PACE_SHARE, for the pass to be paced (at time=30s: epochs of
+ * up to 60 ms; 30 ms where 63 epochs are needed).
+ */
+#define BUDGET_PACE		31
+#define BUDGET_PACE_SHARE	16
 
 struct budget_pass {
 	unsigned int epochs;	/* ended */

@@ -5,7 +5,8 @@
  *
  * - the budget rule: a run ends within time= plus one epoch, a settled
  *   pass stops at its floor, the passes left open get the time left, and
- *   the first round runs whatever the time;
+ *   the first round runs whatever the time; a cheap pass's epochs spread
+ *   over the whole budget (paced), for at most its share of it;
  * - racing: a candidate far slower than the pick stops after the first
  *   round, the closest calls get the most epochs, and the decision made
  *   on the final intervals is the right one in at least 95% of seeded
@@ -42,9 +43,12 @@ struct model {
 	unsigned int need;	/* while open */
 };
 
-/* Runs the rule to its end; returns the clock. */
-static uint64_t run_budget(const struct model *m, struct budget_pass *p,
-			   unsigned int n, uint64_t budget)
+/*
+ * Runs the rule to its end; returns the clock. at, where given: the clock
+ * at which each of pass 0's epochs started.
+ */
+static uint64_t run_budget_at(const struct model *m, struct budget_pass *p,
+			      unsigned int n, uint64_t budget, uint64_t *at)
 {
 	uint64_t clock = 0;
 	unsigned int k, guard = 0;
@@ -55,6 +59,8 @@ static uint64_t run_budget(const struct model *m, struct budget_pass *p,
 		k = budget_next(p, n, clock, budget);
 		if (k == n)
 			break;
+		if (at && !k && p[0].epochs < INTERVAL_EPOCHS_MAX)
+			at[p[0].epochs] = clock;
 		clock += m[k].cost;
 		p[k].epochs++;
 		p[k].last = m[k].cost;
@@ -66,15 +72,25 @@ static uint64_t run_budget(const struct model *m, struct budget_pass *p,
 	return clock;
 }
 
+static uint64_t run_budget(const struct model *m, struct budget_pass *p,
+			   unsigned int n, uint64_t budget)
+{
+	return run_budget_at(m, p, n, budget, NULL);
+}
+
 static void test_budget(void)
 {
-	/* Two settle early, two stay open to the end; one of each is costly. */
+	/*
+	 * Two settle early, two stay open to the end; one of each is costly.
+	 * None is paced (rule 4): 20 ticks x BUDGET_PACE is over 8000 /
+	 * BUDGET_PACE_SHARE; test_budget_pace() has the paced ones.
+	 */
 	static const struct model m[] = {
-		{ 10, BUDGET_FLOOR, 3, 20 }, { 20, BUDGET_FLOOR, 0, 30 },
+		{ 20, BUDGET_FLOOR, 3, 20 }, { 20, BUDGET_FLOOR, 0, 30 },
 		{ 100, BUDGET_FLOOR_DEEP, 5, 40 }, { 200, BUDGET_FLOOR_DEEP, 0, 200 },
 	};
 	static const struct model all_settle[] = {
-		{ 10, BUDGET_FLOOR, 3, 20 }, { 50, BUDGET_FLOOR_DEEP, 3, 20 },
+		{ 20, BUDGET_FLOOR, 3, 20 }, { 50, BUDGET_FLOOR_DEEP, 3, 20 },
 	};
 	static const struct model costly[] = {
 		{ 400, BUDGET_FLOOR, 0, 100 }, { 300, BUDGET_FLOOR_DEEP, 0, 100 },
@@ -106,7 +122,7 @@ static void test_budget(void)
 	result(epochs == 4, "budget.odd_epochs", "%u of 4 passes ended on an odd count", epochs);
 	clock = run_budget(all_settle, p, 2, budget);
 	result(p[0].stop == EPOCH_STOP_SETTLED && p[1].stop == EPOCH_STOP_SETTLED &&
-	       clock == BUDGET_FLOOR * 10 + BUDGET_FLOOR_DEEP * 50,
+	       clock == BUDGET_FLOOR * 20 + BUDGET_FLOOR_DEEP * 50,
 	       "budget.settled_run_ends_early", "took %llu ticks of %llu",
 	       (unsigned long long)clock, (unsigned long long)budget);
 	/* A first round overrun by a costly pass: a cheap pass still gets its floor. */
@@ -129,7 +145,7 @@ static void test_budget(void)
 	 */
 	{
 		static const struct model close[] = {
-			{ 10, BUDGET_FLOOR, 39, 40 }, { 200, BUDGET_FLOOR_DEEP, 0, 1000 },
+			{ 20, BUDGET_FLOOR, 39, 40 }, { 200, BUDGET_FLOOR_DEEP, 0, 1000 },
 		};
 
 		clock = run_budget(close, p, 2, budget);
@@ -148,6 +164,50 @@ static void test_budget(void)
 	       "budget.first_round_whatever_the_time", "epochs %u and %u, stops %s and %s",
 	       p[0].epochs, p[1].epochs, epoch_stop_name(p[0].stop),
 	       epoch_stop_name(p[1].stop));
+}
+
+/*
+ * Rule 4 on a synthetic clock: a cheap pass beside a costly open one runs
+ * its epochs spread over the whole budget, not in a burst at its start,
+ * and stops settled only in its last quarter; one whose open question
+ * needs more epochs than BUDGET_PACE is paced to them and settles.
+ */
+static void test_budget_pace(void)
+{
+	static const struct model settles[] = {
+		{ 2, BUDGET_FLOOR, 3, 0 }, { 200, BUDGET_FLOOR_DEEP, 0, 1000 },
+	};
+	static const struct model needs[] = {
+		{ 10, BUDGET_FLOOR, 39, 40 }, { 200, BUDGET_FLOOR_DEEP, 0, 1000 },
+	};
+	static uint64_t at[INTERVAL_EPOCHS_MAX];
+	struct budget_pass p[2];
+	uint64_t budget = 8000, clock;
+	unsigned int e, quarter[4] = { 0 }, sparse = 0;
+
+	clock = run_budget_at(settles, p, 2, budget, at);
+	for (e = 0; e < p[0].epochs && e < INTERVAL_EPOCHS_MAX; e++)
+		quarter[at[e] * 4 / budget < 4 ? at[e] * 4 / budget : 3]++;
+	for (e = 0; e < 4; e++)
+		sparse += quarter[e] < 3;
+	result(!sparse && p[0].stop == EPOCH_STOP_SETTLED &&
+	       4 * at[p[0].epochs - 1] >= 3 * budget &&
+	       p[0].epochs <= BUDGET_PACE + 2,
+	       "budget.paced_epochs_spread",
+	       "%u epochs (%s), by quarter of the budget %u %u %u %u, the last at %llu of %llu",
+	       p[0].epochs, epoch_stop_name(p[0].stop), quarter[0], quarter[1],
+	       quarter[2], quarter[3], (unsigned long long)at[p[0].epochs - 1],
+	       (unsigned long long)budget);
+	result(p[1].stop == EPOCH_STOP_TIME && budget - clock < 2 * settles[1].cost &&
+	       p[0].epochs * settles[0].cost <= budget / BUDGET_PACE_SHARE,
+	       "budget.paced_costs_its_share",
+	       "the paced pass took %u ticks, the costly one stopped %s with %llu ticks left",
+	       p[0].epochs * (unsigned int)settles[0].cost, epoch_stop_name(p[1].stop),
+	       (unsigned long long)(budget > clock ? budget - clock : 0));
+	run_budget(needs, p, 2, budget);
+	result(p[0].stop == EPOCH_STOP_SETTLED && p[0].epochs == 39,
+	       "budget.paced_to_its_need", "%u epochs (%s)", p[0].epochs,
+	       epoch_stop_name(p[0].stop));
 }
 
 /* --- racing on synthetic candidates -------------------------------------- */
@@ -392,6 +452,7 @@ static void test_progress(void)
 int main(void)
 {
 	test_budget();
+	test_budget_pace();
 	test_races();
 	test_race_within_noise();
 	test_calibration();
