@@ -191,7 +191,7 @@ static void plan_strings(struct plan *p, const struct options *o,
 }
 
 void plan_build(struct plan *p, const struct options *o,
-		const struct cpu_desc *d, uint64_t mem_bytes)
+		const struct cpu_desc *d, uint64_t mem_bytes, bool not_a_cpu)
 {
 	unsigned int i;
 
@@ -201,6 +201,10 @@ void plan_build(struct plan *p, const struct options *o,
 			    .time_over = o->time_over,
 			    .precision_bp = o->precision_bp,
 			    .budget_ms = o->budget_ms };
+	if (not_a_cpu && p->time_ms && option_defaulted(o, "time")) {
+		p->time_ms = TIME_NOT_A_CPU_MS;
+		p->time_not_a_cpu = true;
+	}
 	p->stats = suites[o->suite].how == HOW_PASSES && !suites[o->suite].xen_only;
 	if (p->stats) {
 		p->batch_room = (size_t)d->l2.size_kib * 1024 / 2;
@@ -488,6 +492,9 @@ void plan_print(const struct plan *p)
 			 p->precision_bp / 100, (unsigned long)p->budget_ms);
 	if (p->time_over)
 		out_line("note: time=%lums: the run's time budget wins over precision= and budget=, which were given too",
+			 (unsigned long)p->time_ms);
+	if (p->time_not_a_cpu)
+		out_line("note: time=%lums: no CPU runs this (runs_on above), so its figures advise nothing; without time= the run is its first round, every variant timed and verified (give time= for more)",
 			 (unsigned long)p->time_ms);
 	for (id = 0; id < PASS_COUNT; id++)
 		if (p->passes & (1u << id))

@@ -31,6 +31,11 @@ struct plan {
 	 */
 	uint64_t time_ms;
 	bool time_over;
+	/*
+	 * No CPU runs this (runs_on tcg or emulator) and time= was not
+	 * given: time_ms is TIME_NOT_A_CPU_MS, the first round alone.
+	 */
+	bool time_not_a_cpu;
 	unsigned int worth_bp;		/* worth=: the answer's, which the race serves */
 	size_t batch_room;		/* bytes a batch's buffers may span */
 	pass_set passes;		/* the passes that run */
@@ -61,10 +66,12 @@ struct plan {
 
 /*
  * mem_bytes: the largest run of free memory the buffers can come from.
- * Never fails: what cannot run is recorded with the reason.
+ * not_a_cpu: the hot load line's runs_on is tcg or emulator
+ * (answer_run_live()). Never fails: what cannot run is recorded with the
+ * reason.
  */
 void plan_build(struct plan *p, const struct options *o,
-		const struct cpu_desc *d, uint64_t mem_bytes);
+		const struct cpu_desc *d, uint64_t mem_bytes, bool not_a_cpu);
 
 /*
  * The "plan" line, a "sizes" line per pass, "skipped pass:" lines, then

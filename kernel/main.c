@@ -160,10 +160,10 @@ void kmain(uint32_t magic, uint32_t info)
 		map_selftest();
 	smp_selftest(o.selftest);
 
-	plan_build(&plan, &o, &d, mem_largest(&mem));
+	run = answer_run_live(&d, &live, o.worth_bp);
+	plan_build(&plan, &o, &d, mem_largest(&mem), run.not_a_cpu);
 	plan_print(&plan);
 	rule_facts_init(&facts, &d, live.fast_string);
-	run = answer_run_live(&d, &live, o.worth_bp);
 	answers_begin(&sum.answers, &facts, NULL, &run);
 	if (alloc_buffers(&bufs, &plan, &mem))
 		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);

@@ -273,7 +273,7 @@ int main(int argc, char **argv)
 	rule_facts_init(&facts, &d, live.fast_string);
 	run = answer_run_live(&d, &live, o.worth_bp);
 	mem = linux_mem_available();
-	plan_build(&plan, &o, &d, mem / 2);
+	plan_build(&plan, &o, &d, mem / 2, run.not_a_cpu);
 	linux_fit_scrub(&plan);
 	plan_print(&plan);
 	/*

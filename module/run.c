@@ -277,7 +277,8 @@ void pb_run(const struct pbk_fpu_cost *task)
 	print_module_lines(&d);
 	host_may_yield();
 	run_step("module: plan");
-	plan_build(&plan, &opts, &d, pbk_available_bytes() / 2);
+	answer_run = answer_run_live(&d, &live, opts.worth_bp);
+	plan_build(&plan, &opts, &d, pbk_available_bytes() / 2, answer_run.not_a_cpu);
 	leave_out(&plan);
 	plan_print(&plan);
 	plan_buffer_sizes(&plan, &sizes);
@@ -290,7 +291,6 @@ void pb_run(const struct pbk_fpu_cost *task)
 		print_fpu(task);
 		print_fpu(&kthread);
 		rule_facts_init(&facts, &d, live.fast_string);
-		answer_run = answer_run_live(&d, &live, opts.worth_bp);
 		answer_run.fpu = fpu_of(task, &kthread, tsc_khz);
 		answers_begin(&sum.answers, &facts, have_running ? &running : NULL,
 			      &answer_run);

@@ -545,7 +545,7 @@ class GrubMenu(unittest.TestCase):
         text = boots.run(self, "menu-default").text
         self.assertIn("cmdline: ", tagged(text))
         self.assertIn("plan suite=all reps=auto passes=l1,l1f,l2,l2f,l3,l3f,mem,hot,cold "
-                      "time=30000ms", tagged(text))
+                      "time=1000ms", tagged(text))
 
 
 class FarMapping(unittest.TestCase):

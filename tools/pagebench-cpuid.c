@@ -215,7 +215,7 @@ int main(int argc, char **argv)
 	describe_cpu(&d, PB_VERSION, NULL);
 	print_option_errors(&o);
 	/* A dump holds no memory map: the plan is the one of a roomy machine. */
-	plan_build(&plan, &o, &d, UINT64_MAX);
+	plan_build(&plan, &o, &d, UINT64_MAX, false);
 	plan_print(&plan);
 
 	cpuid_dump_free(&dump);

@@ -40,6 +40,17 @@ void opt_default(struct options *o, unsigned int i)
 		val[n] = d[n];
 	val[n] = '\0';
 	option_defs[i].parse(o, val);
+	o->defaulted |= 1ull << i;
+}
+
+bool option_defaulted(const struct options *o, const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < option_def_count; i++)
+		if (str_eq(key, option_defs[i].key))
+			return (o->defaulted >> i) & 1;
+	return false;
 }
 
 /*
@@ -115,6 +126,7 @@ static void parse_one(struct options *o, const char *s, size_t len)
 	for (i = 0; i < option_def_count; i++) {
 		if (!str_eq(w, option_defs[i].key))
 			continue;
+		o->defaulted &= ~(1ull << i);
 		if (option_defs[i].programs & o->program)
 			option_defs[i].parse(o, val);
 		else

@@ -149,7 +149,10 @@ const struct option_def option_defs[] = {
 	  .what = "suites all, clear and copy: the whole run's time, 1s to "
 		  STR(TIME_MAX_S) "s, like 30s or 2000ms, shared between the passes by "
 		  "what they still need to decide (docs/method.md, \"One time "
-		  "budget\"); it wins over precision= and budget=",
+		  "budget\"); it wins over precision= and budget=; where no CPU "
+		  "runs this (runs_on tcg or emulator) its default is "
+		  STR(TIME_NOT_A_CPU_MS) "ms, the first round alone, whose figures "
+		  "advise nothing",
 	  .dflt = "30s", .dflt_applies = time_default_applies },
 	{ .key = "passes", .parse = parse_passes,
 	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
@@ -227,3 +230,5 @@ const struct option_def option_defs[] = {
 };
 
 const unsigned int option_def_count = ARRAY_SIZE(option_defs);
+/* struct options' defaulted has a bit per option. */
+_Static_assert(ARRAY_SIZE(option_defs) <= 64, "more options than defaulted's bits");

@@ -521,7 +521,7 @@ static void build(struct plan *p, const char *cmdline,
 	parse(cmdline);
 	if (o.nerrors)
 		printf("# test_lib: \"%s\": %s\n", cmdline ? cmdline : "", o.errors[0]);
-	plan_build(p, &o, d, mem);
+	plan_build(p, &o, d, mem, false);
 }
 
 static bool starts_with(const char *s, const char *prefix)
@@ -1483,7 +1483,8 @@ static void test_options_precision(void)
 	/* The plan: the run's time budget by default, or the options. */
 	build(&p, NULL, &skylake, 1024 * MIB);
 	result(!p.reps && p.stats && p.time_ms == 30000 && !p.time_over &&
-	       !p.precision_bp && !p.budget_ms && p.batch_room == 512 * 1024,
+	       !p.time_not_a_cpu && !p.precision_bp && !p.budget_ms &&
+	       p.batch_room == 512 * 1024,
 	       "plan.time_default", "reps=%u stats=%d time=%llu bp=%u ms=%llu room=%zu",
 	       p.reps, p.stats, (unsigned long long)p.time_ms, p.precision_bp,
 	       (unsigned long long)p.budget_ms, p.batch_room);
@@ -1499,6 +1500,21 @@ static void test_options_precision(void)
 	result(p.time_ms == 10000 && p.time_over && !p.budget_ms && !p.precision_bp,
 	       "plan.time_wins", "time=%llu over=%d ms=%llu", (unsigned long long)p.time_ms,
 	       p.time_over, (unsigned long long)p.budget_ms);
+	/* No CPU runs it: time='s default is the first round; a given time= stands. */
+	parse(NULL);
+	plan_build(&p, &o, &skylake, 1024 * MIB, true);
+	result(p.time_ms == TIME_NOT_A_CPU_MS && p.time_not_a_cpu,
+	       "plan.time_not_a_cpu_default", "time=%llu not_a_cpu=%d",
+	       (unsigned long long)p.time_ms, p.time_not_a_cpu);
+	parse("time=30s");
+	plan_build(&p, &o, &skylake, 1024 * MIB, true);
+	result(p.time_ms == 30000 && !p.time_not_a_cpu, "plan.time_not_a_cpu_given",
+	       "time=%llu not_a_cpu=%d", (unsigned long long)p.time_ms, p.time_not_a_cpu);
+	parse("time=3s time=abc");
+	plan_build(&p, &o, &skylake, 1024 * MIB, true);
+	result(o.nerrors && !p.time_not_a_cpu, "plan.time_not_a_cpu_bad_word_counts_as_given",
+	       "errors=%u time=%llu not_a_cpu=%d", o.nerrors, (unsigned long long)p.time_ms,
+	       p.time_not_a_cpu);
 	build(&p, "reps=7", &skylake, 1024 * MIB);
 	result(p.reps == 7 && p.stats && !p.precision_bp, "plan.reps_fixed",
 	       "reps=%u bp=%u", p.reps, p.precision_bp);

@@ -277,7 +277,7 @@ static void expect_gate(const char *name, const char *words, bool has,
 	if (has)
 		d.feats |= 1ull << FEAT_APERFMPERF;
 	options_parse(&o, PROGRAM_KERNEL, words);
-	plan_build(&p, &o, &d, UINT64_MAX);
+	plan_build(&p, &o, &d, UINT64_MAX, false);
 	result(!o.nerrors && ((!want && !p.no_aperfmperf) ||
 			      (want && p.no_aperfmperf && !strcmp(p.no_aperfmperf, want))),
 	       name, "'%s': got '%s', want '%s'%s", words,
@@ -348,7 +348,7 @@ static bool run_suite(struct run *r, const char *words, bool check_dst)
 		result(false, "run.options", "'%s': %s", words, r->o.errors[0]);
 		return false;
 	}
-	plan_build(&r->p, &r->o, &d, UINT64_MAX);
+	plan_build(&r->p, &r->o, &d, UINT64_MAX, false);
 	plan_buffer_sizes(&r->p, &bs);
 	r->b = (struct buffers){ page_alloc(bs.fill), page_alloc(bs.work),
 				 page_alloc(bs.cold), { page_alloc(bs.scrub) }, NULL };

@@ -190,7 +190,7 @@ int main(void)
 	out_add_sink(sink);
 	options_parse(&o, PROGRAM_LINUX, "suite=strings sizes=0,1,64 reps=2");
 	result(!o.nerrors, "run.options", "%s", o.nerrors ? o.errors[0] : "");
-	plan_build(&p, &o, &d, UINT64_MAX);
+	plan_build(&p, &o, &d, UINT64_MAX, false);
 	plan_buffer_sizes(&p, &bs);
 	b.strings = aligned_alloc(PAGE_SIZE, bs.strings);
 	if (!b.strings) {
