@@ -144,7 +144,7 @@ const struct option_def option_defs[] = {
 		  "(docs/log-format.md, \"The answer\")",
 	  .dflt = "3%" },
 	{ .key = "time", .parse = parse_time,
-	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .value = "T",
 	  .what = "suites all, clear and copy: the whole run's time, 1s to "
 		  STR(TIME_MAX_S) "s, like 30s or 2000ms, shared between the passes by "

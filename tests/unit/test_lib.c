@@ -947,6 +947,10 @@ static void test_options_module(void)
 	options_parse(&o, PROGRAM_MODULE, NULL);
 	result(!o.nerrors && o.cpu == CPU_DEFAULT && o.suite == SUITE_ALL,
 	       "host.module_defaults", "nerrors=%u cpu=%d", o.nerrors, o.cpu);
+	/* The module spends a time budget as the others do, so it takes time= too. */
+	options_parse(&o, PROGRAM_MODULE, "suite=clear time=5s");
+	result(!o.nerrors && o.time_ms == 5000, "host.module_time",
+	       "nerrors=%u ms=%llu", o.nerrors, (unsigned long long)o.time_ms);
 	/* No image path comes first in args=: a bare word is an error. */
 	options_parse(&o, PROGRAM_MODULE, "foo");
 	result(o.nerrors == 1 && strstr(o.errors[0], "foo"), "host.module_bare_word",
