@@ -78,9 +78,21 @@ static uint64_t due_at(const struct budget_pass *p, uint64_t budget)
 	return (uint64_t)p->epochs * (budget / pace_of(p));
 }
 
-static bool due(const struct budget_pass *p, uint64_t elapsed, uint64_t budget)
+/*
+ * Rules 4 and 7: of the paced passes still going whose next epoch is due
+ * by then, the one due first; n where there is none.
+ */
+static unsigned int due_first(const struct budget_pass *p, unsigned int n,
+			      uint64_t budget, uint64_t by)
 {
-	return due_at(p, budget) <= elapsed;
+	unsigned int k, next = n;
+
+	for (k = 0; k < n; k++)
+		if (p[k].stop == EPOCH_GO_ON && paced(&p[k], budget) &&
+		    due_at(&p[k], budget) <= by &&
+		    (next == n || due_at(&p[k], budget) < due_at(&p[next], budget)))
+			next = k;
+	return next;
 }
 
 /* Rule 3: a settled paced pass still has a slot in the budget after its next. */
@@ -119,11 +131,7 @@ unsigned int budget_next(struct budget_pass *p, unsigned int n, uint64_t elapsed
 			p[k].stop = EPOCH_STOP_TIME;
 	}
 	/* 4. A paced pass whose epoch is due, the one due first. */
-	for (k = 0; k < n; k++)
-		if (p[k].stop == EPOCH_GO_ON && paced(&p[k], budget) &&
-		    due(&p[k], elapsed, budget) &&
-		    (next == n || due_at(&p[k], budget) < due_at(&p[next], budget)))
-			next = k;
+	next = due_first(p, n, budget, elapsed);
 	if (next < n)
 		return next;
 	/* 5. Below its floor, or able to settle in the time left: the cheapest to settle. */
@@ -142,10 +150,6 @@ unsigned int budget_next(struct budget_pass *p, unsigned int n, uint64_t elapsed
 			next = k;
 	if (next < n)
 		return next;
-	/* 7. Only paced passes, none due: the one due first. */
-	for (k = 0; k < n; k++)
-		if (p[k].stop == EPOCH_GO_ON &&
-		    (next == n || due_at(&p[k], budget) < due_at(&p[next], budget)))
-			next = k;
-	return next;
+	/* 7. Only paced passes are left (rule 6 took any other), none due: the one due first. */
+	return due_first(p, n, budget, UINT64_MAX);
 }
