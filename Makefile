@@ -52,7 +52,7 @@ KERNEL_C    := $(shell find kernel -name '*.c') $(HARNESS_C) $(FONT_C)
 BOOT_ASM    := $(wildcard boot/*.asm) $(shell find kernel -name '*.asm')
 VARIANT_ASM := $(wildcard variants/*.asm)
 # The harness's own assembly: suite=strings' timed loops.
-HARNESS_ASM := $(wildcard harness/suites/*.asm)
+HARNESS_ASM := $(wildcard harness/*.asm harness/suites/*.asm)
 
 # Kernel objects live under build/k/, user-space objects of the same
 # sources under build/h/: the flags differ (freestanding, no SSE in C).

@@ -42,16 +42,6 @@ enum variant_shape answer_fn_shape(enum answer_fn f)
 	return f == ANSWER_CLEAR_PAGES ? SHAPE_RANGE : SHAPE_PAGE;
 }
 
-const char *answer_xfn_name(enum answer_xfn f)
-{
-	static const char *const names[ANSWER_XFNS] = {
-		[ANSWER_MEMSET] = "memset", [ANSWER_MEMCPY] = "memcpy",
-		[ANSWER_SCRUB] = "scrub",
-	};
-
-	return f < ANSWER_XFNS ? names[f] : "?";
-}
-
 const char *answer_action_name(enum answer_action a)
 {
 	static const char *const names[] = {
@@ -88,6 +78,10 @@ void answer_pick_of(struct answer_pick *out, const struct rule_pick *p)
 			fmt_snprintf(out->assuming, sizeof(out->assuming), "%s",
 				     p->alt[i].assuming);
 		}
+	if (rule) {
+		out->routine = rule->routine;
+		out->when = rule->condition;
+	}
 	if (!rule)
 		out->why = WHY_UNKNOWN_PICK;
 	else if (!rule->variant)
@@ -97,13 +91,17 @@ void answer_pick_of(struct answer_pick *out, const struct rule_pick *p)
 }
 
 struct answer_run answer_run_live(const struct cpu_desc *d,
-				  const struct live_facts *live, unsigned int worth_bp)
+				  const struct live_facts *live, const struct options *o)
 {
 	enum hot_load_runner r = live_runs_on(d, live);
+	struct answer_run run = { .worth_bp = o->worth_bp,
+				  .not_a_cpu = r == HOT_LOAD_TCG || r == HOT_LOAD_EMULATOR,
+				  .tsc_khz = live->tsc_khz };
+	unsigned int p;
 
-	return (struct answer_run){ .worth_bp = worth_bp,
-				    .not_a_cpu = r == HOT_LOAD_TCG || r == HOT_LOAD_EMULATOR,
-				    .tsc_khz = live->tsc_khz };
+	for (p = 0; p < PASS_COUNT; p++)
+		run.mix[p] = o->mix[p];
+	return run;
 }
 
 bool answer_judged(const char *entry, enum pass_id pass)
@@ -125,18 +123,39 @@ bool answer_candidate(const struct answer_input *c, enum answer_fn fn)
 	       !c->failed && c->s.epochs;
 }
 
-uint64_t answer_fpu_centi(const struct answer_fpu *fpu, const struct variant *v,
-			  size_t bytes)
+/* a * b, or UINT64_MAX where it does not fit: an absurd figure stays absurd, never small. */
+static uint64_t times_sat(uint64_t a, uint64_t b)
 {
-	uint64_t paid, held, windows = 1;
+	uint64_t p;
 
-	if (!fpu->measured || v->regs != REGS_VEC)
-		return 0;
-	if (fpu->window_bytes && bytes > fpu->window_bytes)
-		windows = (bytes + fpu->window_bytes - 1) / fpu->window_bytes;
-	paid = fpu->entry_centi * variant_calls(v, bytes);
-	held = fpu->held_centi * windows;
-	return paid > held ? paid - held : 0;
+	return __builtin_mul_overflow(a, b, &p) ? UINT64_MAX : p;
+}
+
+struct answer_price answer_price_calls(const struct vector_price *p, uint64_t calls)
+{
+	if (!p->measured)
+		return (struct answer_price){ 0 };
+	return (struct answer_price){
+		.centi = times_sat(times_sat(p->ticks, CENTI), calls),
+		.below = times_sat(times_sat(p->ticks > p->lo ? p->ticks - p->lo : 0, CENTI), calls),
+		.above = times_sat(times_sat(p->hi > p->ticks ? p->hi - p->ticks : 0, CENTI), calls),
+	};
+}
+
+struct answer_price answer_price_of(const struct vector_price *p, const struct variant *v,
+				    size_t bytes)
+{
+	uint64_t windows = 1, held;
+	struct answer_price paid;
+
+	if (v->regs != REGS_VEC)
+		return (struct answer_price){ 0 };
+	paid = answer_price_calls(p, variant_calls(v, bytes));
+	if (p->window_bytes && bytes > p->window_bytes)
+		windows = (bytes + p->window_bytes - 1) / p->window_bytes;
+	held = times_sat(times_sat(p->held_ticks, CENTI), windows);
+	paid.centi = paid.centi > held ? paid.centi - held : 0;
+	return paid;
 }
 
 /*
@@ -174,7 +193,7 @@ uint64_t answer_ns10(uint64_t centi, uint64_t tsc_khz, uint64_t pages)
  * (half / distance)^2 x epochs, at least one more than ran, at most
  * NEED_EPOCHS_MAX.
  */
-static unsigned int need_epochs(const struct interval *iv, uint64_t threshold,
+unsigned int answer_need_epochs(const struct interval *iv, uint64_t threshold,
 				unsigned int epochs)
 {
 	uint64_t half = (iv->hi - iv->lo) / 2, dist, n;
@@ -224,21 +243,64 @@ void answer_drift_of(const struct epoch_series *num, const struct epoch_series *
 /* The candidates of a weighing, each with its FPU cost, for prefer_named(). */
 struct weigh_ctx {
 	const struct epoch_series *const *cand;
-	const uint64_t *add;
+	const struct answer_price *add;
 };
+
+/*
+ * Two candidates against each other: each with its price's median, the
+ * interval not widened, for both pay the same price in the same way.
+ */
+bool answer_versus(const struct epoch_series *a, const struct answer_price *pa,
+		   const struct epoch_series *b, const struct answer_price *pb,
+		   struct interval *iv)
+{
+	uint64_t nbuf[INTERVAL_EPOCHS_MAX], dbuf[INTERVAL_EPOCHS_MAX];
+	struct epoch_series n, d;
+
+	return interval_of_ratio(plus(a, pa ? pa->centi : 0, nbuf, &n),
+				 plus(b, pb ? pb->centi : 0, dbuf, &d), iv);
+}
 
 static bool weigh_ratio(void *ctx, unsigned int num, unsigned int den, struct interval *iv)
 {
 	const struct weigh_ctx *c = ctx;
-	uint64_t nbuf[INTERVAL_EPOCHS_MAX], dbuf[INTERVAL_EPOCHS_MAX];
-	struct epoch_series n, d;
 
-	return interval_of_ratio(plus(c->cand[num], c->add ? c->add[num] : 0, nbuf, &n),
-				 plus(c->cand[den], c->add ? c->add[den] : 0, dbuf, &d), iv);
+	return answer_versus(c->cand[num], c->add ? &c->add[num] : NULL,
+			     c->cand[den], c->add ? &c->add[den] : NULL, iv);
+}
+
+/* x * RATIO_ONE / den, saturating: a reach in ticks as a share of den. */
+static uint64_t share_of(uint64_t x, uint64_t den)
+{
+	if (!x)
+		return 0;
+	if (!den)
+		return UINT64_MAX;
+	if (x > UINT64_MAX / RATIO_ONE)
+		return x / den > UINT64_MAX / RATIO_ONE ? UINT64_MAX : x / den * RATIO_ONE;
+	return (x * RATIO_ONE + den - 1) / den;
+}
+
+bool answer_ratio(const struct epoch_series *cand, const struct answer_price *add,
+		  const struct epoch_series *den, struct interval *iv)
+{
+	uint64_t buf[INTERVAL_EPOCHS_MAX], below, above;
+	struct epoch_series with;
+
+	if (!interval_of_ratio(plus(cand, add ? add->centi : 0, buf, &with), den, iv))
+		return false;
+	if (!add || !iv->has_interval)
+		return true;
+	/* The price's own doubt moves every epoch's ratio alike: by it over the pick's time. */
+	below = share_of(add->below, den->median);
+	above = share_of(add->above, den->median);
+	iv->lo = iv->lo > below ? iv->lo - below : 0;
+	iv->hi = iv->hi > UINT64_MAX - above ? UINT64_MAX : iv->hi + above;
+	return true;
 }
 
 void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
-		  const struct epoch_series *const *cand, const uint64_t *add,
+		  const struct epoch_series *const *cand, const struct answer_price *add,
 		  unsigned int n, struct answer_weighed *w)
 {
 	uint64_t buf[INTERVAL_EPOCHS_MAX];
@@ -257,9 +319,7 @@ void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
 		return;
 	}
 	for (i = 0; i < n && i < VARIANTS_MAX; i++) {
-		struct epoch_series with;
-
-		if (!interval_of_ratio(plus(cand[i], add ? add[i] : 0, buf, &with), pick, &iv[i])) {
+		if (!answer_ratio(cand[i], add ? &add[i] : NULL, pick, &iv[i])) {
 			iv[i].has_interval = false;
 			continue;
 		}
@@ -299,14 +359,14 @@ void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
 		w->action = ANSWER_UNDECIDED;
 		w->named = doubt;
 		w->ratio = iv[doubt];
-		w->need_epochs = need_epochs(&iv[doubt], threshold, pick->epochs);
+		w->need_epochs = answer_need_epochs(&iv[doubt], threshold, pick->epochs);
 	}
 	w->has_ratio = w->named >= 0 && w->ratio.has_interval;
 	w->epochs = pick->epochs;
 	if (w->has_ratio && w->action != ANSWER_NONE) {
 		struct epoch_series with;
 
-		answer_drift_of(plus(cand[w->named], add ? add[w->named] : 0, buf, &with),
+		answer_drift_of(plus(cand[w->named], add ? add[w->named].centi : 0, buf, &with),
 				pick, run->worth_bp, &w->drift);
 	}
 }
@@ -322,20 +382,74 @@ void answer_take(struct answer *out, const struct answer_weighed *w)
 	out->drift = w->drift;
 }
 
+void answer_cands_of(struct answer_cands *c, const struct answer_run *run,
+		     const char *pick, enum answer_fn fn, size_t bytes,
+		     const struct answer_input *in, unsigned int n)
+{
+	unsigned int from[VARIANTS_MAX];	/* each candidate's index in in[] */
+	unsigned int key[VARIANTS_MAX];		/* its prefer_rank() */
+	unsigned int i, nc = 0;
+
+	c->pick = NULL;
+	c->ps = NULL;
+	c->n = c->nunpriced = 0;
+	for (i = 0; i < n && !c->pick; i++)
+		if (in[i].v->op == answer_fn_op(fn) && str_eq(in[i].v->name, pick))
+			c->pick = &in[i];
+	if (!c->pick || c->pick->failed) {
+		c->pick = NULL;
+		return;
+	}
+	for (i = 0; i < n && nc < VARIANTS_MAX; i++) {
+		if (&in[i] == c->pick || !answer_candidate(&in[i], fn))
+			continue;
+		/* Without its price a VEC routine cannot be weighed: shown beside, never named. */
+		if (in[i].v->regs == REGS_VEC && !run->price.measured) {
+			c->unpriced[c->nunpriced++] = &in[i];
+			continue;
+		}
+		key[nc] = prefer_rank(in[i].v->regs, (unsigned int)(in[i].v - variants));
+		from[nc++] = i;
+	}
+	/* In the order of preference, for answer_weigh(). */
+	prefer_sort(from, key, nc);
+	for (i = 0; i < nc; i++) {
+		c->cand[i] = &in[from[i]];
+		c->s[i] = &in[from[i]].s;
+		c->add[i] = answer_price_of(&run->price, in[from[i]].v, bytes);
+	}
+	c->n = nc;
+	/* No kernel's pick is a VEC routine today; one would pay as the candidates do. */
+	c->ps = plus(&c->pick->s, answer_price_of(&run->price, c->pick->v, bytes).centi,
+		     c->pick_buf, &c->pick_with);
+}
+
+/* Of the candidates left out for want of a price, the quickest, where quicker than the answer's routine. */
+static void unpriced_of(struct answer *out, const struct answer_cands *c)
+{
+	struct interval iv;
+	unsigned int i;
+
+	for (i = 0; i < c->nunpriced; i++) {
+		if (!interval_of_ratio(&c->unpriced[i]->s, c->ps, &iv))
+			continue;
+		if ((out->has_ratio && iv.median >= out->ratio.median) ||
+		    (!out->has_ratio && iv.median >= RATIO_ONE) ||
+		    (out->unpriced && iv.median >= out->unpriced_ratio))
+			continue;
+		out->unpriced = c->unpriced[i]->v;
+		out->unpriced_ratio = iv.median;
+	}
+}
+
 bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 		   enum answer_fn fn, enum pass_id pass, size_t bytes,
 		   const struct answer_input *in, unsigned int n, struct answer *out)
 {
-	const struct epoch_series *cand[VARIANTS_MAX], *ps = NULL;
-	uint64_t add[VARIANTS_MAX];		/* each candidate's FPU cost, 1/100 tick a call */
-	unsigned int from[VARIANTS_MAX];	/* each candidate's index in in[] */
-	unsigned int key[VARIANTS_MAX];		/* its prefer_rank() */
-	const struct answer_input *p = NULL;
+	/* Off the stack: the module's is 16 KiB; one decision at a time. */
+	static struct answer_cands c;
 	struct answer_weighed w;
 	uint64_t pages = bytes / PAGE_SIZE ? bytes / PAGE_SIZE : 1;
-	uint64_t pick_buf[INTERVAL_EPOCHS_MAX];
-	struct epoch_series pick_with;
-	unsigned int i, nc = 0;
 
 	if (!answer_judged(pick->entry, pass))
 		return false;
@@ -344,43 +458,27 @@ bool answer_decide(const struct answer_run *run, const struct answer_pick *pick,
 		out->why = pick->why;
 		return true;
 	}
-	for (i = 0; i < n && !p; i++)
-		if (in[i].v->op == answer_fn_op(fn) && str_eq(in[i].v->name, pick->variant))
-			p = &in[i];
-	if (p && p->failed)
-		p = NULL;
-	for (i = 0; p && i < n && nc < VARIANTS_MAX; i++)
-		if (&in[i] != p && answer_candidate(&in[i], fn)) {
-			key[nc] = prefer_rank(in[i].v->regs, (unsigned int)(in[i].v - variants));
-			from[nc++] = i;
-		}
-	/* In the order of preference, for answer_weigh(). */
-	prefer_sort(from, key, nc);
-	for (i = 0; i < nc; i++) {
-		add[i] = answer_fpu_centi(&run->fpu, in[from[i]].v, bytes);
-		cand[i] = &in[from[i]].s;
-	}
-	/* No kernel's pick is a VEC routine today; one would pay as the candidates do. */
-	if (p)
-		ps = plus(&p->s, answer_fpu_centi(&run->fpu, p->v, bytes), pick_buf, &pick_with);
-	answer_weigh(run, ps, cand, add, nc, &w);
+	answer_cands_of(&c, run, pick->variant, fn, bytes, in, n);
+	answer_weigh(run, c.ps, c.s, c.add, c.n, &w);
 	answer_take(out, &w);
 	if (w.named >= 0) {
-		const struct answer_input *r = &in[from[w.named]];
+		const struct answer_input *r = c.cand[w.named];
 
 		out->routine = r->v;
 		if (w.alike >= 0)
-			out->alike = in[from[w.alike]].v;
+			out->alike = c.cand[w.alike]->v;
 		if (run->tsc_khz) {
 			out->has_ns = true;
-			out->pick_ns10 = answer_ns10(ps->median, run->tsc_khz, pages);
-			out->routine_ns10 = answer_ns10(r->s.median + add[w.named],
+			out->pick_ns10 = answer_ns10(c.ps->median, run->tsc_khz, pages);
+			out->routine_ns10 = answer_ns10(r->s.median + c.add[w.named].centi,
 							run->tsc_khz, pages);
-			/* The measured cost in the figures: fpu=N.Nns. */
-			out->has_fpu = run->fpu.measured && r->v->regs == REGS_VEC;
-			out->fpu_ns10 = answer_ns10(add[w.named], run->tsc_khz, pages);
+			/* The price in the figures: price=N.N. */
+			out->has_price = run->price.measured && r->v->regs == REGS_VEC;
+			out->price_ns10 = answer_ns10(c.add[w.named].centi, run->tsc_khz, pages);
 		}
 	}
+	if (c.pick && out->action != ANSWER_NONE)
+		unpriced_of(out, &c);
 	return true;
 }
 
@@ -422,12 +520,12 @@ void answer_line(char *buf, size_t len, const struct answer_run *run,
 		tenths(rn, sizeof(rn), a->routine_ns10);
 		PUT(" pick_ns=%s routine_ns=%s", pn, rn);
 	}
-	/* A VEC routine: what kernel_fpu_begin/end added to it, or that nobody measured it. */
-	if (h->vec) {
-		char fn[FIGURE_LEN];
+	/* A VEC routine: the vector price its routine_ns holds, ns a page. */
+	if (h->vec && a->has_price) {
+		char pr[FIGURE_LEN];
 
-		tenths(fn, sizeof(fn), a->fpu_ns10);
-		PUT(" fpu=%s%s", a->has_fpu ? fn : "?", a->has_fpu ? "ns" : "");
+		tenths(pr, sizeof(pr), a->price_ns10);
+		PUT(" price=%s", pr);
 	}
 	PUT(" worth=%u.%u%%", run->worth_bp / 100, run->worth_bp % 100 / 10);
 	if (a->action == ANSWER_UNDECIDED)
@@ -444,6 +542,12 @@ void answer_line(char *buf, size_t len, const struct answer_run *run,
 		ratio_text(last, sizeof(last), a->drift.last);
 		PUT(" drift=%s/%s", first, last);
 	}
+	if (h->unpriced) {
+		char r[FIGURE_LEN];
+
+		ratio_text(r, sizeof(r), a->unpriced_ratio);
+		PUT(" unpriced=%s:%s", h->unpriced, r);
+	}
 #undef PUT
 }
 
@@ -453,114 +557,8 @@ void answer_text(char *buf, size_t len, const struct answer_run *run,
 	struct answer_head h = { answer_fn_name(a->fn), passes[a->pass].id, false, 0, 0,
 				 a->routine ? a->routine->name : NULL,
 				 a->routine && a->routine->regs == REGS_VEC,
-				 a->alike ? a->alike->name : NULL };
+				 a->alike ? a->alike->name : NULL,
+				 a->unpriced ? a->unpriced->name : NULL };
 
 	answer_line(buf, len, run, pick, &h, a);
-}
-
-/*
- * The picks of the entries that measured names, for both kernels: the
- * running one's first, then each era's, in version order; at most
- * ANSWER_PICKS_MAX into out, returns how many.
- */
-static unsigned int picks_of(const char *measured, const struct rule_facts *f,
-			     const struct rule_running *running, struct answer_pick *out)
-{
-	static struct rule_pick eras[ANSWER_PICKS_MAX];
-	unsigned int k, e, i, n = 0;
-
-	for (k = 0; k < RULE_KERNELS; k++) {
-		const char *entries[RULE_ENTRIES_MAX];
-		unsigned int ne = rule_entries(k, measured, entries, RULE_ENTRIES_MAX);
-		struct rule_pick mine;
-
-		for (e = 0; running && running->kernel == k && e < ne; e++)
-			if (rule_pick_running(running, entries[e], f, &mine) &&
-			    n < ANSWER_PICKS_MAX)
-				answer_pick_of(&out[n++], &mine);
-		for (e = 0; e < ne; e++) {
-			unsigned int np = rule_picks(k, entries[e], f, eras,
-						     ANSWER_PICKS_MAX);
-
-			for (i = 0; i < np && n < ANSWER_PICKS_MAX; i++)
-				answer_pick_of(&out[n++], &eras[i]);
-		}
-	}
-	return n;
-}
-
-void answers_begin(struct answers *a, const struct rule_facts *f,
-		   const struct rule_running *running, const struct answer_run *run)
-{
-	unsigned int fn;
-
-	a->on = true;
-	a->printed = false;
-	a->run = *run;
-	a->n = 0;
-	a->nx = 0;
-	for (fn = 0; fn < ANSWER_FNS; fn++)
-		a->npicks[fn] = picks_of(answer_fn_name(fn), f, running, a->pick[fn]);
-	for (fn = 0; fn < ANSWER_XFNS; fn++)
-		a->nxpicks[fn] = picks_of(answer_xfn_name(fn), f, running, a->xpick[fn]);
-}
-
-void answers_pass(struct answers *a, enum op op, enum pass_id pass, size_t bytes,
-		  const struct answer_input *in, unsigned int n)
-{
-	unsigned int fn, i;
-
-	if (!a->on)
-		return;
-	for (fn = 0; fn < ANSWER_FNS; fn++) {
-		if (answer_fn_op(fn) != op)
-			continue;
-		for (i = 0; i < a->npicks[fn] && a->n < ANSWERS_MAX; i++)
-			if (answer_decide(&a->run, &a->pick[fn][i], fn, pass, bytes,
-					  in, n, &a->rec[a->n])) {
-				a->rec[a->n].pick = i;
-				a->n++;
-			}
-	}
-}
-
-void answers_print(struct answers *a)
-{
-	char line[OUT_LINE_MAX];
-	unsigned int fn, i;
-
-	if (!a->on || a->printed)
-		return;
-	a->printed = true;
-	for (fn = 0; fn < ANSWER_FNS; fn++)
-		for (i = 0; i < a->n; i++)
-			if (a->rec[i].fn == fn) {
-				answer_text(line, sizeof(line), &a->run,
-					    &a->pick[fn][a->rec[i].pick], &a->rec[i]);
-				out_line("%s", line);
-			}
-	for (fn = 0; fn < ANSWER_XFNS; fn++)
-		for (i = 0; i < a->nx; i++)
-			if (a->xrec[i].fn == fn) {
-				const struct answer_x *x = &a->xrec[i];
-				struct answer_head h = { answer_xfn_name(fn), x->pass, x->sized,
-							 x->lo, x->hi, x->routine, x->vec, x->alike };
-
-				answer_line(line, sizeof(line), &a->run,
-					    &a->xpick[fn][x->pick], &h, &x->a);
-				out_line("%s", line);
-			}
-}
-
-void answer_print_kernel_flags(const char *from, const struct rule_running *r)
-{
-	char list[OUT_LINE_MAX / 2];
-	size_t at = 0;
-	unsigned int i;
-
-	list[0] = '\0';
-	for (i = 0; i < r->nflags && at < sizeof(list); i++)
-		at += fmt_snprintf(list + at, sizeof(list) - at, " %s=%d",
-				   r->flag[i].flag, r->flag[i].value);
-	out_line("linux kernel_flags from=%s%s", from, list);
 }

@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include "cpu/describe.h"
 #include "harness/interval.h"
+#include "harness/options/options.h"
+#include "harness/vector_price.h"
 #include "variants/passes.h"
 #include "harness/rules.h"
 #include "variants/variants.h"
@@ -50,6 +52,8 @@ struct answer_pick {
 	enum rule_kernel kernel;
 	char versions[64];		/* the era's text, or "running 6.18.44" */
 	const char *entry;		/* the kernel's function: "clear_page_cold" */
+	const char *routine;		/* what it runs: "clear_page_erms"; NULL: unknown */
+	const char *when;		/* the rule's condition that selects it: "ERMS", "*" */
 	char assuming[RULE_NEED_LEN];	/* "fast_string=1", or "" */
 	const char *variant;		/* the variant that runs it; NULL: why says */
 	enum answer_why why;		/* WHY_NONE, NO_PICK_VARIANT or UNKNOWN_PICK */
@@ -71,43 +75,40 @@ struct answer_input {
 	struct epoch_series s;		/* s.epochs 0: no epochs (suite=xen) */
 };
 
-/*
- * What a kernel pays to use vector registers, where the host measured it
- * (the module's "linux-module fpu" lines; docs/method.md, "Vector
- * variants"). A routine of the tables' regs column VEC is entered between
- * kernel_fpu_begin() and kernel_fpu_end(): from a user task (a page
- * fault), begin saves the task's registers and the return to user space
- * loads them again. The module's figures of a VEC routine already hold its
- * kthread's cheaper pair, once per window (host_vector_begin() around each
- * call of a window, harness/bench.c): what the answer adds to one call of
- * the pass is entry_centi for each entry a kernel makes
- * (variant_calls()), less held_centi for each window the figure holds.
- */
-struct answer_fpu {
-	bool measured;			/* false: the host cannot time it (fpu=?) */
-	uint64_t entry_centi;		/* a task's begin + end + restore, 1/100 tick */
-	uint64_t held_centi;		/* the run's own pair, in the figure, 1/100 tick */
-	size_t window_bytes;		/* the host's window (host_caps()); 0: none */
-};
-
 /* What the whole run says, for every decision. */
 struct answer_run {
 	unsigned int worth_bp;		/* worth=, hundredths of a per cent */
 	bool not_a_cpu;			/* the hot load line's runs_on: tcg or emulator */
 	uint64_t tsc_khz;		/* 0: unknown, no ns */
-	struct answer_fpu fpu;		/* not measured unless the host sets it */
+	/*
+	 * What a kernel pays per entry to use vector registers
+	 * (harness/vector_price.h). Not measured (a log from before it
+	 * was): no VEC routine is named; the one that would save most is
+	 * shown beside the answer, before that price (unpriced=).
+	 */
+	struct vector_price price;
+	/* mix=: each pass's weight in the bottom line's one figure; all 0: none. */
+	unsigned int mix[PASS_COUNT];
 };
 
 /*
- * What the answer adds to one call of bytes of v for kernel_fpu_begin/end,
- * hundredths of a tick: 0 for a GPR routine, or where not measured.
+ * What the answer adds to one call of bytes of v: the vector price for
+ * each entry a kernel makes (variant_calls()), less what the figure
+ * already holds (the module's own pair, once per window), in hundredths
+ * of a tick; below and above: how far the price's interval reaches
+ * either side of it. All 0 for a GPR routine or an unmeasured price.
  */
-uint64_t answer_fpu_centi(const struct answer_fpu *fpu, const struct variant *v,
-			  size_t bytes);
+struct answer_price {
+	uint64_t centi, below, above;
+};
+struct answer_price answer_price_of(const struct vector_price *p, const struct variant *v,
+				    size_t bytes);
+/* The price of calls entries, for a figure that sums them (suite=strings' size classes). */
+struct answer_price answer_price_calls(const struct vector_price *p, uint64_t calls);
 
-/* The run's side, from the host's live facts: worth=, runs_on and the TSC rate. */
+/* The run's side, from the host's live facts and options: worth=, mix=, runs_on and the TSC rate. */
 struct answer_run answer_run_live(const struct cpu_desc *d,
-				  const struct live_facts *live, unsigned int worth_bp);
+				  const struct live_facts *live, const struct options *o);
 
 /*
  * Whether the decision's ratio moved during the run by more than its
@@ -140,9 +141,15 @@ struct answer {
 	struct interval ratio;		/* millionths (RATIO_ONE) */
 	unsigned int epochs;
 	bool has_ns;			/* tenths of a ns per 4 KiB page, each */
-	uint64_t pick_ns10, routine_ns10;	/* with what fpu_ns10 adds */
-	bool has_fpu;			/* the routine is VEC and fpu_ns10 is in routine_ns10 */
-	uint64_t fpu_ns10;		/* its kernel_fpu_begin/end, tenths of a ns a page */
+	uint64_t pick_ns10, routine_ns10;	/* with what price_ns10 adds */
+	bool has_price;			/* the routine is VEC and price_ns10 is in routine_ns10 */
+	uint64_t price_ns10;		/* its vector price, tenths of a ns a page */
+	/*
+	 * No price measured: the VEC candidate of the lowest median, where
+	 * it is below routine's, and its ratio before that price; or NULL.
+	 */
+	const struct variant *unpriced;
+	uint64_t unpriced_ratio;
 	unsigned int need_epochs;	/* undecided: the epochs that would decide */
 	struct answer_drift drift;
 };
@@ -170,11 +177,34 @@ struct answer_weighed {
  * cand: in the order of preference (prefer_rank(), harness/prefer.h): a
  * switch names the first of those that save worth that no other of them
  * beats by worth, and alike the lowest median where that is another.
- * add: per candidate, added to each of its epochs (its FPU cost); NULL: nothing.
+ * add: per candidate, its vector price, added to each of its epochs and
+ * widening its interval by the price's own; NULL: nothing.
  */
 void answer_weigh(const struct answer_run *run, const struct epoch_series *pick,
-		  const struct epoch_series *const *cand, const uint64_t *add,
+		  const struct epoch_series *const *cand, const struct answer_price *add,
 		  unsigned int n, struct answer_weighed *w);
+
+/*
+ * cand's time with its price over den's (den: a pick, with its own price
+ * added already), epoch by epoch, its interval widened by the price's
+ * reach: what every decision compares. False as interval_of_ratio().
+ */
+bool answer_ratio(const struct epoch_series *cand, const struct answer_price *add,
+		  const struct epoch_series *den, struct interval *iv);
+/*
+ * Two candidates against each other, a's time over b's, each with its
+ * price's median; the interval not widened: both pay alike.
+ */
+bool answer_versus(const struct epoch_series *a, const struct answer_price *pa,
+		   const struct epoch_series *b, const struct answer_price *pb,
+		   struct interval *iv);
+/*
+ * The epochs at which iv's half-width, shrinking as one over the root of
+ * the epochs, would no longer reach across threshold: (half / distance)^2
+ * x epochs, at least one more than ran, at most NEED_EPOCHS_MAX.
+ */
+unsigned int answer_need_epochs(const struct interval *iv, uint64_t threshold,
+				unsigned int epochs);
 /* The weighing's part of a decision: action, why, ratio, epochs, need. */
 void answer_take(struct answer *out, const struct answer_weighed *w);
 
@@ -185,10 +215,33 @@ uint64_t answer_ns10(uint64_t centi, uint64_t tsc_khz, uint64_t per);
 bool answer_candidate(const struct answer_input *c, enum answer_fn fn);
 
 /*
+ * The pick and the candidates of fn in one pass's n inputs, as every
+ * decision weighs them: the pick's input (NULL: it did not run, or
+ * failed) and its series with its own price (ps); the candidates
+ * (answer_candidate()) in the order of preference, each with its price
+ * for a call of bytes; the VEC ones left out where no price was measured.
+ */
+struct answer_cands {
+	const struct answer_input *pick;
+	const struct epoch_series *ps;
+	unsigned int n, nunpriced;
+	const struct answer_input *cand[VARIANTS_MAX];
+	const struct epoch_series *s[VARIANTS_MAX];	/* cand[i]'s series */
+	struct answer_price add[VARIANTS_MAX];
+	const struct answer_input *unpriced[VARIANTS_MAX];
+	uint64_t pick_buf[INTERVAL_EPOCHS_MAX];		/* what ps points into */
+	struct epoch_series pick_with;
+};
+void answer_cands_of(struct answer_cands *c, const struct answer_run *run,
+		     const char *pick, enum answer_fn fn, size_t bytes,
+		     const struct answer_input *in, unsigned int n);
+
+/*
  * The decision for one pick of fn in one pass of bytes a call, from the
  * pass's n variants: its candidates (fn's op and shape, stores done at
  * return, no failure, not the pick itself) over the pick, epoch by epoch,
- * each VEC routine's time with answer_fpu_centi() added to every epoch:
+ * each VEC routine's time with answer_price_of() added to every epoch
+ * (and its interval widened by the price's), none where it is not measured:
  * switch where some candidate's interval lies wholly below 1 - worth (of
  * them the first in the order of preference no other beats by worth,
  * harness/prefer.h), keep where none reaches below it (the nearest
@@ -211,72 +264,12 @@ struct answer_head {
 	bool sized;			/* sizes=LO-HI follows pass= */
 	unsigned int sizes_lo, sizes_hi;
 	const char *routine;		/* NULL: "-" */
-	bool vec;			/* routine needs vector registers: fpu= follows the ns */
+	bool vec;			/* routine needs vector registers: price= follows the ns */
 	const char *alike;		/* the quickest within noise of routine, or NULL */
+	const char *unpriced;		/* a VEC routine quicker before its price, or NULL */
 };
 void answer_line(char *buf, size_t len, const struct answer_run *run,
 		 const struct answer_pick *pick, const struct answer_head *h,
 		 const struct answer *a);
-
-/* Picks of one function: both kernels, every entry and era, and the running kernel. */
-#define ANSWER_PICKS_MAX	16
-#define ANSWERS_MAX		(ANSWER_FNS * PASS_COUNT * ANSWER_PICKS_MAX)
-
-/*
- * The other questions (harness/answer_strings.h): memset and memcpy by
- * mode and size class (suite=strings), scrubbing by CPUs (suite=scrub).
- */
-enum answer_xfn { ANSWER_MEMSET, ANSWER_MEMCPY, ANSWER_SCRUB, ANSWER_XFNS };
-const char *answer_xfn_name(enum answer_xfn f);	/* "memset", ... */
-
-struct answer_x {
-	enum answer_xfn fn;
-	char pass[16];			/* the mode ("tput"), or the scrub step ("cpus2") */
-	bool sized;			/* memset, memcpy: sizes=lo-hi */
-	unsigned int lo, hi;
-	const char *routine;		/* NULL: "-" */
-	bool vec;			/* routine needs vector registers (regs VEC) */
-	const char *alike;		/* switch: the quickest within noise of routine, or NULL */
-	unsigned int pick;		/* in its function's xpick[] */
-	struct answer a;		/* the decision; its fn, pass and routine unused */
-};
-#define ANSWERS_X_MAX	256
-
-/* A run's decisions, made as its passes end, printed at its end. */
-struct answers {
-	bool on;			/* answers_begin() was called */
-	bool printed;
-	struct answer_run run;
-	unsigned int npicks[ANSWER_FNS];
-	struct answer_pick pick[ANSWER_FNS][ANSWER_PICKS_MAX];
-	unsigned int n;
-	struct answer rec[ANSWERS_MAX];
-	unsigned int nxpicks[ANSWER_XFNS];
-	struct answer_pick xpick[ANSWER_XFNS][ANSWER_PICKS_MAX];
-	unsigned int nx;
-	struct answer_x xrec[ANSWERS_X_MAX];
-};
-
-/*
- * The picks of every function on these facts: for each kernel, the
- * running one's first (running may be NULL: the host cannot read it),
- * then each era's, in version order.
- */
-void answers_begin(struct answers *a, const struct rule_facts *f,
-		   const struct rule_running *running, const struct answer_run *run);
-
-/* A pass has ended: its decisions, for every function of op. */
-void answers_pass(struct answers *a, enum op op, enum pass_id pass, size_t bytes,
-		  const struct answer_input *in, unsigned int n);
-
-/* The answer lines, by function, pass and pick (the pages', then the others'); once. */
-void answers_print(struct answers *a);
-
-/*
- * The running kernel's flags as the "linux kernel_flags from=FROM ..."
- * line says them, one grammar for every host: pagebench-linux's from its
- * cpuinfo file, the module's from=boot_cpu_has.
- */
-void answer_print_kernel_flags(const char *from, const struct rule_running *r);
 
 #endif

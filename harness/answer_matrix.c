@@ -186,10 +186,13 @@ static void add_saving(char *buf, size_t len, const struct answer *r, bool compa
 /* A decision whose ratio drifted during the run (drift=): marked at the cell's end. */
 #define DRIFT_MARK "~"
 
-/* A vector routine whose kernel_fpu_begin/end nobody timed (fpu=?): marked "*". */
-static bool fpu_unmeasured(const struct answer *r)
+/*
+ * A log without the vector price: a vector routine that saves more,
+ * before that price, is left out of the answer (unpriced=): marked "*".
+ */
+static bool unpriced(const struct answer *r)
 {
-	return r->routine && r->routine->regs == REGS_VEC && !r->has_fpu;
+	return r->unpriced != NULL;
 }
 
 static void cell_text(char *buf, size_t len, const struct answer *r, int note, bool compact)
@@ -204,7 +207,7 @@ static void cell_text(char *buf, size_t len, const struct answer *r, int note, b
 		add_sym(buf, len, SYM_ARROW);
 		add(buf, len, compact ? "" : " ");
 		add(buf, len, r->routine ? r->routine->name : "-");
-		add(buf, len, fpu_unmeasured(r) ? "* " : " ");
+		add(buf, len, unpriced(r) ? "* " : " ");
 		add_saving(buf, len, r, compact);
 		add(buf, len, r->drift.moved ? DRIFT_MARK : "");
 		return;
@@ -215,7 +218,7 @@ static void cell_text(char *buf, size_t len, const struct answer *r, int note, b
 	case ANSWER_UNDECIDED:
 		add(buf, len, "undecided");
 		add_mark(buf, len, note);
-		add(buf, len, fpu_unmeasured(r) ? "*" : "");
+		add(buf, len, unpriced(r) ? "*" : "");
 		add(buf, len, r->drift.moved ? DRIFT_MARK : "");
 		return;
 	case ANSWER_NONE:
@@ -354,7 +357,7 @@ static void build(void)
 		m.nt++;
 	}
 	for (i = 0; i < m.a->n; i++)
-		if (m.a->rec[i].action != ANSWER_NONE && fpu_unmeasured(&m.a->rec[i])) {
+		if (m.a->rec[i].action != ANSWER_NONE && unpriced(&m.a->rec[i])) {
 			note_of(NOTE_FPU, NULL);
 			break;
 		}
@@ -590,8 +593,8 @@ static const char *why_note(int why)
 		return "fewer than 3 epochs, so no interval (suite=xen, or reps<3): "
 		       "no recommendation";
 	case NOTE_FPU:
-		return "*: needs kernel_fpu_begin/end, whose cost is not measured "
-		       "here nor in the figure (fpu=?)";
+		return "*: a vector routine saves more before the price of vector "
+		       "registers, which this log does not carry (unpriced=)";
 	case NOTE_DRIFT:
 		return DRIFT_MARK ": its ratio drifted during the run (drift=): "
 		       "a rerun may decide otherwise";

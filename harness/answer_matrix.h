@@ -13,7 +13,7 @@
 #define PB_ANSWER_MATRIX_H
 
 #include <stdbool.h>
-#include "harness/answer.h"
+#include "harness/answers.h"
 
 /* The widest line it makes, in bytes (UTF-8: up to 3 bytes a column). */
 #define MATRIX_LINE_MAX		512

@@ -120,15 +120,22 @@ static struct answer_x *new_x(struct answers *a, enum answer_xfn fn, const char 
 	return x;
 }
 
-/* One mode and class of fn: a record per pick. have: the variants with every figure. */
+/*
+ * One mode and class of fn: a record per pick. have: the variants with
+ * every figure; calls: the calls each figure of the class sums (one at
+ * each size and alignment), each of which a VEC routine pays the vector
+ * price for (outside the timed batch: added here).
+ */
 static void decide_class(struct answers *a, enum answer_xfn fn, enum strings_mode mode,
-			 unsigned int c, const struct epoch_series *s, const bool *have)
+			 unsigned int c, const struct epoch_series *s, const bool *have,
+			 unsigned int calls)
 {
 	const struct epoch_series *cand[ANSWER_STRING_ROWS];
-	unsigned int from[ANSWER_STRING_ROWS];
+	struct answer_price add[ANSWER_STRING_ROWS];
+	unsigned int from[ANSWER_STRING_ROWS], unpriced[ANSWER_STRING_ROWS];
 	enum string_op op = op_of(fn);
 	unsigned int key[ANSWER_STRING_ROWS];
-	unsigned int i, v, nc;
+	unsigned int i, v, nc, nu;
 
 	for (i = 0; i < a->nxpicks[fn]; i++) {
 		const struct answer_pick *pk = &a->xpick[fn][i];
@@ -148,17 +155,26 @@ static void decide_class(struct answers *a, enum answer_xfn fn, enum strings_mod
 		p = string_variant_named(op, pk->variant);
 		if (p >= 0 && !have[p])
 			p = -1;
-		for (v = 0, nc = 0; p >= 0 && v < string_variant_count; v++)
-			if (have[v] && (int)v != p && store_done_at_return(string_variants[v].store)) {
-				key[nc] = prefer_rank(string_variants[v].regs, v);
-				from[nc++] = v;
+		for (v = 0, nc = 0, nu = 0; p >= 0 && v < string_variant_count; v++) {
+			if (!have[v] || (int)v == p || !store_done_at_return(string_variants[v].store))
+				continue;
+			/* Without its price a VEC routine is shown beside, never named. */
+			if (string_variants[v].regs == REGS_VEC && !a->run.price.measured) {
+				unpriced[nu++] = v;
+				continue;
 			}
+			key[nc] = prefer_rank(string_variants[v].regs, v);
+			from[nc++] = v;
+		}
 		/* In the order of preference, for answer_weigh(). */
 		prefer_sort(from, key, nc);
-		for (v = 0; v < nc; v++)
+		for (v = 0; v < nc; v++) {
 			cand[v] = &s[from[v]];
-		/* Their figures leave kernel_fpu_begin/end out (the pair is outside the batch): fpu=?. */
-		answer_weigh(&a->run, p >= 0 ? &s[p] : NULL, cand, NULL, nc, &w);
+			add[v] = string_variants[from[v]].regs == REGS_VEC ?
+				 answer_price_calls(&a->run.price, calls) :
+				 (struct answer_price){ 0 };
+		}
+		answer_weigh(&a->run, p >= 0 ? &s[p] : NULL, cand, add, nc, &w);
 		answer_take(&x->a, &w);
 		if (w.named < 0)
 			continue;
@@ -169,8 +185,20 @@ static void decide_class(struct answers *a, enum answer_xfn fn, enum strings_mod
 		if (a->run.tsc_khz) {
 			x->a.has_ns = true;
 			x->a.pick_ns10 = answer_ns10(s[p].median, a->run.tsc_khz, 1);
-			x->a.routine_ns10 = answer_ns10(s[from[w.named]].median,
+			x->a.routine_ns10 = answer_ns10(s[from[w.named]].median + add[w.named].centi,
 							a->run.tsc_khz, 1);
+			x->a.has_price = x->vec;
+			x->a.price_ns10 = answer_ns10(add[w.named].centi, a->run.tsc_khz, 1);
+		}
+		for (v = 0; v < nu && x->a.action != ANSWER_NONE; v++) {
+			struct interval iv;
+
+			if (!interval_of_ratio(&s[unpriced[v]], &s[p], &iv) ||
+			    iv.median >= (x->a.has_ratio ? x->a.ratio.median : RATIO_ONE) ||
+			    (x->unpriced && iv.median >= x->a.unpriced_ratio))
+				continue;
+			x->unpriced = string_variants[unpriced[v]].name;
+			x->a.unpriced_ratio = iv.median;
 		}
 	}
 }
@@ -214,7 +242,7 @@ void answers_strings(struct answers *a, uint64_t quantum)
 								      median_u64(sorted, e),
 								      quantum ? quantum : 1 };
 				}
-				decide_class(a, fn, mode, c, s, have);
+				decide_class(a, fn, mode, c, s, have, full);
 			}
 }
 
@@ -240,5 +268,6 @@ void answers_scrub(struct answers *a, const char *step, size_t bytes,
 		x->routine = d.routine ? d.routine->name : NULL;
 		x->vec = d.routine && d.routine->regs == REGS_VEC;
 		x->alike = d.alike ? d.alike->name : NULL;
+		x->unpriced = d.unpriced ? d.unpriced->name : NULL;
 	}
 }

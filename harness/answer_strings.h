@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "harness/answer.h"
+#include "harness/answers.h"
 #include "harness/options/options.h"
 #include "harness/strings_plan.h"
 #include "variants/strings.h"

@@ -647,6 +647,26 @@ static bool has_word(const char *flags, const char *word)
 	return false;
 }
 
+/*
+ * The flags Linux never shows in /proc/cpuinfo: its cpufeatures.h entry
+ * has no display name ("" before 6.10, no quoted name since the flip of
+ * 78ce84b9e0a5), so their absence there says nothing; the rules give
+ * them from the CPU's facts and the version instead. FSRS: set from
+ * CPUID, and on AMD from FSRM (arch/x86/kernel/cpu/amd.c init_amd(),
+ * e046fe5a36a9, 6.4).
+ */
+static const char *const linux_not_shown[] = { "FSRS" };
+
+bool rule_flag_not_shown(const char *flag)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(linux_not_shown) / sizeof(linux_not_shown[0]); i++)
+		if (str_eq(flag, linux_not_shown[i]))
+			return true;
+	return false;
+}
+
 bool rule_running_linux(struct rule_running *r, const char *release,
 			const char *flags)
 {
@@ -667,6 +687,13 @@ bool rule_running_linux(struct rule_running *r, const char *release,
 			;
 		if (j < r->nflags || r->nflags == RULE_RUNNING_FLAGS)
 			continue;
+		if (rule_flag_not_shown(name)) {
+			for (j = 0; j < r->nnot_shown && !str_eq(r->not_shown[j], name); j++)
+				;
+			if (j == r->nnot_shown && r->nnot_shown < RULE_RUNNING_FLAGS)
+				r->not_shown[r->nnot_shown++] = name;
+			continue;
+		}
 		for (k = 0; name[k] && k + 1 < sizeof(lower); k++)
 			lower[k] = name[k] >= 'A' && name[k] <= 'Z' ? name[k] - 'A' + 'a' : name[k];
 		lower[k] = '\0';

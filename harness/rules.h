@@ -56,6 +56,7 @@ struct pick_rule {
 	const char *measured;	/* the verdict function: "clear_page" */
 	const struct rule_atom *atom;
 	unsigned int natoms;
+	const char *condition;	/* the row's own text: "ERMS", "*" */
 	const char *routine;
 	const char *variant;	/* NULL when no pagebench variant runs it */
 	const char *needs_variant; /* then the one to add */
@@ -146,13 +147,18 @@ struct rule_running {
 		const char *flag;	/* "REP_GOOD" */
 		int value;
 	} flag[RULE_RUNNING_FLAGS];
+	/* Flags the rules name that this source never shows (rule_flag_not_shown()). */
+	unsigned int nnot_shown;
+	const char *not_shown[RULE_RUNNING_FLAGS];
 };
 
 /*
  * A running Linux from its release and the words of a /proc/cpuinfo
  * "flags" line (its flags in lower case: "rep_good", "erms"; a flag not
- * there is clear). False where the release starts with no version.
+ * there is clear, but for those Linux never shows, which stay the
+ * rules'). False where the release starts with no version.
  */
+bool rule_flag_not_shown(const char *flag);
 bool rule_running_linux(struct rule_running *r, const char *release,
 			const char *flags);
 

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "harness/answer.h"
+#include "harness/answers.h"
 #include "variants/passes.h"
 #include "harness/interval.h"
 #include "variants/variants.h"

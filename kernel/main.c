@@ -20,6 +20,7 @@
 #include "lib/run.h"
 #include "harness/suites/suite.h"
 #include "harness/summary.h"
+#include "harness/vector_price.h"
 #include "kernel/boot/mem.h"
 #include "kernel/numa.h"
 #include "kernel/x86/paging.h"
@@ -160,7 +161,9 @@ void kmain(uint32_t magic, uint32_t info)
 		map_selftest();
 	smp_selftest(o.selftest);
 
-	run = answer_run_live(&d, &live, o.worth_bp);
+	run = answer_run_live(&d, &live, &o);
+	vector_price_measure(&run.price, &d, true);
+	vector_price_print(&run.price, live.tsc_khz);
 	plan_build(&plan, &o, &d, mem_largest(&mem), run.not_a_cpu);
 	plan_print(&plan);
 	rule_facts_init(&facts, &d, live.fast_string);

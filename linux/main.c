@@ -21,6 +21,7 @@
 #include "cpu/live.h"
 #include "harness/answer_matrix.h"
 #include "harness/summary.h"
+#include "harness/vector_price.h"
 #include "linux/linux.h"
 
 #ifndef PB_VERSION
@@ -271,7 +272,9 @@ int main(int argc, char **argv)
 	}
 
 	rule_facts_init(&facts, &d, live.fast_string);
-	run = answer_run_live(&d, &live, o.worth_bp);
+	run = answer_run_live(&d, &live, &o);
+	vector_price_measure(&run.price, &d, false);
+	vector_price_print(&run.price, live.tsc_khz);
 	mem = linux_mem_available();
 	plan_build(&plan, &o, &d, mem / 2, run.not_a_cpu);
 	linux_fit_scrub(&plan);

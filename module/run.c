@@ -10,7 +10,7 @@
 #include "cpu/hot_load.h"
 #include "cpu/insn.h"
 #include "cpu/live.h"
-#include "harness/answer.h"
+#include "harness/answers.h"
 #include "harness/bench.h"
 #include "harness/plan.h"
 #include "harness/suites/suite.h"
@@ -175,25 +175,33 @@ static void free_buffers(const struct buffers *b, const struct buffer_sizes *s)
 }
 
 /*
- * What a kernel entry from a user task pays for the vector registers,
- * from the task's line (begin + end, then the restore), less the pair the
- * run's kthread holds inside every window of a VEC routine's figure
- * (harness/answer.h): medians, in hundredths of a tick. Not measured
- * where insmod's context was no task, or the TSC rate is unknown.
+ * The vector price (harness/vector_price.h) as a kernel entry from a user
+ * task pays it: the task line's begin + end, then the restore, medians in
+ * whole ticks, its interval their order statistics' (the ranks n/2 -+
+ * 0.98 sqrt(n), the median's 95% distribution-free interval), both
+ * summed; less what the run's kthread holds inside every window of a VEC
+ * routine's figure (harness/answer.h). Not measured where insmod's
+ * context was no task, or the TSC rate is unknown.
  */
-static struct answer_fpu fpu_of(const struct pbk_fpu_cost *task,
-				const struct pbk_fpu_cost *kthread, uint64_t tsc_khz)
+static void price_of(struct vector_price *p, const struct pbk_fpu_cost *task,
+		     const struct pbk_fpu_cost *kthread, uint64_t tsc_khz)
 {
-	const unsigned int mid = PBK_FPU_SAMPLES / 2;
+	const unsigned int n = PBK_FPU_SAMPLES, mid = n / 2;
+	const unsigned int reach = (unsigned int)((98 * isqrt_u64(n) + 50) / 100);
 
-	if (!task->task || !tsc_khz)
-		return (struct answer_fpu){ .measured = false };
-	return (struct answer_fpu){
-		.measured = true,
-		.entry_centi = (task->begin_end[mid] + task->restore[mid]) * CENTI,
-		.held_centi = kthread->begin_end[mid] * CENTI,
-		.window_bytes = PBK_WINDOW_BYTES,
-	};
+	*p = (struct vector_price){ .how = "kernel_fpu_begin/end+switch_fpu_return",
+				    .where = "module" };
+	if (!task->task || !tsc_khz) {
+		p->why_not = !tsc_khz ? "the TSC rate is unknown" :
+			     "insmod's context was no user task";
+		return;
+	}
+	p->measured = true;
+	p->ticks = task->begin_end[mid] + task->restore[mid];
+	p->lo = task->begin_end[mid - reach] + task->restore[mid - reach];
+	p->hi = task->begin_end[mid + reach] + task->restore[mid + reach];
+	p->held_ticks = kthread->begin_end[mid];
+	p->window_bytes = PBK_WINDOW_BYTES;
 }
 
 static void print_fpu(const struct pbk_fpu_cost *c)
@@ -277,7 +285,7 @@ void pb_run(const struct pbk_fpu_cost *task)
 	print_module_lines(&d);
 	host_may_yield();
 	run_step("module: plan");
-	answer_run = answer_run_live(&d, &live, opts.worth_bp);
+	answer_run = answer_run_live(&d, &live, &opts);
 	plan_build(&plan, &opts, &d, pbk_available_bytes() / 2, answer_run.not_a_cpu);
 	leave_out(&plan);
 	plan_print(&plan);
@@ -291,7 +299,8 @@ void pb_run(const struct pbk_fpu_cost *task)
 		print_fpu(task);
 		print_fpu(&kthread);
 		rule_facts_init(&facts, &d, live.fast_string);
-		answer_run.fpu = fpu_of(task, &kthread, tsc_khz);
+		price_of(&answer_run.price, task, &kthread, tsc_khz);
+		vector_price_print(&answer_run.price, tsc_khz);
 		answers_begin(&sum.answers, &facts, have_running ? &running : NULL,
 			      &answer_run);
 		if (!pbk_run_stoppable(run_suites, &call)) {

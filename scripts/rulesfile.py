@@ -139,6 +139,7 @@ class PickRule(Row):
         (self.kernel, ver, self.entry, self.measured, cond, self.routine,
          self.variant, self.file, self.cite) = cells
         self.versions = Range(ver)
+        self.condition_text = cond
         self.condition = parse_condition(cond)
 
     @property

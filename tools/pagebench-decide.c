@@ -14,12 +14,19 @@
  *   features NAME=0|1 ...         feature names as the features line has
  *                                 them; a feature not named is unknown
  *   fast_string 0|1|?             IA32_MISC_ENABLE bit 0, where the log says
- *   run [worth_bp=N] not_a_cpu=0|1 tsc_khz=N   (no worth_bp: worth='s default)
+ *   run [worth_bp=N] [mix=PASS:W,...] not_a_cpu=0|1 tsc_khz=N
+ *                                 (no worth_bp: worth='s default; mix: the
+ *                                 bottom lines' weights, as the option mix=)
+ *   price ticks=N lo=N hi=N held=N window_bytes=N
+ *                                 after run: the vector price, from the
+ *                                 log's vector_price line (harness/vector_price.h);
+ *                                 none: the log carries no price, and no
+ *                                 vector routine is named (unpriced=)
  *   fpu entry_centi=N held_centi=N window_bytes=N
- *                                 after run, where the log is the module's:
- *                                 kernel_fpu_begin/end's cost as the module
- *                                 measured it (struct answer_fpu, from its
- *                                 "linux-module fpu" and "irqs" lines)
+ *                                 after run, for a module log from before
+ *                                 the vector_price line: the price its
+ *                                 "linux-module fpu" lines give, medians
+ *                                 only (no interval of its own)
  *   pass op=clear|copy pass=ID bytes=N
  *   series variant=NAME failed=0|1 quantum=N med=N,N,...
  *   scrub step=ID bytes=N         a suite=scrub step (cpus1, cpus2_remote):
@@ -44,7 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cpu/cpu.h"
-#include "harness/answer.h"
+#include "harness/answers.h"
 #include "harness/answer_matrix.h"
 #include "harness/answer_strings.h"
 #include "harness/options/options.h"
@@ -74,7 +81,9 @@ struct machine {
 	size_t bytes;
 	unsigned int n;
 	struct answer_input in[VARIANTS_MAX];
-	uint64_t med[VARIANTS_MAX][INTERVAL_EPOCHS_MAX];
+	/* Every pass's epochs: the bottom lines read them all at the end. */
+	unsigned int slot;
+	uint64_t med[ANSWER_PASSES_MAX + 1][VARIANTS_MAX][INTERVAL_EPOCHS_MAX];
 };
 
 static struct machine m;
@@ -184,6 +193,7 @@ static void scrub_words(char *const *w, unsigned int nw)
 	m.op = OP_CLEAR;
 	m.bytes = number(w, nw, "bytes");
 	m.n = 0;
+	m.slot = ANSWER_PASSES_MAX;
 	m.scrub = true;
 	m.open_pass = true;
 }
@@ -249,6 +259,8 @@ static void pass_words(char *const *w, unsigned int nw)
 	m.bytes = number(w, nw, "bytes");
 	m.n = 0;
 	m.open_pass = true;
+	/* The answers keep at most ANSWER_PASSES_MAX; the last slot serves any beyond. */
+	m.slot = answers.npass < ANSWER_PASSES_MAX ? answers.npass : ANSWER_PASSES_MAX;
 }
 
 static const struct variant *variant_named(enum op op, const char *name)
@@ -282,7 +294,7 @@ static void series_words(char *const *w, unsigned int nw)
 	if (m.n == VARIANTS_MAX)
 		fail("series: too many variants in one pass", name);
 	in = &m.in[m.n];
-	t = m.med[m.n];
+	t = m.med[m.slot][m.n];
 	*in = (struct answer_input){ .v = variant_named(m.op, name),
 				     .failed = number(w, nw, "failed") != 0 };
 	if (!in->v)
@@ -322,6 +334,24 @@ static unsigned int worth_of(char *const *w, unsigned int nw)
 	return o.worth_bp;
 }
 
+/* mix=PASS:W,...: the option's own parser, so that the log's words read as a run's. */
+static void mix_of(char *const *w, unsigned int nw)
+{
+	const char *mix = value_of(w, nw, "mix");
+	struct options o;
+	char word[256];
+
+	if (!mix)
+		return;
+	options_init(&o, PROGRAM_LINUX);
+	snprintf(word, sizeof(word), "mix=%s", mix);
+	options_word(&o, word);
+	options_finish(&o);
+	if (o.nerrors)
+		fail("run: mix= takes PASS:WEIGHT,... as the option does", mix);
+	memcpy(m.run.mix, o.mix, sizeof(m.run.mix));
+}
+
 static void run_words(char *const *w, unsigned int nw)
 {
 	struct rule_facts facts;
@@ -331,6 +361,7 @@ static void run_words(char *const *w, unsigned int nw)
 				     .tsc_khz = number(w, nw, "tsc_khz") };
 	if (!m.run.worth_bp || m.run.worth_bp > 5000)
 		fail("run: worth_bp is 10 to 5000 (0.1% to 50%)", NULL);
+	mix_of(w, nw);
 	rule_facts_init(&facts, &m.cpu, m.fast_string);
 	/* What the log does not say stays unknown, as the rules need it. */
 	facts.cpu_known = m.cpu_known;
@@ -338,16 +369,35 @@ static void run_words(char *const *w, unsigned int nw)
 	answers_begin(&answers, &facts, NULL, &m.run);
 }
 
-/* The module's measured FPU cost, into the run the answers were begun with. */
+/* The vector price, into the run the answers were begun with. */
+static void price_words(char *const *w, unsigned int nw)
+{
+	struct vector_price *p = &answers.run.price;
+
+	if (!answers.on)
+		fail("price before run", NULL);
+	*p = (struct vector_price){ .measured = true, .how = "log", .where = "log",
+				    .ticks = number(w, nw, "ticks"), .lo = number(w, nw, "lo"),
+				    .hi = number(w, nw, "hi"), .held_ticks = number(w, nw, "held"),
+				    .window_bytes = number(w, nw, "window_bytes") };
+	if (p->lo > p->ticks || p->hi < p->ticks)
+		fail("price: lo <= ticks <= hi expected", NULL);
+	m.run.price = *p;
+}
+
+/* A module log from before the vector_price line: its medians, in hundredths. */
 static void fpu_words(char *const *w, unsigned int nw)
 {
+	struct vector_price *p = &answers.run.price;
+
 	if (!answers.on)
 		fail("fpu before run", NULL);
-	m.run.fpu = (struct answer_fpu){ .measured = true,
-					 .entry_centi = number(w, nw, "entry_centi"),
-					 .held_centi = number(w, nw, "held_centi"),
-					 .window_bytes = number(w, nw, "window_bytes") };
-	answers.run.fpu = m.run.fpu;
+	*p = (struct vector_price){ .measured = true, .how = "kernel_fpu_begin/end",
+				    .where = "module", .ticks = number(w, nw, "entry_centi") / CENTI,
+				    .held_ticks = number(w, nw, "held_centi") / CENTI,
+				    .window_bytes = number(w, nw, "window_bytes") };
+	p->lo = p->hi = p->ticks;
+	m.run.price = *p;
 }
 
 static unsigned int matrix_rows;	/* --matrix ROWS; 0: the answer lines */
@@ -363,6 +413,7 @@ static void machine_end(void)
 	pass_end();
 	if (m.strings)
 		answers_strings(&answers, m.strings_quantum);
+	answers_end(&answers);
 	if (matrix_rows)
 		answer_matrix(&answers, &(struct matrix_style){ .width = 100,
 			      .height = matrix_rows }, matrix_line, NULL);
@@ -432,6 +483,8 @@ int main(int argc, char **argv)
 			m.fast_string = !strcmp(w[1], "?") ? FACT_UNKNOWN : w[1][0] == '1';
 		else if (!strcmp(w[0], "run"))
 			run_words(w, nw);
+		else if (!strcmp(w[0], "price"))
+			price_words(w, nw);
 		else if (!strcmp(w[0], "fpu"))
 			fpu_words(w, nw);
 		else if (!strcmp(w[0], "pass"))

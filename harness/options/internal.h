@@ -61,6 +61,7 @@ void parse_tag(struct options *o, char *val);
 void parse_reps(struct options *o, char *val);
 void parse_precision(struct options *o, char *val);
 void parse_worth(struct options *o, char *val);
+void parse_mix(struct options *o, char *val);
 void parse_budget(struct options *o, char *val);
 void parse_time(struct options *o, char *val);
 void parse_variants(struct options *o, char *val);

@@ -232,6 +232,45 @@ static bool add_pass(struct options *o, const char *name)
 	return true;
 }
 
+/* One PASS:WEIGHT of mix=, the weight 1 to MIX_WEIGHT_MAX. */
+static bool add_mix(struct options *o, const char *item)
+{
+	char name[16];
+	unsigned int n, weight = 0;
+	int p;
+
+	for (n = 0; item[n] && item[n] != ':' && n + 1 < sizeof(name); n++)
+		name[n] = item[n];
+	name[n] = '\0';
+	if (item[n] != ':' || !item[n + 1]) {
+		opt_error(o, "mix=: '%s' is not PASS:WEIGHT", item);
+		return false;
+	}
+	p = name_index(o, pass_names, "mix", "pass ", name);
+	if (p < 0 || p == PASS_COUNT) {
+		if (p == PASS_COUNT)
+			opt_error(o, "mix=: weigh passes one by one, not 'all'");
+		return false;
+	}
+	for (n++; item[n] >= '0' && item[n] <= '9' && weight <= MIX_WEIGHT_MAX; n++)
+		weight = weight * 10 + (unsigned int)(item[n] - '0');
+	if (item[n] || !weight || weight > MIX_WEIGHT_MAX) {
+		opt_error(o, "mix=: bad weight in '%s'; valid: 1 to %u", item, MIX_WEIGHT_MAX);
+		return false;
+	}
+	o->mix[p] = weight;
+	return true;
+}
+
+void parse_mix(struct options *o, char *val)
+{
+	unsigned int p;
+
+	for (p = 0; p < PASS_COUNT; p++)
+		o->mix[p] = 0;
+	opt_each_name(o, "mix", val, add_mix);
+}
+
 void parse_passes(struct options *o, char *val)
 {
 	o->passes = 0;

@@ -62,6 +62,8 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
  */
 #define WORTH_MIN_BP 10
 #define WORTH_MAX_BP 5000
+/* mix=: the largest weight of a pass. */
+#define MIX_WEIGHT_MAX 100
 /*
  * time=: the whole run's time budget in the page suites but suite=xen,
  * shared between the passes by need (harness/budget.h); in place of
@@ -101,6 +103,8 @@ struct options {
 	uint64_t time_ms;
 	bool time_over;
 	unsigned int worth_bp;
+	/* mix=: each pass's weight in the bottom line's one figure; all 0: none */
+	unsigned int mix[PASS_COUNT];
 	pass_set passes;
 	/* variants= as given; when empty, each suite runs all its variants */
 	char variants_arg[OPT_WORD_MAX];

@@ -143,6 +143,14 @@ const struct option_def option_defs[] = {
 		  "wholly above P%, 0.1% to 50% in steps of 0.1% "
 		  "(docs/log-format.md, \"The answer\")",
 	  .dflt = "3%" },
+	{ .key = "mix", .parse = parse_mix,
+	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
+	  .names = pass_names, .value = "PASS:W,...",
+	  .what = "the bottom lines weigh these passes into one figure, each "
+		  "pass's time a page by its weight W (1 to " STR(MIX_WEIGHT_MAX)
+		  "), where you know where your pages are, like l2f:1,mem:1 "
+		  "(docs/method.md, \"The bottom line\")",
+	  .dflt_is = "none: each pass on its own" },
 	{ .key = "time", .parse = parse_time,
 	  .programs = PROGRAM_KERNEL | PROGRAM_LINUX | PROGRAM_MODULE,
 	  .value = "T",

@@ -8,7 +8,7 @@
 #ifndef PB_SCREEN_ANSWER_H
 #define PB_SCREEN_ANSWER_H
 
-#include "harness/answer.h"
+#include "harness/answers.h"
 
 #define ANSWER_PAGE_COLS	160
 #define ANSWER_PAGE_ROWS	(ANSWER_FNS * (PASS_COUNT + 3) + ANSWER_FNS + 1)

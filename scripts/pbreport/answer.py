@@ -30,14 +30,17 @@ class Interval:
 # The groups of the answer expression (docs/log-format.md), in order.
 FIELDS = ("fn", "pass", "sizes_lo", "sizes_hi", "kernel", "versions",
           "entry", "pick", "assuming", "action", "routine", "ratio", "lo",
-          "hi", "epochs", "pick_ns", "routine_ns", "fpu", "worth", "need",
-          "why", "alike", "drift_first", "drift_last")
-# The expressions it had before: without drift=; without it and alike=;
-# without those and fpu=; without those, sizes= and fpu= (answer-v2); a
-# log is read with whichever the grammar names.
+          "hi", "epochs", "pick_ns", "routine_ns", "fpu", "price", "worth",
+          "need", "why", "alike", "drift_first", "drift_last", "unpriced",
+          "unpriced_ratio")
+# The expressions it had before: without price= and unpriced=; without
+# those and drift=; without them and alike=; without those and fpu=;
+# without those, sizes= and fpu= (answer-v2); a log is read with
+# whichever the grammar names.
 FORMS = {len(FIELDS): FIELDS}
-_DRIFT = ("drift_first", "drift_last")
-for _gone in (_DRIFT, _DRIFT + ("alike",), _DRIFT + ("alike", "fpu"),
+_PRICE = ("price", "unpriced", "unpriced_ratio")
+_DRIFT = _PRICE + ("drift_first", "drift_last")
+for _gone in (_PRICE, _DRIFT, _DRIFT + ("alike",), _DRIFT + ("alike", "fpu"),
               _DRIFT + ("alike", "sizes_lo", "sizes_hi", "fpu")):
     _f = tuple(f for f in FIELDS if f not in _gone)
     FORMS[len(_f)] = _f
@@ -69,6 +72,8 @@ class Answer:
     fpu: Optional[str] = None   # "N.Nns" measured, "?" not, None: no vector
     alike: Optional[str] = None  # switch: the quickest, within noise of routine
     drift: Optional[tuple] = None  # the ratio's (first, last) halves, where it moved
+    price_ns: Optional[float] = None  # the vector price in routine_ns (price=)
+    unpriced: Optional[tuple] = None  # (routine, ratio): a vector routine left out, unpriced
 
     @classmethod
     def from_groups(cls, groups, line=0):
@@ -98,7 +103,10 @@ class Answer:
                    (int(g["sizes_lo"]), int(g["sizes_hi"])), fpu=g.get("fpu"),
                    alike=g.get("alike"),
                    drift=None if g.get("drift_first") is None else
-                   (float(g["drift_first"]), float(g["drift_last"])))
+                   (float(g["drift_first"]), float(g["drift_last"])),
+                   price_ns=num(g.get("price")),
+                   unpriced=None if g.get("unpriced") is None else
+                   (g["unpriced"], float(g["unpriced_ratio"])))
 
     # -- what a reader sees; arithmetic only ------------------------------
     @property

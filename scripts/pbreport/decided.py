@@ -9,6 +9,7 @@ import os
 import statistics
 import subprocess
 
+from . import bottom
 from . import cpufacts, grammar, runinfo
 from .answer import Answer, NOT_A_CPU
 from .parse import PASS_IDS, pass_bytes
@@ -54,9 +55,9 @@ def figures(m, key):
         out.append("fast_string %d" % f["fast_string"])
     # No worth_bp: pagebench-decide takes worth='s default, as a run does.
     out.append("run not_a_cpu=%d tsc_khz=%d" % (not_a_cpu, m.tsc_khz or 0))
-    fpu = _fpu_line(m)
-    if fpu:
-        out.append(fpu)
+    price = _price_line(m)
+    if price:
+        out.append(price)
     passes = 0
     for (suite, name), p in m.passes.items():
         pid = PASS_ID_OF.get(name)
@@ -76,11 +77,16 @@ def figures(m, key):
     return "\n".join(out + ["end"]) + "\n" if passes or more else None
 
 
-def _fpu_line(m):
-    """The module's kernel_fpu_begin/end cost as the engine takes it
-    (struct answer_fpu, module/run.c): a task's begin + end + restore
-    and the kthread's pair, medians in hundredths of a tick, and the
-    window of its irqs line; None where the log has not both fpu lines."""
+def _price_line(m):
+    """The vector price as the engine takes it: the vector_price line's
+    figures; for a module log from before that line, its fpu lines (a
+    task's begin + end + restore and the kthread's pair, medians in
+    hundredths of a tick, and the window of its irqs line); None where
+    the log has neither (no vector routine is then named)."""
+    vp = m.facts.get("vector_price")
+    if vp and "ticks" in vp:
+        return "price ticks=%d lo=%d hi=%d held=%d window_bytes=%d" % (
+            vp["ticks"], vp["lo"], vp["hi"], vp["held"], vp["window"])
     mod = m.facts.get("module") or {}
     task, kthread = (mod.get("fpu") or {}).get("task"), (mod.get("fpu") or {}).get("kthread")
     if not task or not kthread or task["restore_median"] is None:
@@ -137,6 +143,8 @@ def fill(machines):
     for i, m in enumerate(machines):
         m.answers_from = "log" if m.answers else None
         if not m.answers:
+            m.bottoms = []
+        if not m.answers:
             text = figures(m, str(i))
             if text:
                 pending[str(i)] = (m, text)
@@ -148,12 +156,17 @@ def fill(machines):
         raise DecideError("pagebench-decide: %s" % (r.stderr.strip() or
                                                     "exit %d" % r.returncode))
     rx = grammar.compiled("answer")
+    bottom_rx = {k: grammar.compiled(k) for k in bottom.KINDS}
     cur = None
     for n, line in enumerate(r.stdout.splitlines(), 1):
         if line.startswith("machine "):
             cur = pending.get(line[len("machine "):], (None,))[0]
             continue
         body = line.split(") ", 1)[-1]
+        kind = body.split(" ", 1)[0]
+        if cur is not None and kind in bottom_rx and bottom_rx[kind].match(body):
+            bottom.Collector(cur.bottoms).add(kind, bottom_rx[kind].match(body).groups(), 0)
+            continue
         g = rx.match(body)
         if cur is None or not g:
             raise DecideError("pagebench-decide printed an unexpected line %d: %r"

@@ -29,6 +29,8 @@ PASS_ORDER = ("l1", "l1f", "l2", "l2f", "l3", "l3f", "mem", "hot", "cold",
               "tput", "lat")
 FPU_NOTE = ("*: needs kernel_fpu_begin/end, whose cost is not measured "
             "here nor in the figure (fpu=?)")
+UNPRICED_NOTE = ("*: a vector routine saves more before the price of vector "
+                 "registers, which this log does not carry (unpriced=)")
 # A decision whose ratio drifted during the run (drift=), at the cell's end.
 DRIFT_MARK = "~"
 DRIFT_NOTE = ("%s: its ratio drifted during the run (drift=): a rerun may "
@@ -87,7 +89,7 @@ class Cell:
         a = self.answer
         if a is None:
             return "-"
-        star = "*" if a.fpu_unmeasured else ""
+        star = "*" if a.fpu_unmeasured or a.unpriced else ""
         drift = DRIFT_MARK if a.drift else ""
         if self.action == "switch":
             return "→%s%s%s %s%s" % ("" if compact else " ", a.routine, star,
@@ -248,6 +250,8 @@ def build(m):
         screen.tables.append(t)
     if any(a.fpu_unmeasured for a in m.answers if a.action != "none"):
         screen.note(FPU_NOTE)
+    if any(a.unpriced for a in m.answers if a.action != "none"):
+        screen.note(UNPRICED_NOTE)
     if any(a.drift for a in m.answers if a.action != "none"):
         screen.note(DRIFT_NOTE)
     for c in (c for t in screen.tables for c in t.columns):

@@ -14,6 +14,7 @@ import re
 import sys
 
 from . import aliases, grammar
+from . import bottom
 from .answer import Answer
 
 # Canonical pass names, in the order the kernel runs them: the headers of
@@ -83,6 +84,11 @@ MAX_DIAGS = 1000
 
 # Lines whose numbers could be silently shortened by a cut.
 SAFE_UNTERMINATED = ("done", "complete")
+
+
+
+def _float_or_none(x):
+    return None if x is None else float(x)
 
 
 class Diag:
@@ -359,6 +365,7 @@ class Machine:
         self.cur_block = None           # the StrBlock lines go to
         self.answers = []               # answer.Answer, in log order
         self.answers_from = None        # "log", or "pagebench-decide" (decided.py)
+        self.bottoms = []               # bottom.BottomLine, in log order
 
     # -- facts -----------------------------------------------------------
     @property
@@ -760,6 +767,11 @@ class Reader:
             self.ratio_line(g, lineno)
         elif kind == "answer":
             cur.answers.append(Answer.from_groups(g, lineno))
+        elif kind in bottom.KINDS:
+            try:
+                bottom.Collector(cur.bottoms).add(kind, g, lineno)
+            except ValueError as e:
+                self.skip(lineno, str(e))
         elif kind == "pass":
             suite = "copy" if g[0] else "clear"
             cur.cur_pass = cur.get_pass(suite, g[1], lineno)
@@ -925,6 +937,18 @@ class Reader:
         elif kind == "module_features":
             f.setdefault("module", {})["kernel_features"] = dict(
                 kv.split("=") for kv in g[0].split())
+        elif kind == "vector_price":
+            if g[6] is not None:
+                f["vector_price"] = {"how": g[0], "where": g[1], "xcr0": g[2],
+                                     "mask": g[3], "ticks": int(g[6]),
+                                     "lo": int(g[7]), "hi": int(g[8]),
+                                     "held": int(g[9] or 0),
+                                     "window": int(g[10] or 0),
+                                     "ns": _float_or_none(g[11]),
+                                     "lo_ns": _float_or_none(g[12]),
+                                     "hi_ns": _float_or_none(g[13])}
+            else:
+                f["vector_price"] = {"how": g[0], "where": g[1], "why": g[14]}
         elif kind == "module_fpu":
             f.setdefault("module", {}).setdefault("fpu", {})[g[0]] = {
                 "begin_end_median": int(g[5]),

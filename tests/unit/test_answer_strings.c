@@ -64,7 +64,8 @@ static void begin(const char *memset_pick)
 {
 	memset(&ans, 0, sizeof(ans));
 	ans.on = true;
-	ans.run = (struct answer_run){ .worth_bp = 300, .tsc_khz = 2000000 };
+	ans.run = (struct answer_run){ .worth_bp = 300, .tsc_khz = 2000000,
+					.price = { .measured = true } };
 	ans.nxpicks[ANSWER_MEMSET] = 1;
 	ans.xpick[ANSWER_MEMSET][0] = (struct answer_pick){ .kernel = RULE_LINUX,
 		.entry = "memset", .variant = memset_pick };
@@ -86,7 +87,7 @@ static const char *line_of(const struct answer_x *x)
 {
 	static char line[OUT_LINE_MAX];
 	struct answer_head h = { answer_xfn_name(x->fn), x->pass, x->sized, x->lo, x->hi,
-				 x->routine, x->vec, x->alike };
+				 x->routine, x->vec, x->alike, x->unpriced };
 
 	answer_line(line, sizeof(line), &ans.run, &ans.xpick[x->fn][x->pick], &h, &x->a);
 	return line;
@@ -151,7 +152,7 @@ static void test_strings(void)
 	result(!strncmp(line, "answer fn=memset pass=tput sizes=16-127 kernel=linux "
 			"versions=\">=6.4\" entry=memset pick=stosb action=switch routine=avx_t "
 			"ratio=0.5000 lo=0.", 114) &&
-	       strstr(line, " epochs=11 pick_ns=20.0 routine_ns=10.0 fpu=? worth=3.0%"),
+	       strstr(line, " epochs=11 pick_ns=20.0 routine_ns=10.0 price=0.0 worth=3.0%"),
 	       "answer_strings.text", "%s", line);
 	/* The other classes were decided from their own figures: keep in 1-15 and 128-1023. */
 	x = rec(ANSWER_MEMSET, "tput", 128);
@@ -249,7 +250,8 @@ static void scrub_picks(void)
 
 	memset(&ans, 0, sizeof(ans));
 	ans.on = true;
-	ans.run = (struct answer_run){ .worth_bp = 300, .tsc_khz = 2000000 };
+	ans.run = (struct answer_run){ .worth_bp = 300, .tsc_khz = 2000000,
+					.price = { .measured = true } };
 	ans.nxpicks[ANSWER_SCRUB] = 3;
 	for (unsigned int i = 0; i < 3; i++) {
 		ans.xpick[ANSWER_SCRUB][i] = (struct answer_pick){ .kernel = RULE_XEN,

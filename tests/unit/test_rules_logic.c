@@ -54,7 +54,7 @@ const struct flag_rule flag_rules[] = {
 const unsigned int flag_rule_count = sizeof(flag_rules) / sizeof(flag_rules[0]);
 
 #define PICK(entry, first, n, variant) \
-	{ RULE_LINUX, NONE, NONE, "*", entry, entry, &atom[first], n, variant, \
+	{ RULE_LINUX, NONE, NONE, "*", entry, entry, &atom[first], n, "test", variant, \
 	  variant, NULL, "test" }
 
 const struct pick_rule pick_rules[] = {

@@ -422,8 +422,8 @@ static void add_record(struct answers *a, enum answer_fn fn, enum pass_id pass,
 		.routine = routine ? variant_named(answer_fn_op(fn), routine) : NULL,
 		.has_ratio = routine != NULL,
 		.ratio = { ratio_ppm, ratio_ppm - 1000, ratio_ppm + 1000, true },
-		/* As the module has them: the FPU cost measured (fpu=N.Nns), no mark. */
-		.has_fpu = true };
+		/* The vector price measured (price=N.N), no mark. */
+		.has_price = true };
 }
 
 /*
@@ -513,21 +513,26 @@ static void test_answer_page(void)
 				  "(32-32)  ->avx512_t -29% (29-29)") &&
 	       !strncmp(rows[9], "... ", 4), "answer_page_cut", "%u rows: '%s' '%s'", n, rows[3],
 	       rows[9]);
-	/* A vector routine whose FPU cost no one timed (fpu=?): "*", and its footnote. */
+	/*
+	 * A log without the vector price, where a vector routine saves more
+	 * before it (unpriced=): "*", and its footnote.
+	 */
 	a.run.not_a_cpu = false;
 	a.rec[a.n - 2].action = ANSWER_SWITCH;
 	a.rec[a.n - 2].why = WHY_NONE;
-	a.rec[1].has_fpu = a.rec[3].has_fpu = a.rec[5].has_fpu = false;
-	n = screen_answer_page(&a, 140, rows, ANSWER_PAGE_ROWS);
-	result(!strncmp(rows[4], "l1f   -> avx512_t* -20% (20-21)", 31) &&
-	       !strcmp(rows[n - 1], "[2] *: needs kernel_fpu_begin/end, whose cost is not measured "
-		       "here nor in the figure (fpu=?)"), "answer_page_fpu_mark", "'%s' '%s'",
-	       rows[4], rows[n - 1]);
-	a.rec[3].routine = variant_named(OP_CLEAR, "stosq");	/* not VEC: no mark */
+	a.rec[3].routine = variant_named(OP_CLEAR, "stosq");
 	a.rec[1].routine = a.rec[5].routine = a.rec[3].routine;
+	a.rec[1].unpriced = a.rec[3].unpriced = a.rec[5].unpriced =
+		variant_named(OP_CLEAR, "avx512_t");
+	n = screen_answer_page(&a, 140, rows, ANSWER_PAGE_ROWS);
+	result(!strncmp(rows[4], "l1f   -> stosq* -20% (20-21)", 28) &&
+	       !strcmp(rows[n - 1], "[2] *: a vector routine saves more before the price of vector "
+		       "registers, which this log does not carry (unpriced=)"),
+	       "answer_page_unpriced_mark", "'%s' '%s'", rows[4], rows[n - 1]);
+	a.rec[1].unpriced = a.rec[3].unpriced = a.rec[5].unpriced = NULL;
 	n = screen_answer_page(&a, 140, rows, ANSWER_PAGE_ROWS);
 	result(!strncmp(rows[4], "l1f   -> stosq -20% (20-21)", 27) && !strstr(rows[n - 1], "*:"),
-	       "answer_page_fpu_gpr", "'%s' '%s'", rows[4], rows[n - 1]);
+	       "answer_page_priced_no_mark", "'%s' '%s'", rows[4], rows[n - 1]);
 	a.n = 0;
 	result(screen_answer_page(&a, 80, rows, ANSWER_PAGE_ROWS) == 0, "answer_page_none",
 	       "a page without records");
