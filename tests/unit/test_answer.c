@@ -576,6 +576,29 @@ static void test_running(void)
 	       "picked for 4.19");
 	result(!rule_running_linux(&r, "custom", "rep_good erms"), "answer.running.no_version",
 	       "accepted a release without a version");
+	/*
+	 * FSRS, which /proc/cpuinfo never shows: an AMD CPU with FSRM under
+	 * 6.18 has it from the rules (init_amd()), not clear from its
+	 * absence, so memset's pick is REP STOSB.
+	 */
+	snprintf(d.vendor, sizeof(d.vendor), "AuthenticAMD");
+	d.family = 0x1a;
+	d.model = 2;
+	d.feats = 1ull << FEAT_FSRM | 1ull << FEAT_ERMS;
+	rule_facts_init(&facts, &d, FACT_UNKNOWN);
+	result(rule_running_linux(&r, "6.18.44-fc", "rep_good erms fsrm") &&
+	       r.nnot_shown == 1 && !strcmp(r.not_shown[0], "FSRS") &&
+	       rule_pick_running(&r, "memset", &facts, &p) && p.rule &&
+	       !strcmp(p.rule->variant, "stosb"), "answer.running.fsrs_from_rules",
+	       "not_shown=%u pick=%s", r.nnot_shown, p.rule ? p.rule->variant : "?");
+	d.feats = 1ull << FEAT_ERMS;	/* no FSRM: no FSRS, memset_orig */
+	rule_facts_init(&facts, &d, FACT_UNKNOWN);
+	result(rule_running_linux(&r, "6.18.44-fc", "rep_good erms") &&
+	       rule_pick_running(&r, "memset", &facts, &p) && p.rule &&
+	       !strcmp(p.rule->variant, "orig"), "answer.running.no_fsrs_orig",
+	       "pick=%s", p.rule ? p.rule->variant : "?");
+	d = (struct cpu_desc){ 0 };
+	rule_facts_init(&facts, &d, FACT_UNKNOWN);
 	/* 7.0 and on: clear_pages has a pick too, the range one. */
 	result(rule_running_linux(&r, "7.0.1", "rep_good erms") &&
 	       rule_pick_running(&r, "clear_pages", &facts, &p) && p.rule &&
