@@ -94,10 +94,45 @@ static void winsorize(const uint64_t *v, unsigned int n, uint64_t m,
 	}
 }
 
-void interval_of_epochs(const uint64_t *med, unsigned int epochs,
-			uint64_t quantum, struct interval *iv)
+/* x times a factor in millionths, without overflow for any 64-bit x. */
+static uint64_t times_ppm(uint64_t x, uint32_t ppm)
 {
-	uint64_t sorted[INTERVAL_EPOCHS_MAX], clipped[INTERVAL_EPOCHS_MAX], sd, half;
+	return x / PPM * ppm + x % PPM * ppm / PPM;
+}
+
+/*
+ * The half-width the blocks of v[0..n) (winsorized, in the order they
+ * ran) call for: g(B) times the standard deviation of their means; 0
+ * where too few epochs make INTERVAL_BLOCKS_MIN blocks.
+ */
+static uint64_t block_half(const uint64_t *v, unsigned int n)
+{
+	uint64_t mean[INTERVAL_BLOCKS_MAX];
+	unsigned int b, blocks = n / INTERVAL_BLOCK_EPOCHS;
+
+	if (blocks > INTERVAL_BLOCKS_MAX)
+		blocks = INTERVAL_BLOCKS_MAX;
+	if (blocks < INTERVAL_BLOCKS_MIN)
+		return 0;
+	for (b = 0; b < blocks; b++) {
+		unsigned int from = b * n / blocks, to = (b + 1) * n / blocks, e;
+		uint64_t sum = 0, rest = 0;
+
+		/* Quotient and remainder apart: a sum of 21 large figures may not fit. */
+		for (e = from; e < to; e++) {
+			sum += v[e] / (to - from);
+			rest += v[e] % (to - from);
+		}
+		mean[b] = sum + rest / (to - from);
+	}
+	return times_ppm(std_dev(mean, blocks), interval_block_factor_ppm[blocks]);
+}
+
+/* The interval of v[0..n); with blocks, at least as wide as block_half() says. */
+static void interval_of(const uint64_t *med, unsigned int epochs, uint64_t quantum,
+			bool blocks, struct interval *iv)
+{
+	uint64_t sorted[INTERVAL_EPOCHS_MAX], clipped[INTERVAL_EPOCHS_MAX], sd, half, wide;
 	unsigned int i, n = epochs < INTERVAL_EPOCHS_MAX ? epochs : INTERVAL_EPOCHS_MAX;
 
 	for (i = 0; i < n; i++)
@@ -108,13 +143,21 @@ void interval_of_epochs(const uint64_t *med, unsigned int epochs,
 	/* sorted has served for the median: winsorize's scratch. */
 	winsorize(med, n, iv->median, quantum, clipped, sorted);
 	sd = std_dev(clipped, n);
-	half = sd / PPM * interval_factor_ppm[n] +
-	       sd % PPM * interval_factor_ppm[n] / PPM;
+	half = times_ppm(sd, interval_factor_ppm[n]);
+	wide = blocks ? block_half(clipped, n) : 0;
+	if (half < wide)
+		half = wide;
 	if (half < quantum)
 		half = quantum;
 	iv->lo = iv->median > half ? iv->median - half : 0;
 	iv->hi = iv->median + half;
 	iv->has_interval = true;
+}
+
+void interval_of_epochs(const uint64_t *med, unsigned int epochs,
+			uint64_t quantum, struct interval *iv)
+{
+	interval_of(med, epochs, quantum, false, iv);
 }
 
 /* num / den in millionths; figures too large to scale lose their fraction instead. */
@@ -125,10 +168,13 @@ static uint64_t ratio_of(uint64_t num, uint64_t den)
 	return (num * RATIO_ONE + den / 2) / den;
 }
 
+static bool ratio_span(const struct epoch_series *num, const struct epoch_series *den,
+		       unsigned int from, unsigned int to, bool blocks, struct interval *iv);
+
 bool interval_of_ratio(const struct epoch_series *num,
 		       const struct epoch_series *den, struct interval *iv)
 {
-	return interval_of_ratio_span(num, den, 0, ratio_epochs(num, den), iv);
+	return ratio_span(num, den, 0, ratio_epochs(num, den), true, iv);
 }
 
 unsigned int ratio_epochs(const struct epoch_series *num, const struct epoch_series *den)
@@ -142,6 +188,12 @@ unsigned int ratio_epochs(const struct epoch_series *num, const struct epoch_ser
 bool interval_of_ratio_span(const struct epoch_series *num,
 			    const struct epoch_series *den, unsigned int from,
 			    unsigned int to, struct interval *iv)
+{
+	return ratio_span(num, den, from, to, false, iv);
+}
+
+static bool ratio_span(const struct epoch_series *num, const struct epoch_series *den,
+		       unsigned int from, unsigned int to, bool blocks, struct interval *iv)
 {
 	uint64_t ratio[INTERVAL_EPOCHS_MAX], whole, share, step;
 	unsigned int e, n;
@@ -163,7 +215,7 @@ bool interval_of_ratio_span(const struct epoch_series *num,
 	whole = ratio_of(num->median, den->median);
 	share = ratio_of(num->quantum, num->median) + ratio_of(den->quantum, den->median);
 	step = whole / RATIO_ONE * share + whole % RATIO_ONE * share / RATIO_ONE;
-	interval_of_epochs(ratio, n, step ? step : 1, iv);
+	interval_of(ratio, n, step ? step : 1, blocks, iv);
 	return true;
 }
 

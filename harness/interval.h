@@ -23,6 +23,21 @@
 /* f(E) in millionths, for odd E from INTERVAL_EPOCHS_MIN; 0 elsewhere. */
 extern const uint32_t interval_factor_ppm[INTERVAL_EPOCHS_MAX + 1];
 
+/*
+ * Blocks (docs/method.md, "Blocks"): a ratio's epochs, in the order they
+ * ran, cut into INTERVAL_BLOCKS_MAX blocks (from INTERVAL_BLOCK_EPOCHS
+ * epochs each; INTERVAL_BLOCKS_MIN where fewer fit, none below that):
+ * its interval is at least g(B) times the standard deviation of the
+ * blocks' means, g(B) in millionths. A shared machine's slower moves
+ * (another guest's load, the host's clock) shift whole stretches of a
+ * run, and a rerun lands in another stretch: the epochs' spread around
+ * one median misses that, the blocks' spread shows it.
+ */
+#define INTERVAL_BLOCKS_MIN	3
+#define INTERVAL_BLOCKS_MAX	4
+#define INTERVAL_BLOCK_EPOCHS	3
+extern const uint32_t interval_block_factor_ppm[INTERVAL_BLOCKS_MAX + 1];
+
 struct interval {
 	uint64_t median;	/* of the epochs' medians */
 	uint64_t lo, hi;	/* valid only with has_interval */
@@ -89,7 +104,8 @@ struct epoch_series {
  * Ratios are kept in millionths: RATIO_ONE is 1.
  * interval_of_ratio(): num's time over den's, epoch by epoch (each
  * epoch's ratio that of the two epoch medians), its median and 95%
- * interval, its quantum each figure's quantum's share of the ratio. The
+ * interval, at least as wide as its blocks' spread says (above), its
+ * quantum each figure's quantum's share of the ratio. The
  * one arithmetic of the ratio lines (harness/suites/figures.c) and the
  * answer (harness/answer.c). False where the two have no epochs in
  * common, or a zero median.
@@ -101,7 +117,9 @@ bool interval_of_ratio(const struct epoch_series *num,
 unsigned int ratio_epochs(const struct epoch_series *num, const struct epoch_series *den);
 /*
  * The same over the epochs from..to-1 of the two (to at most ratio_epochs()):
- * a part of a run, as the answer's drift compares two (harness/answer.h).
+ * a part of a run, as the answer's drift compares two (harness/answer.h);
+ * the epochs' spread alone, without the blocks: drift is what the two
+ * halves' medians say of the run's slower moves.
  */
 bool interval_of_ratio_span(const struct epoch_series *num,
 			    const struct epoch_series *den, unsigned int from,

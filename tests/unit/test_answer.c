@@ -714,14 +714,19 @@ static void test_drift(void)
 	unsigned int t, moved_steady = 0, moved_loud = 0, moved_shift = 0;
 	bool ok;
 
-	/* As on the Intel VM: regs_nopf 1.22 of REP MOVSQ, then 1.6 with the sibling busy. */
+	/*
+	 * As on the Intel VM: regs_nopf 1.22 of REP MOVSQ, then 1.6 with the
+	 * sibling busy. The blocks' spread (harness/interval.h) widens the
+	 * ratio's interval below 1 - worth: no sure keep on such a run, but
+	 * undecided, and drift= says why.
+	 */
 	drifting(&p, 21, 1.22, 1.60, 0.03);
 	ok = decide(&cpu_run, &pk, ANSWER_COPY_PAGE, PASS_L1, &p, &a);
 	answer_text(line, sizeof(line), &cpu_run, &pk, &a);
-	result(ok && a.action == ANSWER_KEEP && a.drift.moved &&
+	result(ok && a.action == ANSWER_UNDECIDED && a.drift.moved &&
 	       a.drift.first > 1150000 && a.drift.first < 1290000 &&
 	       a.drift.last > 1520000 && a.drift.last < 1680000 &&
-	       strstr(line, " worth=3.0% drift=1.") && !strstr(line, "alike="),
+	       strstr(line, " drift=1.") && !strstr(line, "alike="),
 	       "answer.drift_moved", "%s", line);
 	/* Too few epochs to split: none. */
 	drifting(&p, 9, 1.22, 1.60, 0.03);
