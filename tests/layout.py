@@ -240,10 +240,17 @@ def crowded_folders(files=None):
 # ours, standing on their own (not inside a URL or another path).
 NAMED_PATH = re.compile(
     r"(?<![\w./<-])((?:boot|kernel|harness|lib|cpu|variants|linux|tools|"
-    r"module|scripts|tests|docs|results|\.ci)/[\w.*/+-]*[\w*/])")
+    r"module|scripts|tests|docs|results|lab|\.ci)/[\w.*/+-]*[\w*/])")
 # Not repository paths: what the build writes, and the Linux tree's own.
 NOT_OURS = ("build/", "linux/module.h")
 CHECKED_EXT = SOURCE_EXT + (".py", ".md", ".sh", ".txt", ".ld", ".cfg")
+
+
+def kept_as_it_came(f):
+    """A fixture, a log or a lab transcript: what it names is as it was
+    when it was made; only the READMEs beside them are held to the tree."""
+    return f.startswith("tests/fixtures/") or \
+        (f.startswith(("results/", "lab/")) and not f.endswith("README.md"))
 
 
 def named_paths(scan=None):
@@ -256,8 +263,7 @@ def named_paths(scan=None):
     folders |= {p for f in folders for p in _parents(f)}
     bad = []
     for f in scan or files:
-        if not (f.endswith(CHECKED_EXT) or _is_script(f)) or \
-           f.startswith(("tests/fixtures/", "results/")):
+        if not (f.endswith(CHECKED_EXT) or _is_script(f)) or kept_as_it_came(f):
             continue
         text = open(os.path.join(REPO, f), encoding="utf-8", errors="replace").read()
         for lineno, line in enumerate(text.splitlines(), 1):

@@ -15,12 +15,15 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
-from report_tool import ROOT, run_tool  # noqa: E402
+from report_tool import run_tool  # noqa: E402
 from pbreport import commit, decided, explain, grammar, matrix, parse  # noqa: E402
 from pbreport.answer import Answer, Interval  # noqa: E402
 
 FIX = os.path.join(HERE, "fixtures", "answer")
 A, B, TCG = (os.path.join(FIX, n) for n in ("emr-a.log", "emr-b.log", "tcg.log"))
+# Real runs' logs (tests/fixtures/real/README.md) and the 2021 file.
+REAL = os.path.join(HERE, "fixtures", "real")
+XEN_2021 = os.path.join(REAL, "xen-2021-clear-page.txt")
 LINE = re.compile("^" + grammar.TAG + grammar.regex("answer"))
 FIELDS = ("fn", "pass", "sizes_lo", "sizes_hi", "kernel", "versions", "entry",
           "pick", "assuming", "action", "routine", "ratio", "lo", "hi", "epochs",
@@ -333,8 +336,7 @@ class NewFunctions(unittest.TestCase):
         return out
 
     def machine(self):
-        m = machine(os.path.join(ROOT, "results",
-                                 "epyc-linux-cpu-strings-2026-11-30.log"))
+        m = machine(os.path.join(REAL, "epyc-linux-cpu-strings-2026-11-30-run2.log"))
         m.answers = [Answer.from_groups(LINE.match(l).groups())
                      for l in self.lines()]
         return m
@@ -365,13 +367,14 @@ class NewFunctions(unittest.TestCase):
         self.assertNotRegex(text, r"(?m)^cpus1 .*\*")
 
 
-class ResultsLogs(unittest.TestCase):
-    """verdict of every results/ log: one screen once it has answer
-    lines; until then, the line that says it has none, per machine."""
+class RealLogs(unittest.TestCase):
+    """verdict of every real run's log of the fixtures: one screen once it
+    has answer lines; until then, the line that says it has none, per
+    machine."""
 
-    def test_every_results_log(self):
-        paths = sorted(glob.glob(os.path.join(ROOT, "results", "*.log")) +
-                       [os.path.join(ROOT, "results", "xen-2021-clear-page.txt")])
+    def test_every_real_log(self):
+        paths = sorted(glob.glob(os.path.join(REAL, "*.log")) + [XEN_2021] +
+                       glob.glob(os.path.join(HERE, "fixtures", "report", "qemu-*.log")))
         self.assertGreater(len(paths), 10)
         for path in paths:
             with self.subTest(log=os.path.basename(path)):
@@ -519,7 +522,7 @@ class LinuxPicksOn2021(unittest.TestCase):
         """The 2021 file names no vendor: where erms=1, Linux's picks
         (ERMS before REP_GOOD) are REP STOSB assuming fast strings on;
         where erms=0, REP_GOOD decides and needs the vendor: unknown."""
-        path = os.path.join(ROOT, "results", "xen-2021-clear-page.txt")
+        path = XEN_2021
         rc, out, err = run_tool("verdict", "-q", "--json", path)
         self.assertEqual(rc, 0, err)
         machines = json.loads(out)["machines"]
@@ -545,7 +548,7 @@ class UnnamedCpus(unittest.TestCase):
     def test_each_2021_machine_is_its_own_group(self):
         """Jan's 2021 file names no CPU: each run is a group of its own in
         the commit block, never one 'unknown CPU' group of eight."""
-        path = os.path.join(ROOT, "results", "xen-2021-clear-page.txt")
+        path = XEN_2021
         ms, _ = parse.load([path])
         ms = [m for m in ms if m.has_data]
         rc, out, err = run_tool("verdict", "-q", "--format", "commit", path)
@@ -554,7 +557,7 @@ class UnnamedCpus(unittest.TestCase):
         self.assertNotIn("CPU group of", out)
 
     def test_several_machines_get_no_second_fleet_view(self):
-        path = os.path.join(ROOT, "results", "xen-2021-clear-page.txt")
+        path = XEN_2021
         rc, out, err = run_tool("verdict", "-q", path)
         self.assertEqual(rc, 0, err)
         self.assertNotIn("\ngroup ", out)

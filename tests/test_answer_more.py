@@ -2,8 +2,8 @@
 harness/answer_strings.c): a short pagebench-linux suite=strings run on
 this machine's CPU prints one line per function, mode, size class and
 pick, in the grammar, its figures the arithmetic of its own value lines;
-pagebench-decide gives the strings and scrub logs of results/ one answer
-per question. Nothing here asserts which routine wins."""
+pagebench-decide gives a real strings and scrub log (tests/fixtures/real/)
+one answer per question. Nothing here asserts which routine wins."""
 import os
 import statistics
 import subprocess
@@ -13,6 +13,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+REAL = os.path.join(HERE, "fixtures", "real")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from pbreport import decided, grammar, parse  # noqa: E402
 
@@ -121,22 +122,21 @@ class StringsRun(unittest.TestCase):
         self.assertGreater(checked, 0)
 
 
-class ResultsLogs(unittest.TestCase):
-    """pagebench-decide on the strings and scrub logs of results/, which
-    carry no answer lines."""
+class RealLogs(unittest.TestCase):
+    """pagebench-decide on a real strings and scrub log, which carry no
+    answer lines."""
 
     def machine(self, name):
         if not os.access(decided.TOOL, os.X_OK):
             self.fail("%s is not built: run make" % decided.TOOL)
-        ms, _ = parse.load([os.path.join(ROOT, "results", name)])
+        ms, _ = parse.load([os.path.join(REAL, name)])
         self.assertFalse(ms[0].answers)
         decided.fill(ms)
         self.assertEqual(ms[0].answers_from, "pagebench-decide")
         return ms[0]
 
     def test_strings_logs(self):
-        for name in ("epyc-linux-cpu-strings-2026-11-30.log",
-                     "epyc-linux-cpu-strings-2026-11-30-run2.log"):
+        for name in ("epyc-linux-cpu-strings-2026-11-30-run2.log",):
             with self.subTest(log=name):
                 m = self.machine(name)
                 a = m.answers
@@ -170,7 +170,7 @@ class ModuleFpuCost(unittest.TestCase):
     `linux-module fpu` and `irqs` lines reach pagebench-decide as the
     module's own run would have used them (module/run.c), so a vector
     routine is weighed with its kernel_fpu_begin/end cost, not `fpu=?`."""
-    LOG = os.path.join(ROOT, "results", "xeon-qemu-tcg-translator-module-clear-2026-12-01.log")
+    LOG = os.path.join(REAL, "xeon-qemu-tcg-translator-module-clear-2026-12-01.log")
     DECIDE = os.path.join(ROOT, "build", "bin", "pagebench-decide")
 
     def decide(self, text):

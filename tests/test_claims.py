@@ -137,7 +137,7 @@ class EvaluateTest(unittest.TestCase):
         self.assertIn("unknown claim id nope", err)
 
     def test_2021_file(self):
-        path = os.path.join(ROOT, "results", "xen-2021-clear-page.txt")
+        path = os.path.join(ROOT, "tests", "fixtures", "real", "xen-2021-clear-page.txt")
         rc, out, err = run_claims("--json", "-q", path)
         self.assertEqual(rc, 0, err)
         doc = json.loads(out)

@@ -12,7 +12,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "scripts", "docs-examples")
-LOG = "results/epyc-linux-cpu-answer-clear-l1-l2-2026-12-01.log"
+LOG = "tests/fixtures/real/epyc-linux-cpu-scrub-2026-11-30.log"
 CMD = "scripts/pagebench-report winners " + LOG
 
 

@@ -25,13 +25,13 @@ from pbreport.answer import Answer  # noqa: E402
 TOOL = os.path.join(REPO, "build", "bin", "pagebench-linux")
 REPORT = os.path.join(REPO, "scripts", "pagebench-report")
 DECIDE = os.path.join(REPO, "build", "bin", "pagebench-decide")
-RESULTS = os.path.join(REPO, "results")
-# Logs without answer lines, between them: switch, keep, undecided, the
-# whys (not-a-cpu, no-interval, pick-not-measured), a table wider than 100
-# columns, picks merged; a few, as parsing a log is most of the cost.
-RESULT_LOGS = ("emr-linux-cpu-2026-12-01.log", "epyc-linux-cpu-2026-11-30.log",
-               "epyc-kvm-emulator-xen-2026-11-30.log",
-               "xeon-qemu-tcg-translator-module-xen-2026-12-01.log")
+FIXTURES = os.path.join(REPO, "tests", "fixtures")
+# Real logs without answer lines, between them: switch, keep, undecided,
+# the whys (not-a-cpu, no-interval, pick-not-measured), a table wider than
+# 100 columns, picks merged; a few, as parsing a log is most of the cost.
+REAL_LOGS = ("real/emr-linux-cpu-2026-12-01.log", "real/epyc-linux-cpu-2026-11-30.log",
+             "report/qemu-kvm-emulator-xen-epyc-2026-11-30.log",
+             "real/xeon-qemu-tcg-translator-module-xen-2026-12-01.log")
 SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 QUICK = ["suite=clear", "passes=l1", "time=2s"]
 TAG = re.compile(r"^\(PB\) (.*)$")
@@ -143,17 +143,17 @@ class LinuxLogFile(unittest.TestCase):
 
 
 class LinuxAnswerMatrixResults(unittest.TestCase):
-    """The C matrix equals matrix.py's on logs in results/ without answer
+    """The C matrix equals matrix.py's on real logs without answer
     lines, whose answers pagebench-decide makes with the engine. The
     one footnote that may differ is not-a-cpu's: matrix.py names what ran
     (TCG, an emulator), which the engine's records do not hold."""
 
-    def test_results(self):
+    def test_real_logs(self):
         if not os.access(DECIDE, os.X_OK):
             raise AssertionError("%s is not built: run make" % DECIDE)
         compared = 0
-        for name in RESULT_LOGS:
-            with open(os.path.join(RESULTS, name), "rb") as f:
+        for name in REAL_LOGS:
+            with open(os.path.join(FIXTURES, name), "rb") as f:
                 machines, _ = P.read_bytes(f.read(), name)
             figures = {i: decided.figures(m, str(i)) for i, m in enumerate(machines)
                        if not m.answers}
@@ -179,7 +179,7 @@ class LinuxAnswerMatrixResults(unittest.TestCase):
                         else:
                             self.assertEqual(g, w)
                 compared += 1
-        self.assertEqual(compared, len(RESULT_LOGS))
+        self.assertEqual(compared, len(REAL_LOGS))
 
 
 class LinuxAnswerMatrixDrift(unittest.TestCase):

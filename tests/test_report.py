@@ -793,7 +793,7 @@ class CliTest(unittest.TestCase):
         """A log with ratio lines: each pass table has the reference's
         column, each variant's ratio line in it, 1 on the reference's own
         row; a log without ratio lines has no such column."""
-        log = os.path.join(ROOT, "results", "emr-linux-cpu-ratios-2026-12-01.log")
+        log = os.path.join(ROOT, "tests", "fixtures", "real", "emr-linux-cpu-ratios-2026-12-01.log")
         code, out, err = run_tool("summary", "-q", log)
         self.assertEqual(code, 0, err)
         table = out[out.index("-- L1 w/o flush"):].split("\n\n")[0]
@@ -817,7 +817,7 @@ class CliTest(unittest.TestCase):
         interval, not the single calls' min and max (a batched median may
         lie outside those), and it has no quartile box; a log before epochs
         keeps min to max and the box."""
-        log = os.path.join(ROOT, "results", "emr-linux-cpu-ratios-2026-12-01.log")
+        log = os.path.join(ROOT, "tests", "fixtures", "real", "emr-linux-cpu-ratios-2026-12-01.log")
         code, page, err = run_tool("html", "-q", log)
         self.assertEqual(code, 0, err)
         tips = re.findall(r'data-variant="stosb"><title>([^<]*)</title>', page)

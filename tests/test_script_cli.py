@@ -57,7 +57,7 @@ class ExitStatus(unittest.TestCase):
         env = dict(os.environ)
         env.pop("PYTHONUNBUFFERED", None)       # the buffer meets the pipe at exit
         for name in SCRIPTS[1:] + ("coverage-check", "order-check", "bench-vs-peers",
-                                   "interval-constants"):
+                                   "interval-constants", "results-index"):
             with self.subTest(script=name):
                 r, w = os.pipe()
                 os.close(r)

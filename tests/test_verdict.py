@@ -149,13 +149,14 @@ class EmulatedRunTest(unittest.TestCase):
         self.assertEqual(groups, [["a.log", "c.log"], ["b.log", "e.log"]])
 
     def test_emulator_named_logs_without_hot_load(self):
-        """results/'s epyc-kvm-emulator-* logs have no hot load line and
-        a real CPU's cpu line; their name says emulator: no CPU group, no
-        advice."""
-        paths = [os.path.join(REPO, "results", n) for n in (
-            "epyc-kvm-emulator-2026-11-30.log",
-            "epyc-kvm-emulator-xen-2026-11-30.log",
-            "epyc-linux-cpu-2026-11-30.log")]
+        """The kernel under an emulating KVM, from before the hot load
+        line: a real CPU's cpu line, and only the file's name says
+        emulator: no CPU group, no advice; pagebench-linux's log of the
+        same CPU a group of its own."""
+        paths = [os.path.join(REPO, "tests", "fixtures", n) for n in (
+            "report/qemu-kvm-emulator-epyc-2026-11-30.log",
+            "report/qemu-kvm-emulator-xen-epyc-2026-11-30.log",
+            "real/epyc-linux-cpu-2026-11-30.log")]
         ms, _ = P.load(paths)
         ms = [m for m in ms if m.has_data]
         decided.fill(ms)
@@ -177,7 +178,7 @@ class EmulatedRunTest(unittest.TestCase):
 
     def test_a_real_emulator_log(self):
         """The kernel under this project's PVM KVM."""
-        v = verdict_json(os.path.join(REPO, "results",
+        v = verdict_json(os.path.join(REPO, "tests", "fixtures", "real",
                                       "emr-kvm-emulator-hot-load-2026-12-01.log"))
         m = v["machines"][0]
         self.assertEqual(m["runs_on"], "emulator")
@@ -275,7 +276,7 @@ class OneWinnerTest(unittest.TestCase):
     def test_scrub_steps(self):
         """summary's scrub steps ("cpus=2", "cpus=4 remote") end with the
         answers of the step (pass=cpus2, cpus4_remote), not "none"."""
-        path = os.path.join(REPO, "results", "epyc-linux-cpu-scrub-2026-11-30.log")
+        path = os.path.join(REPO, "tests", "fixtures", "real", "epyc-linux-cpu-scrub-2026-11-30.log")
         m = self.answers(path)
         steps = {a.pass_id for a in m.answers if a.fn == "scrub"}
         self.assertTrue(steps)

@@ -41,9 +41,10 @@ def host(m):
                                                   " on bare metal")
 
 
-# results/ names a run that measured an instruction emulator so
-# (results/README.md): the logs from before the hot load line say it
-# nowhere else (their cpu line is the host's CPU, their hypervisor KVM's).
+# This project names the log of a run that measured an instruction
+# emulator so (tests/fixtures/report/qemu-kvm-emulator-*.log): the logs
+# from before the hot load line say it nowhere else (their cpu line is
+# the host's CPU, their hypervisor KVM's).
 EMULATOR_NAME_RE = re.compile(r"(^|[-_.])emulator([-_.]|$)", re.I)
 
 

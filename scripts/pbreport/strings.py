@@ -104,8 +104,9 @@ def sizes(b):
 
 
 # A lead moves only to a variant faster by more than this share (--tie).
-# Runs differ by more than their own reps show: between the two
-# back-to-back runs in results/ (epyc-linux-cpu-strings-2026-11-30*.log)
+# Runs differ by more than their own reps show: between two back-to-back
+# runs (results/epyc-linux-cpu-strings-2026-11-30.log and
+# tests/fixtures/real/epyc-linux-cpu-strings-2026-11-30-run2.log)
 # the reps called 3098 of 4182 differences significant, while one
 # variant's median at one size moved by 1.4 % (median), 3.1 % (third
 # quartile), 10 % (ninth decile) between the runs (docs/method.md).
