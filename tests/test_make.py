@@ -1,6 +1,9 @@
-"""make on a machine without the tools names scripts/deps (issue 18)."""
+"""make on a machine without the tools names scripts/deps (issue 18); make
+says one line per stage, V=1 every command."""
 import os
+import shutil
 import subprocess
+import tempfile
 import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -26,3 +29,31 @@ class MissingTools(unittest.TestCase):
         r = self.make("NASM=pb-no-such-nasm", "test")
         self.assertNotIn("missing pb-no-such-nasm", r.stderr)
         self.assertIn("scripts/deps test", r.stdout)
+
+
+class Quiet(unittest.TestCase):
+    """Without V=1 a stage that works says one line, however many of its
+    recipes run; V=1 echoes each command. A few objects, built into a
+    folder of the test's own (B=)."""
+
+    def make(self, *args):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        objects = [os.path.join(tmp, o) for o in ("h/lib/fmt.o", "h/lib/sort.o", "h/lib/out.o",
+                                                  "k/lib/fmt.o", "k/lib/sort.o")]
+        r = subprocess.run(["make", "-j2", "B=" + tmp] + list(args) + objects, cwd=REPO,
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(all(os.path.exists(o) for o in objects), r.stdout)
+        return tmp, r.stdout.splitlines()
+
+    def test_one_line_per_stage(self):
+        tmp, lines = self.make()
+        self.assertEqual(sorted(lines), sorted([
+            "build: kernel and ISO (%s/pagebench.elf, %s/pagebench.iso)" % (tmp, tmp),
+            "build: tools (%s/bin/)" % tmp]))
+
+    def test_v1_shows_every_command(self):
+        tmp, lines = self.make("V=1")
+        self.assertEqual(len([l for l in lines if " -c -o %s/" % tmp in l]), 5, lines)
+        self.assertFalse([l for l in lines if l.startswith("build: ")], lines)

@@ -378,6 +378,10 @@ class MakeRun(unittest.TestCase):
         ignored = subprocess.run(["git", "-C", REPO, "check-ignore", "-q", "build/logs/x.log"])
         self.assertEqual(ignored.returncode, 0, "build/logs is not ignored by git")
 
+    def test_v1_shows_the_raw_log(self):
+        self.assertNotIn("--raw", self.run_line())
+        self.assertIn("--raw", self.run_line("V=1"))
+
 
 class SavedLog(unittest.TestCase):
     """The saved log holds GRUB's text without its screen's control
@@ -495,7 +499,7 @@ class Answer(unittest.TestCase):
 
     def test_make_run_asks_for_it(self):
         with open(os.path.join(REPO, "Makefile")) as f:
-            self.assertRegex(f.read(), r"\n\tscripts/run-qemu --answer ")
+            self.assertRegex(f.read(), r"\n\t\$\(Q\)scripts/run-qemu --answer ")
 
 
 def on_terminal(argv, env, timeout=60):
