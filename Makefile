@@ -3,6 +3,7 @@
 #   make run      boot it under QEMU, save the serial log; on a terminal a progress
 #                 line, the answer and where the log is
 #   make test     all tests; ends with "N passed, N failed, N skipped"
+#   make unit-tests  the C unit tests (tests/unit/) in build/tests/, which make test builds
 #   make bench    pagebench-linux beside perf bench and likwid-bench, figures only
 #   make module   build/module/pagebench.ko, against KDIR's kernel headers
 #   V=1           every command as it runs, and make run's serial log as it comes
@@ -38,6 +39,7 @@ stage = $(if $(stage_started_$1),,$(eval stage_started_$1 := 1)@echo '$(stage_te
 endif
 stage_text_image := build: kernel and ISO ($(B)/pagebench.elf, $(B)/pagebench.iso)
 stage_text_tools := build: tools ($(B)/bin/)
+stage_text_tests := build: unit tests ($(B)/tests/)
 stage_text_module := build: module ($(B)/module/pagebench.ko)
 # One lookup for the build and every script's --version.
 VERSION := $(shell scripts/version)
@@ -83,9 +85,10 @@ VARIANT_OBJ := $(patsubst %.asm,$(B)/k/%.o,$(VARIANT_ASM) $(HARNESS_ASM))
 HARNESS_LIB := $(B)/h/libharness.a
 HARNESS_OBJ := $(patsubst %.c,$(B)/h/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 
-UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/bin/%,$(wildcard tests/unit/test_*.c))
+# build/bin holds what a user runs; the unit tests live apart, built by make test.
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 BIN := $(B)/bin/pagebench-cpuid $(B)/bin/pagebench-linux \
-	$(B)/bin/pagebench-linux-static $(B)/bin/pagebench-core-probe $(B)/bin/pagebench-store-value $(B)/bin/pagebench-decide $(UNIT_TESTS)
+	$(B)/bin/pagebench-linux-static $(B)/bin/pagebench-core-probe $(B)/bin/pagebench-store-value $(B)/bin/pagebench-decide
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
 # Plain make on a machine without the tools names the script that
@@ -101,7 +104,7 @@ $(error missing $(strip $(MISSING)): run scripts/deps (as root it installs what 
 endif
 endif
 
-.PHONY: all run test bench deps clean module FORCE
+.PHONY: all run test unit-tests bench deps clean module FORCE
 # Keep the objects pattern rules make on the way: no rebuild on the next make.
 .SECONDARY:
 all: $(B)/pagebench.elf $(B)/pagebench.iso $(BIN)
@@ -130,8 +133,9 @@ $(B)/k/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(KCFLAGS) -c -o $@ $<
 
+# The variants' and the suites' assembly is the tools' too (VARIANT_OBJ).
 $(B)/k/%.o: %.asm Makefile
-	$(call stage,image)
+	$(call stage,$(if $(filter $(VARIANT_OBJ),$@),tools,image))
 	@mkdir -p $(dir $@)
 	$(Q)$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP -o $@ $<
 
@@ -139,8 +143,9 @@ $(B)/k/%.o: %.asm Makefile
 # lists them), so the variants' shared include is named here by hand.
 $(patsubst %.asm,$(B)/k/%.o,$(VARIANT_ASM)): $(wildcard variants/*.inc)
 
+# User-space objects of tests/ and kernel/, and the font, serve only the unit tests.
 $(B)/h/%.o: %.c Makefile
-	$(call stage,tools)
+	$(call stage,$(if $(filter $(B)/h/tests/% $(B)/h/kernel/% $(B)/h/$(FONT_C:.c=.o),$@),tests,tools))
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(HCFLAGS) -c -o $@ $<
 
@@ -164,23 +169,24 @@ $(HARNESS_LIB): $(HARNESS_OBJ)
 TOOLS_COMMON := $(B)/h/tools/cpuid_dump.o $(HARNESS_LIB)
 
 # The archive last: kernel objects a test adds below may need harness code.
-$(B)/bin/test_%: $(B)/h/tests/unit/test_%.o $(B)/h/tests/unit/abi.o $(TOOLS_COMMON)
+$(B)/tests/test_%: $(B)/h/tests/unit/test_%.o $(B)/h/tests/unit/abi.o $(TOOLS_COMMON)
 	@mkdir -p $(dir $@)
+	$(call stage,tests)
 	$(Q)$(CC) -o $@ $(filter-out $(HARNESS_LIB),$^) $(HARNESS_LIB)
 
 # Tests that run a suite: user space's host of ring 0's means (linux/host_ring0.c).
-$(B)/bin/test_sample $(B)/bin/test_strings_run: $(B)/h/linux/host_ring0.o
+$(B)/tests/test_sample $(B)/tests/test_strings_run: $(B)/h/linux/host_ring0.o
 # suite=scrub's per-node memory check, on a made-up sysfs.
-$(B)/bin/test_node_mem: $(B)/h/linux/node_mem.o
+$(B)/tests/test_node_mem: $(B)/h/linux/node_mem.o
 
 # Kernel code that is pure (no ring 0), tested in user space.
-$(B)/bin/test_acpi: $(B)/h/kernel/acpi/tables.o
-$(B)/bin/test_logfile: $(B)/h/kernel/efi/log_keep.o $(B)/h/kernel/efi/efi_path.o
-$(B)/bin/test_tsc: $(B)/h/kernel/time/amd_pstate.o
-$(B)/bin/test_mem: $(B)/h/kernel/boot/mem.o
-$(B)/bin/test_smp: $(B)/h/kernel/smp/plan.o
+$(B)/tests/test_acpi: $(B)/h/kernel/acpi/tables.o
+$(B)/tests/test_logfile: $(B)/h/kernel/efi/log_keep.o $(B)/h/kernel/efi/efi_path.o
+$(B)/tests/test_tsc: $(B)/h/kernel/time/amd_pstate.o
+$(B)/tests/test_mem: $(B)/h/kernel/boot/mem.o
+$(B)/tests/test_smp: $(B)/h/kernel/smp/plan.o
 # The screen's layout, drawing and page-table code, on buffers of the test's own.
-$(B)/bin/test_screen: $(B)/h/kernel/screen/screen.o $(B)/h/kernel/screen/log.o \
+$(B)/tests/test_screen: $(B)/h/kernel/screen/screen.o $(B)/h/kernel/screen/log.o \
 	$(B)/h/kernel/screen/fb.o $(B)/h/kernel/screen/answer.o \
 	$(B)/h/kernel/x86/paging.o $(B)/h/$(FONT_C:.c=.o)
 
@@ -268,8 +274,10 @@ run: DEPS_FOR = run
 run: deps all
 	$(Q)scripts/run-qemu --answer $(if $(filter 1,$(V)),--raw) $(if $(filter 1,$(SAVE)),--log-dir results) $(RUN_ARGS)
 
+unit-tests: $(UNIT_TESTS)
+
 test: DEPS_FOR = test
-test: deps all
+test: deps all unit-tests
 	$(Q)tests/run
 
 bench: DEPS_FOR = bench

@@ -1,6 +1,8 @@
 """make on a machine without the tools names scripts/deps (issue 18); make
 says one line per stage, V=1 every command."""
+import glob
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -57,3 +59,29 @@ class Quiet(unittest.TestCase):
         tmp, lines = self.make("V=1")
         self.assertEqual(len([l for l in lines if " -c -o %s/" % tmp in l]), 5, lines)
         self.assertFalse([l for l in lines if l.startswith("build: ")], lines)
+
+
+class Products(unittest.TestCase):
+    """build/bin holds the tools a user runs; the C unit tests go to
+    build/tests/, built by make test and make unit-tests, not by make."""
+
+    def linked(self, goal):
+        r = subprocess.run(["make", "-n", "-B", goal], cwd=REPO, capture_output=True,
+                           text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return {o for o in re.findall(r" -o (\S+)", r.stdout) if not o.endswith((".o", ".c"))}
+
+    def test_make_builds_tools_only(self):
+        linked = self.linked("all")
+        self.assertTrue(any(o.startswith("build/bin/") for o in linked), linked)
+        self.assertEqual([o for o in linked if o.startswith("build/bin/")
+                          and not os.path.basename(o).startswith("pagebench-")], [])
+        self.assertEqual([o for o in linked if "test_" in o], [])
+
+    def test_unit_tests_go_to_build_tests(self):
+        sources = glob.glob(os.path.join(REPO, "tests", "unit", "test_*.c"))
+        want = {"build/tests/" + os.path.basename(s)[:-2] for s in sources}
+        self.assertGreater(len(want), 10)
+        for goal in ("unit-tests", "test"):
+            with self.subTest(goal=goal):
+                self.assertEqual({o for o in self.linked(goal) if "test_" in o}, want)
