@@ -73,7 +73,16 @@ class Table(unittest.TestCase):
                  "status = ok\n": r"\[x\]: invalid literal",
                  "must = ^(unclosed\n": r"\[x\]: missing \)",
                  "readonly = yes\n": r"\[x\]: keys and readonly need launcher = qemu",
-                 "launcher = qemu\nloader = iso\nappend = a=b\n": r"\[x\]: QEMU boots the built ISO"}
+                 "launcher = qemu\nloader = iso\nappend = a=b\n": r"\[x\]: QEMU boots the built ISO",
+                 "groups = boot nosuch\n": r"\[x\]: groups = nosuch; valid: fast boot kvm",
+                 "groups =\n": r"\[x\]: groups = \(none\); valid: ",
+                 "accel = kvm\ngroups = fast boot\n":
+                     r"\[x\]: not in group kvm: the row says accel = kvm",
+                 "groups = boot uefi\n":
+                     r"\[x\]: in group uefi: the row does not say firmware = ovmf",
+                 "loader = usb\ngroups = boot\n": r"\[x\]: not in group usb",
+                 "smp = 2\ngroups = boot\n": r"\[x\]: not in group smp",
+                 "loader = iso\ngroups = fast\n": r"\[x\]: not in group boot"}
         for body, why in cases.items():
             with self.subTest(body=body):
                 with self.assertRaisesRegex(boots.RowError, why):
@@ -92,6 +101,7 @@ class Commands(unittest.TestCase):
 
     def test_run_qemu(self):
         cmd = self.command("loader = usb\nfirmware = ovmf\ncpu = EPYC\nsmp = 4\n"
+                           "groups = boot uefi usb smp\n"
                            "append = suite=xen reps=1\nqemu_args = -machine q35 -no-hpet\n"
                            "screen_pages = 2\nrun_qemu_args = --answer\n")
         self.assertEqual(cmd[0], boots.RUN_QEMU)
@@ -103,15 +113,16 @@ class Commands(unittest.TestCase):
                                    "--screendump", "/T/screen.ppm", "--screendump-pages", "2",
                                    "--answer"])
         # No append field: the built ISO and its menu; auto: run-qemu picks.
-        cmd = self.command("loader = iso\naccel = auto\n")
+        cmd = self.command("loader = iso\naccel = auto\ngroups = boot\n")
         self.assertNotIn("--append", cmd)
         self.assertNotIn("--accel", cmd)
         # An empty append is the kernel's defaults, passed as such.
-        cmd = self.command("append =\n", more_append=" stall_limit_ms=9")
+        cmd = self.command("append =\ngroups = boot\n", more_append=" stall_limit_ms=9")
         self.assertEqual(cmd[cmd.index("--append") + 1], "stall_limit_ms=9")
 
     def test_qemu_itself(self):
         cmd = self.command("launcher = qemu\nloader = usb\nfirmware = ovmf\nreadonly = yes\n"
+                           "groups = boot uefi usb\n"
                            "memory = 2G\n", stick="/T/a,b.img")
         self.assertEqual(cmd[0], boots.QEMU)
         self.assertIn("if=none,id=stick,format=raw,file=/T/a,,b.img,readonly=on", cmd)
@@ -119,12 +130,13 @@ class Commands(unittest.TestCase):
         self.assertEqual(cmd[cmd.index("-m") + 1], "2G")
         self.assertEqual(cmd[cmd.index("-cpu") + 1], "max")
         self.assertIn("isa-debug-exit,iobase=0xf4,iosize=0x04", cmd)
-        cmd = self.command("launcher = qemu\nappend = selftest=map\n")
+        cmd = self.command("launcher = qemu\nappend = selftest=map\ngroups = boot\n")
         self.assertEqual(cmd[cmd.index("-kernel") + 1:cmd.index("-kernel") + 4],
                          [boots.ELF, "-append", "selftest=map"])
 
     def test_run_linux_module(self):
         cmd = self.command("launcher = run-linux-module\nloader = module\naccel = auto\n"
+                           "groups = module\n"
                            "append = suite=xen\nkernel_args = watchdog_thresh=2\n"
                            "rmmod_after = 5\n", more_append=" stall_limit_ms=20")
         self.assertEqual(cmd, [boots.RUN_LINUX_MODULE, "--append", "suite=xen stall_limit_ms=20",
@@ -136,8 +148,9 @@ class Silence(unittest.TestCase):
     """A guest that prints nothing by silent_s is stopped, status None; one
     that has printed is read to its end, however long it then is silent."""
 
+
     def row(self):
-        return cfg_rows(BASE + "[x]\nabout = a test\nlauncher = qemu\n")["x"]
+        return cfg_rows(BASE + "[x]\nabout = a test\nlauncher = qemu\ngroups = boot\n")["x"]
 
     def test_silent_guest_stopped(self):
         started = time.monotonic()
@@ -156,7 +169,7 @@ class Checks(unittest.TestCase):
     """A row's must, must_not and status fail a test that does not show them."""
 
     def test_must_and_must_not(self):
-        r = cfg_rows(BASE + "[x]\nabout = a test\nmust = ^done: 0 failures$\n"
+        r = cfg_rows(BASE + "[x]\nabout = a test\ngroups = boot\nmust = ^done: 0 failures$\n"
                      "must_not = ^verify FAILED\n")["x"]
         good = boots.Boot(0, "(PB) plan x\r\n(PB) done: 0 failures\r\n", row=r)
         boots.check(self, good)
