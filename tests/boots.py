@@ -20,7 +20,9 @@ Its status then reads as run-qemu's: isa-debug-exit's 1 is 0 (success),
 3 is 1 (failures).
 
 Groups: a row's `groups` (tests/boots.cfg's header says what each means)
-are what `tests/run -g GROUP` is to select.
+and a test's GROUPS (its class's, else its module's) are what
+`tests/run -g GROUP` selects; with a group chosen, a test that boots a
+row outside it is skipped, so `-g fast` boots only the fast rows.
 
     tests/boots.py [--list] [ROW]       # the rows; the command a row runs
 """
@@ -85,6 +87,8 @@ DERIVED = {
     "linux": ("loader = linux", lambda r: r.loader == "linux"),
     "module": ("loader = module", lambda r: r.loader == "module"),
 }
+# tests/run -g: the groups chosen (None: every test and row).
+chosen = None
 # The loaders each launcher can start.
 LOADERS = {"run-qemu": ("multiboot", "iso", "usb"), "qemu": ("multiboot", "iso", "usb", "linux"),
            "run-linux-module": ("module",)}
@@ -391,6 +395,9 @@ def launch(name, stick=None, initrd=None, more_append=""):
     why = r.needs()
     if why:
         raise unittest.SkipTest("row [%s]: %s" % (name, why))
+    if chosen is not None and not set(r.groups) & set(chosen):
+        raise unittest.SkipTest("row [%s] is in %s, not in -g %s"
+                                % (name, " ".join(r.groups), " ".join(chosen)))
     tmp = _tmpdir(name)
     files = {}
     if r.loader == "usb":

@@ -62,6 +62,9 @@ def fits(test, text, height=matrix.HEIGHT, width=matrix.WIDTH):
                          max(lines, key=len))
 
 
+GROUPS = ("fast", "report")
+
+
 class Model(unittest.TestCase):
     def test_every_line_is_read(self):
         for path in (A, B, TCG):
@@ -166,6 +169,8 @@ class Model(unittest.TestCase):
 
 
 class Screen(unittest.TestCase):
+    GROUPS = ("fast", "report", "boot")
+
     def test_one_screen(self):
         rc, out, err = run_tool("verdict", "-q", A)
         self.assertEqual(rc, 0, err)
@@ -304,6 +309,7 @@ class NewFunctions(unittest.TestCase):
     call), scrub steps, and the fpu= mark, drawn generically on one
     screen: a strings log's screen with a line per mode, size class and
     pick of both functions and two scrub steps still fits."""
+    GROUPS = ("fast", "report", "boot")
 
     CLASSES = ((0, 0), (1, 15), (16, 127), (128, 1023), (1024, 4096))
 
@@ -368,6 +374,7 @@ class NewFunctions(unittest.TestCase):
 class ResultsLogs(unittest.TestCase):
     """verdict of every results/ log: one screen once it has answer
     lines; until then, the line that says it has none, per machine."""
+    GROUPS = ("report",)
 
     def test_every_results_log(self):
         paths = sorted(glob.glob(os.path.join(ROOT, "results", "*.log")) +

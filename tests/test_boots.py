@@ -2,9 +2,11 @@
 tests/boots.py, which reads it: every row is well formed and booted by
 some test, a bad row is refused with its name, and a row becomes the
 launcher command it says. Nothing here boots."""
+import ast
 import glob
 import os
 import re
+import subprocess
 import tempfile
 import time
 import unittest
@@ -32,6 +34,9 @@ accel = tcg
 timeout = 60
 status = 0
 """
+
+
+GROUPS = ("fast", "house")
 
 
 class Table(unittest.TestCase):
@@ -91,6 +96,73 @@ class Table(unittest.TestCase):
             boots.row("nothing")
 
 
+def test_classes():
+    """(module name, class name, its groups, its source) of every test class."""
+    for path in sorted(glob.glob(os.path.join(HERE, "test_*.py"))):
+        with open(path) as f:
+            src = f.read()
+        tree = ast.parse(src)
+        mod = os.path.basename(path)[:-3]
+        groups = next((ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
+                       and [t.id for t in n.targets if isinstance(t, ast.Name)] == ["GROUPS"]),
+                      None)
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                own = next((ast.literal_eval(n.value) for n in node.body
+                            if isinstance(n, ast.Assign) and
+                            [t.id for t in n.targets if isinstance(t, ast.Name)] == ["GROUPS"]),
+                           None)
+                yield mod, node.name, own or groups, ast.get_source_segment(src, node)
+
+
+class Groups(unittest.TestCase):
+    """tests/run -g GROUP: every test and row is in known groups, the
+    header says what each is, and a test shares a group with each row it
+    boots (else -g of its group would never boot that row)."""
+
+    def test_the_header_lists_the_groups(self):
+        with open(boots.CFG) as f:
+            header = f.read().split("\n[DEFAULT]")[0]
+        listed = re.findall(r"^#   (\w+) +\S", header.split("# Groups")[1], re.M)
+        self.assertEqual(tuple(listed), boots.GROUPS)
+
+    def test_every_test_is_in_known_groups(self):
+        for mod, cls, groups, _ in test_classes():
+            with self.subTest(test="%s.%s" % (mod, cls)):
+                self.assertTrue(groups, "no GROUPS in the module or the class")
+                self.assertEqual([g for g in groups if g not in boots.GROUPS], [])
+
+    def test_a_test_shares_a_group_with_its_rows(self):
+        for mod, cls, groups, src in test_classes():
+            for name, r in boots.ROWS.items():
+                stems = [name[:i + 1] for i, ch in enumerate(name) if ch == "-"]
+                if '"%s"' % name in src or any(re.search(r'"%s" \+ \w+' % re.escape(s), src)
+                                               for s in stems):
+                    with self.subTest(test="%s.%s" % (mod, cls), row=name):
+                        self.assertTrue(set(groups or ()) & set(r.groups),
+                                        "%s against %s" % (groups, r.groups))
+
+    def test_a_row_outside_the_chosen_groups_is_skipped(self):
+        self.addCleanup(setattr, boots, "chosen", boots.chosen)
+        boots.chosen = ("house",)
+        with self.assertRaisesRegex(unittest.SkipTest, r"row \[xen\] is in fast boot, not in -g house"):
+            boots.launch("xen")
+
+    def test_run_takes_known_groups_only(self):
+        run = os.path.join(HERE, "run")
+        r = subprocess.run([run, "-g", "nosuch"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("-g nosuch: no such group; groups: fast boot", r.stderr)
+        # test_the_header_lists_the_groups is in group house, not unit.
+        name = "-k test_the_header_lists_the_groups"
+        for group, ran in (("house", "1 passed"), ("unit", "0 passed")):
+            with self.subTest(group=group):
+                r = subprocess.run([run, "-g", group] + name.split(), capture_output=True,
+                                   text=True, timeout=120)
+                self.assertEqual(r.stdout.splitlines()[-1], ran + ", 0 failed, 0 skipped",
+                                 r.stdout + r.stderr)
+
+
 class Commands(unittest.TestCase):
     """Each field reaches the launcher as the table's header says."""
 
@@ -147,7 +219,7 @@ class Commands(unittest.TestCase):
 class Silence(unittest.TestCase):
     """A guest that prints nothing by silent_s is stopped, status None; one
     that has printed is read to its end, however long it then is silent."""
-
+    GROUPS = ("house",)
 
     def row(self):
         return cfg_rows(BASE + "[x]\nabout = a test\nlauncher = qemu\ngroups = boot\n")["x"]

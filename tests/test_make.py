@@ -11,6 +11,9 @@ import unittest
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+GROUPS = ("fast", "house")
+
+
 class MissingTools(unittest.TestCase):
     def make(self, *args):
         return subprocess.run(["make", "-n"] + list(args), cwd=REPO,

@@ -39,6 +39,9 @@ def boot_with_stderr(text):
     return b
 
 
+GROUPS = ("fast", "boot")
+
+
 class QuirkDetection(unittest.TestCase):
     def test_faulting_instruction_names_the_feature(self):
         cases = {"<0f> 01 d0 48": "xsave", "<c5> f9 ef c0": "xsave",
@@ -131,6 +134,7 @@ QUICK = "suite=xen passes=l1 reps=1"
 class UsbTarget(unittest.TestCase):
     """--usb FILE takes a regular file of ours or a new path; anything else
     is refused before a byte is written."""
+    GROUPS = ("boot", "usb")
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
@@ -218,6 +222,7 @@ OVMF = "/usr/share/ovmf/OVMF.fd"
 @unittest.skipUnless(os.path.exists(ELF), "needs build/pagebench.elf: run make")
 class Append(unittest.TestCase):
     """--append reaches the kernel exactly as given, or is refused."""
+    GROUPS = ("boot", "uefi")
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
@@ -480,6 +485,7 @@ class Answer(unittest.TestCase):
     """make run ends with the answer: run-qemu --answer prints, after the
     serial log, what pagebench-report verdict draws from the saved log;
     under TCG its cells say no recommendation."""
+    GROUPS = ("boot", "report")
 
     def test_answer_after_the_log(self):
         self.assertIn("--answer", boots.row("answer-after-log").run_qemu_args)
@@ -537,16 +543,17 @@ def screen_lines(text):
     return [l.split("\r")[-1].replace("\x1b[K", "") for l in lines]
 
 
-# A QEMU whose guest says a few lines of a TCG run, slowly enough for the
-# progress line to show, and ends as pagebench does.
+# A QEMU whose guest says a few lines of a TCG run, staying at its epoch
+# long enough for the progress line to show it, and ends as pagebench does.
 TCG_GUEST = """import sys, time
 lines = ["\\x1b[2J\\x1b[HGNU GRUB  version 2.06", "(PB) pagebench version=abc",
          "(PB) hot load loads=1000 ticks=10017 ns=3.72 runs_on=tcg",
          "(PB) plan suite=all reps=auto passes=l1 time=1000ms", "(PB) L1 w/o flush:",
-         "(PB) epoch suite=clear pass=l1 n=0 fill=+0 work=+0", "(PB) done: 0 failures"]
+         "(PB) epoch suite=clear pass=l1 n=0 fill=+0 work=+0"]
 for line in lines:
     print(line + "\\r", flush=True)
-    time.sleep(0.3)
+time.sleep(1)
+print("(PB) done: 0 failures\\r", flush=True)
 raise SystemExit(1)
 """
 

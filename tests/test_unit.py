@@ -22,6 +22,9 @@ def built(test, name):
     return path
 
 
+GROUPS = ("fast", "unit")
+
+
 class UnitTests(unittest.TestCase):
     def run_binary(self, name):
         path = built(self, name)
