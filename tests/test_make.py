@@ -9,6 +9,9 @@ import tempfile
 import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# make as a user runs it, also under make test: not a sub-make of it
+# (which says "Entering directory" and shares the outer make's jobs).
+ENV = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
 
 
 GROUPS = ("fast", "house")
@@ -16,7 +19,7 @@ GROUPS = ("fast", "house")
 
 class MissingTools(unittest.TestCase):
     def make(self, *args):
-        return subprocess.run(["make", "-n"] + list(args), cwd=REPO,
+        return subprocess.run(["make", "-n"] + list(args), cwd=REPO, env=ENV,
                               capture_output=True, text=True, timeout=120)
 
     def test_missing_tool_names_deps(self):
@@ -46,7 +49,7 @@ class Quiet(unittest.TestCase):
         self.addCleanup(shutil.rmtree, tmp)
         objects = [os.path.join(tmp, o) for o in ("h/lib/fmt.o", "h/lib/sort.o", "h/lib/out.o",
                                                   "k/lib/fmt.o", "k/lib/sort.o")]
-        r = subprocess.run(["make", "-j2", "B=" + tmp] + list(args) + objects, cwd=REPO,
+        r = subprocess.run(["make", "-j2", "B=" + tmp] + list(args) + objects, cwd=REPO, env=ENV,
                            capture_output=True, text=True, timeout=300)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertTrue(all(os.path.exists(o) for o in objects), r.stdout)
@@ -69,7 +72,7 @@ class Products(unittest.TestCase):
     build/tests/, built by make test and make unit-tests, not by make."""
 
     def linked(self, goal):
-        r = subprocess.run(["make", "-n", "-B", goal], cwd=REPO, capture_output=True,
+        r = subprocess.run(["make", "-n", "-B", goal], cwd=REPO, env=ENV, capture_output=True,
                            text=True, timeout=120)
         self.assertEqual(r.returncode, 0, r.stderr)
         return {o for o in re.findall(r" -o (\S+)", r.stdout) if not o.endswith((".o", ".c"))}
