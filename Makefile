@@ -1,9 +1,12 @@
 # pagebench: a bootable x86-64 page clear/copy benchmark.
 #   make          kernel (build/pagebench.elf), ISO (build/pagebench.iso), user-space programs
-#   make run      boot it under QEMU, show and save the serial log
+#   make run      boot it under QEMU, save the serial log; on a terminal a progress
+#                 line, the answer and where the log is
 #   make test     all tests; ends with "N passed, N failed, N skipped"
+#   make unit-tests  the C unit tests (tests/unit/) in build/tests/, which make test builds
 #   make bench    pagebench-linux beside perf bench and likwid-bench, figures only
 #   make module   build/module/pagebench.ko, against KDIR's kernel headers
+#   V=1           every command as it runs, and make run's serial log as it comes
 # Missing Debian packages are installed when run as root (scripts/deps).
 #
 # Sources by layer, lowest first (docs/hacking.md, "Layout"): lib/, cpu/,
@@ -21,6 +24,23 @@ AR	?= ar
 PYTHON	?= python3
 
 B := build
+
+# Without V=1, commands are not echoed: each stage says one line,
+# stage_text_NAME, the first time one of its recipes runs (the recipe
+# line $(call stage,NAME); make expands a recipe just before it runs it,
+# so the first expansion in this make prints and the next ones are empty).
+V ?= 0
+ifeq ($(V),1)
+Q :=
+stage =
+else
+Q := @
+stage = $(if $(stage_started_$1),,$(eval stage_started_$1 := 1)@echo '$(stage_text_$1)')
+endif
+stage_text_image := build: kernel and ISO ($(B)/pagebench.elf, $(B)/pagebench.iso)
+stage_text_tools := build: tools ($(B)/bin/)
+stage_text_tests := build: unit tests ($(B)/tests/)
+stage_text_module := build: module ($(B)/module/pagebench.ko)
 # One lookup for the build and every script's --version.
 VERSION := $(shell scripts/version)
 # Reproducible builds: every date in the ISO comes from the commit.
@@ -65,9 +85,10 @@ VARIANT_OBJ := $(patsubst %.asm,$(B)/k/%.o,$(VARIANT_ASM) $(HARNESS_ASM))
 HARNESS_LIB := $(B)/h/libharness.a
 HARNESS_OBJ := $(patsubst %.c,$(B)/h/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 
-UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/bin/%,$(wildcard tests/unit/test_*.c))
+# build/bin holds what a user runs; the unit tests live apart, built by make test.
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test_*.c))
 BIN := $(B)/bin/pagebench-cpuid $(B)/bin/pagebench-linux \
-	$(B)/bin/pagebench-linux-static $(B)/bin/pagebench-core-probe $(B)/bin/pagebench-store-value $(B)/bin/pagebench-decide $(UNIT_TESTS)
+	$(B)/bin/pagebench-linux-static $(B)/bin/pagebench-core-probe $(B)/bin/pagebench-store-value $(B)/bin/pagebench-decide
 LINUX_OBJ := $(patsubst %.c,$(B)/h/%.o,$(wildcard linux/*.c))
 
 # Plain make on a machine without the tools names the script that
@@ -83,7 +104,7 @@ $(error missing $(strip $(MISSING)): run scripts/deps (as root it installs what 
 endif
 endif
 
-.PHONY: all run test bench deps clean module FORCE
+.PHONY: all run test unit-tests bench deps clean module FORCE
 # Keep the objects pattern rules make on the way: no rebuild on the next make.
 .SECONDARY:
 all: $(B)/pagebench.elf $(B)/pagebench.iso $(BIN)
@@ -97,98 +118,112 @@ $(B)/k/kernel/main.o $(B)/h/tools/pagebench-cpuid.o $(B)/h/linux/main.o: $(B)/ve
 
 $(FONT_C): scripts/psf2c
 	@mkdir -p $(dir $@)
-	scripts/psf2c -o $@
+	$(Q)scripts/psf2c -o $@
 
 $(INTERVAL_C): scripts/interval-constants
 	@mkdir -p $(dir $@)
-	scripts/interval-constants -o $@
+	$(Q)scripts/interval-constants -o $@
 
 $(RULES_C): scripts/rules2c scripts/rulesfile.py rules/selection.rules rules/synthetic.rules
 	@mkdir -p $(dir $@)
-	scripts/rules2c -o $@
+	$(Q)scripts/rules2c -o $@
 
 $(B)/k/%.o: %.c Makefile
+	$(call stage,image)
 	@mkdir -p $(dir $@)
-	$(CC) $(KCFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(KCFLAGS) -c -o $@ $<
 
+# The variants' and the suites' assembly is the tools' too (VARIANT_OBJ).
 $(B)/k/%.o: %.asm Makefile
+	$(call stage,$(if $(filter $(VARIANT_OBJ),$@),tools,image))
 	@mkdir -p $(dir $@)
-	$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP -o $@ $<
+	$(Q)$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP -o $@ $<
 
 # NASM 2.16's -MD leaves %include files out of the .d it writes (-M alone
 # lists them), so the variants' shared include is named here by hand.
 $(patsubst %.asm,$(B)/k/%.o,$(VARIANT_ASM)): $(wildcard variants/*.inc)
 
+# User-space objects of tests/ and kernel/, and the font, serve only the unit tests.
 $(B)/h/%.o: %.c Makefile
+	$(call stage,$(if $(filter $(B)/h/tests/% $(B)/h/kernel/% $(B)/h/$(FONT_C:.c=.o),$@),tests,tools))
 	@mkdir -p $(dir $@)
-	$(CC) $(HCFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(HCFLAGS) -c -o $@ $<
 
 # GNU ld links a 64-bit image; QEMU's -kernel only takes a multiboot ELF32,
 # so the loadable copy is the same image in an ELF32 container.
 $(B)/pagebench64.elf: $(KOBJ) linker.ld
-	$(LD) -m elf_x86_64 -n --build-id=none -z noexecstack --no-warn-rwx-segments -T linker.ld -o $@ $(KOBJ)
+	$(call stage,image)
+	$(Q)$(LD) -m elf_x86_64 -n --build-id=none -z noexecstack --no-warn-rwx-segments -T linker.ld -o $@ $(KOBJ)
 
 $(B)/pagebench.elf: $(B)/pagebench64.elf
-	$(OBJCOPY) -O elf32-i386 $< $@
+	$(Q)$(OBJCOPY) -O elf32-i386 $< $@
 
 $(B)/pagebench.iso: $(B)/pagebench.elf scripts/mkiso
-	scripts/mkiso $< $@
+	$(call stage,image)
+	$(Q)scripts/mkiso $< $@
 
 $(HARNESS_LIB): $(HARNESS_OBJ)
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
 
 TOOLS_COMMON := $(B)/h/tools/cpuid_dump.o $(HARNESS_LIB)
 
 # The archive last: kernel objects a test adds below may need harness code.
-$(B)/bin/test_%: $(B)/h/tests/unit/test_%.o $(B)/h/tests/unit/abi.o $(TOOLS_COMMON)
+$(B)/tests/test_%: $(B)/h/tests/unit/test_%.o $(B)/h/tests/unit/abi.o $(TOOLS_COMMON)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(filter-out $(HARNESS_LIB),$^) $(HARNESS_LIB)
+	$(call stage,tests)
+	$(Q)$(CC) -o $@ $(filter-out $(HARNESS_LIB),$^) $(HARNESS_LIB)
 
 # Tests that run a suite: user space's host of ring 0's means (linux/host_ring0.c).
-$(B)/bin/test_sample $(B)/bin/test_strings_run: $(B)/h/linux/host_ring0.o
+$(B)/tests/test_sample $(B)/tests/test_strings_run: $(B)/h/linux/host_ring0.o
 # suite=scrub's per-node memory check, on a made-up sysfs.
-$(B)/bin/test_node_mem: $(B)/h/linux/node_mem.o
+$(B)/tests/test_node_mem: $(B)/h/linux/node_mem.o
 
 # Kernel code that is pure (no ring 0), tested in user space.
-$(B)/bin/test_acpi: $(B)/h/kernel/acpi/tables.o
-$(B)/bin/test_logfile: $(B)/h/kernel/efi/log_keep.o $(B)/h/kernel/efi/efi_path.o
-$(B)/bin/test_tsc: $(B)/h/kernel/time/amd_pstate.o
-$(B)/bin/test_mem: $(B)/h/kernel/boot/mem.o
-$(B)/bin/test_smp: $(B)/h/kernel/smp/plan.o
+$(B)/tests/test_acpi: $(B)/h/kernel/acpi/tables.o
+$(B)/tests/test_logfile: $(B)/h/kernel/efi/log_keep.o $(B)/h/kernel/efi/efi_path.o
+$(B)/tests/test_tsc: $(B)/h/kernel/time/amd_pstate.o
+$(B)/tests/test_mem: $(B)/h/kernel/boot/mem.o
+$(B)/tests/test_smp: $(B)/h/kernel/smp/plan.o
 # The screen's layout, drawing and page-table code, on buffers of the test's own.
-$(B)/bin/test_screen: $(B)/h/kernel/screen/screen.o $(B)/h/kernel/screen/log.o \
+$(B)/tests/test_screen: $(B)/h/kernel/screen/screen.o $(B)/h/kernel/screen/log.o \
 	$(B)/h/kernel/screen/fb.o $(B)/h/kernel/screen/answer.o \
 	$(B)/h/kernel/x86/paging.o $(B)/h/$(FONT_C:.c=.o)
 
 $(B)/bin/pagebench-cpuid: $(B)/h/tools/pagebench-cpuid.o $(TOOLS_COMMON)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^
+	$(call stage,tools)
+	$(Q)$(CC) -o $@ $^
 
 # The answer of a log without answer lines, by the run's own engine (scripts/pagebench-report).
 $(B)/bin/pagebench-decide: $(B)/h/tools/pagebench-decide.o $(HARNESS_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^
+	$(call stage,tools)
+	$(Q)$(CC) -o $@ $^
 
 # Whether the value stored changes the speed (docs/method.md, "The value stored").
 $(B)/bin/pagebench-store-value: $(B)/h/tools/pagebench-store-value.o $(HARNESS_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^
+	$(call stage,tools)
+	$(Q)$(CC) -o $@ $^
 
 # What the core gives this CPU over minutes (docs/method.md, "Ratios"): no harness.
 $(B)/bin/pagebench-core-probe: $(B)/h/tools/pagebench-core-probe.o
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ -lm
+	$(call stage,tools)
+	$(Q)$(CC) -o $@ $^ -lm
 
 $(B)/bin/pagebench-linux: $(LINUX_OBJ) $(HARNESS_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^
+	$(call stage,tools)
+	$(Q)$(CC) -o $@ $^
 
 # The same program linked statically: one file to copy to any x86-64
 # Linux of a fleet (docs/running.md, "A fleet"), whatever its libc.
 $(B)/bin/pagebench-linux-static: $(LINUX_OBJ) $(HARNESS_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -static -o $@ $^
+	$(call stage,tools)
+	$(Q)$(CC) -static -o $@ $^
 
 # The kernel module: Kbuild wants every source under its M= directory, so
 # build/module/ gets links to them, and the variant tables with module/'s
@@ -205,15 +240,18 @@ MOD_DEFS  := $(addprefix $(MOD)/variants/,clear.def copy.def strings.def)
 
 $(MOD)/Kbuild: module/Kbuild
 	@mkdir -p $(dir $@)
-	ln -sf $(abspath $<) $@
+	$(call stage,module)
+	$(Q)ln -sf $(abspath $<) $@
 
 $(MOD_LINKS): $(MOD)/%: %
 	@mkdir -p $(dir $@)
-	ln -sf $(abspath $<) $@
+	$(call stage,module)
+	$(Q)ln -sf $(abspath $<) $@
 
 $(MOD_DEFS): $(MOD)/variants/%.def: variants/%.def module/%.def
 	@mkdir -p $(dir $@)
-	cat $^ > $@
+	$(call stage,module)
+	$(Q)cat $^ > $@
 
 module: $(MOD)/Kbuild $(MOD_LINKS) $(MOD_DEFS) $(B)/version
 	@if [ ! -f $(KDIR)/Makefile ]; then \
@@ -224,25 +262,29 @@ module: $(MOD)/Kbuild $(MOD_LINKS) $(MOD_DEFS) $(B)/version
 	fi
 	@find $(MOD) -xtype l -delete	# links to sources that are gone
 	@rm -f $(filter-out $(MOD_LINKS),$(shell find $(MOD) -type l -name '*.c'))	# or it does not take
-	$(MAKE) -C $(KDIR) M=$(abspath $(MOD)) PB_VERSION=$(VERSION) NASM=$(NASM) modules
+	$(call stage,module)
+	$(Q)$(MAKE) -C $(KDIR) M=$(abspath $(MOD)) PB_VERSION=$(VERSION) NASM=$(NASM) modules
 
 deps:
 	@scripts/deps $(DEPS_FOR)
 
 # The log goes to build/logs, which git ignores; SAVE=1 keeps it in results/.
+# V=1: the serial log as it comes, on a terminal too (run-qemu --raw).
 run: DEPS_FOR = run
 run: deps all
-	scripts/run-qemu --answer $(if $(filter 1,$(SAVE)),--log-dir results) $(RUN_ARGS)
+	$(Q)scripts/run-qemu --answer $(if $(filter 1,$(V)),--raw) $(if $(filter 1,$(SAVE)),--log-dir results) $(RUN_ARGS)
+
+unit-tests: $(UNIT_TESTS)
 
 test: DEPS_FOR = test
-test: deps all
-	tests/run
+test: deps all unit-tests
+	$(Q)tests/run
 
 bench: DEPS_FOR = bench
 bench: deps all
-	scripts/bench-vs-peers $(BENCH_ARGS)
+	$(Q)scripts/bench-vs-peers $(BENCH_ARGS)
 
 clean:
-	rm -rf $(B)
+	$(Q)rm -rf $(B)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -19,6 +19,11 @@ a stick booted as it is, Debian's kernel with an initramfs of the test's).
 Its status then reads as run-qemu's: isa-debug-exit's 1 is 0 (success),
 3 is 1 (failures).
 
+Groups: a row's `groups` (tests/boots.cfg's header says what each means)
+and a test's GROUPS (its class's, else its module's) are what
+`tests/run -g GROUP` selects; with a group chosen, a test that boots a
+row outside it is skipped, so `-g fast` boots only the fast rows.
+
     tests/boots.py [--list] [ROW]       # the rows; the command a row runs
 """
 import atexit
@@ -68,7 +73,22 @@ CHOICES = {
 FIELDS = ("launcher", "loader", "firmware", "cpu", "memory", "smp", "accel", "append",
           "kernel_args", "qemu_args", "run_qemu_args", "timeout", "screen_pages",
           "rmmod_after", "readonly", "keys", "keys_after", "stop_at", "status",
-          "must", "must_not", "about")
+          "must", "must_not", "groups", "about")
+# The groups of rows and tests (tests/boots.cfg's header says what each means).
+GROUPS = ("fast", "boot", "kvm", "uefi", "usb", "smp", "linux", "module", "report",
+          "unit", "house")
+# The groups a row's other fields decide: in the group exactly when the row says so.
+DERIVED = {
+    "boot": ("loader = multiboot, iso or usb", lambda r: r.loader in ("multiboot", "iso", "usb")),
+    "kvm": ("accel = kvm", lambda r: r.accel == "kvm"),
+    "uefi": ("firmware = ovmf", lambda r: r.firmware == "ovmf"),
+    "usb": ("loader = usb", lambda r: r.loader == "usb"),
+    "smp": ("smp above 1", lambda r: (r.smp or 1) > 1),
+    "linux": ("loader = linux", lambda r: r.loader == "linux"),
+    "module": ("loader = module", lambda r: r.loader == "module"),
+}
+# tests/run -g: the groups chosen (None: every test and row).
+chosen = None
 # The loaders each launcher can start.
 LOADERS = {"run-qemu": ("multiboot", "iso", "usb"), "qemu": ("multiboot", "iso", "usb", "linux"),
            "run-linux-module": ("module",)}
@@ -119,6 +139,16 @@ class Row:
         if self.launcher == "qemu" and self.loader == "iso" and self.append is not None:
             raise RowError("boots.cfg [%s]: QEMU boots the built ISO, whose menu has the "
                            "options; append needs launcher = run-qemu" % name)
+        self.groups = tuple(get("groups").split())
+        unknown = [g for g in self.groups if g not in GROUPS]
+        if unknown or not self.groups:
+            raise RowError("boots.cfg [%s]: groups = %s; valid: %s"
+                           % (name, " ".join(unknown) or "(none)", " ".join(GROUPS)))
+        for group, (why, holds) in DERIVED.items():
+            if holds(self) != (group in self.groups):
+                raise RowError("boots.cfg [%s]: %s group %s: the row %s"
+                               % (name, "in" if group in self.groups else "not in", group,
+                                  ("does not say " if group in self.groups else "says ") + why))
 
     def needs(self):
         """Why this machine cannot boot the row, or None."""
@@ -365,6 +395,9 @@ def launch(name, stick=None, initrd=None, more_append=""):
     why = r.needs()
     if why:
         raise unittest.SkipTest("row [%s]: %s" % (name, why))
+    if chosen is not None and not set(r.groups) & set(chosen):
+        raise unittest.SkipTest("row [%s] is in %s, not in -g %s"
+                                % (name, " ".join(r.groups), " ".join(chosen)))
     tmp = _tmpdir(name)
     files = {}
     if r.loader == "usb":
@@ -443,7 +476,7 @@ def run(test, name, **inputs):
 def main(argv):
     if not argv or argv[0] == "--list":
         for name, r in ROWS.items():
-            print("%-28s %s" % (name, r.about))
+            print("%-28s %-22s %s" % (name, " ".join(r.groups), r.about))
         return 0
     try:
         r = row(argv[0])

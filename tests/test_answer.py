@@ -65,6 +65,9 @@ def fits(test, text, height=matrix.HEIGHT, width=matrix.WIDTH):
                          max(lines, key=len))
 
 
+GROUPS = ("fast", "report")
+
+
 class Model(unittest.TestCase):
     def test_every_line_is_read(self):
         for path in (A, B, TCG):
@@ -169,6 +172,8 @@ class Model(unittest.TestCase):
 
 
 class Screen(unittest.TestCase):
+    GROUPS = ("fast", "report", "boot")
+
     def test_one_screen(self):
         rc, out, err = run_tool("verdict", "-q", A)
         self.assertEqual(rc, 0, err)
@@ -307,6 +312,7 @@ class NewFunctions(unittest.TestCase):
     call), scrub steps, and the fpu= mark, drawn generically on one
     screen: a strings log's screen with a line per mode, size class and
     pick of both functions and two scrub steps still fits."""
+    GROUPS = ("fast", "report", "boot")
 
     CLASSES = ((0, 0), (1, 15), (16, 127), (128, 1023), (1024, 4096))
 
@@ -371,6 +377,7 @@ class RealLogs(unittest.TestCase):
     """verdict of every real run's log of the fixtures: one screen once it
     has answer lines; until then, the line that says it has none, per
     machine."""
+    GROUPS = ("report",)
 
     def test_every_real_log(self):
         paths = sorted(glob.glob(os.path.join(REAL, "*.log")) + [XEN_2021] +

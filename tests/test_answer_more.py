@@ -61,6 +61,9 @@ def covers(test, answers, sizes):
         test.assertEqual(len([c for c in classes if c[0] <= n <= c[1]]), 1, n)
 
 
+GROUPS = ("fast", "report")
+
+
 class StringsRun(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -180,6 +180,9 @@ def likwid_gbs(routine):
     return [v / 1e3 / half for v in LIKWID_MBS[routine]]
 
 
+GROUPS = ("fast", "linux")
+
+
 class Sandbox:
     """A copy of the checkout's layout in a private directory: the script,
     pbreport and what it reads linked in, build/bin/pagebench-linux the logging wrapper,
@@ -278,6 +281,8 @@ def table(stdout):
 
 @unittest.skipUnless(os.access(LINUX, os.X_OK), "build/bin/pagebench-linux is not built")
 class BenchVsPeers(unittest.TestCase):
+    GROUPS = ("linux",)
+
     def sandbox(self, **kw):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)

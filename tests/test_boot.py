@@ -80,6 +80,9 @@ def fat_label(path, lba):
     return None
 
 
+GROUPS = ("fast", "boot")
+
+
 class LogChecks(unittest.TestCase):
     def assert_documented(self, b):
         for line in b.lines:
@@ -144,6 +147,8 @@ class LogChecks(unittest.TestCase):
 
 
 class KernelBoots(LogChecks):
+    GROUPS = ("fast", "boot", "kvm")
+
     def test_kernel_tcg_full_matrix(self):
         """-kernel under TCG: the full default matrix, both suites, verified."""
         b = boots.run(self, "kernel-default-plan")
@@ -321,6 +326,8 @@ class KernelBoots(LogChecks):
 
 
 class IsoBoots(LogChecks):
+    GROUPS = ("boot", "uefi")
+
     def test_iso_bios_tcg(self):
         b = boots.run(self, "iso-bios")
         self.assert_success(b)
@@ -348,6 +355,8 @@ class IsoBoots(LogChecks):
 
 
 class Image(unittest.TestCase):
+    GROUPS = ("boot",)
+
     def test_elf32_with_multiboot_header_first(self):
         data = open(ELF, "rb").read()
         self.assertEqual(data[:5], b"\x7fELF\x01", "QEMU -kernel needs an ELF32 container")

@@ -2,9 +2,11 @@
 tests/boots.py, which reads it: every row is well formed and booted by
 some test, a bad row is refused with its name, and a row becomes the
 launcher command it says. Nothing here boots."""
+import ast
 import glob
 import os
 import re
+import subprocess
 import tempfile
 import time
 import unittest
@@ -32,6 +34,9 @@ accel = tcg
 timeout = 60
 status = 0
 """
+
+
+GROUPS = ("fast", "house")
 
 
 class Table(unittest.TestCase):
@@ -73,13 +78,89 @@ class Table(unittest.TestCase):
                  "status = ok\n": r"\[x\]: invalid literal",
                  "must = ^(unclosed\n": r"\[x\]: missing \)",
                  "readonly = yes\n": r"\[x\]: keys and readonly need launcher = qemu",
-                 "launcher = qemu\nloader = iso\nappend = a=b\n": r"\[x\]: QEMU boots the built ISO"}
+                 "launcher = qemu\nloader = iso\nappend = a=b\n": r"\[x\]: QEMU boots the built ISO",
+                 "groups = boot nosuch\n": r"\[x\]: groups = nosuch; valid: fast boot kvm",
+                 "groups =\n": r"\[x\]: groups = \(none\); valid: ",
+                 "accel = kvm\ngroups = fast boot\n":
+                     r"\[x\]: not in group kvm: the row says accel = kvm",
+                 "groups = boot uefi\n":
+                     r"\[x\]: in group uefi: the row does not say firmware = ovmf",
+                 "loader = usb\ngroups = boot\n": r"\[x\]: not in group usb",
+                 "smp = 2\ngroups = boot\n": r"\[x\]: not in group smp",
+                 "loader = iso\ngroups = fast\n": r"\[x\]: not in group boot"}
         for body, why in cases.items():
             with self.subTest(body=body):
                 with self.assertRaisesRegex(boots.RowError, why):
                     cfg_rows(BASE + "[x]\nabout = a test\n" + body)
         with self.assertRaisesRegex(boots.RowError, r"no row \[nothing\]"):
             boots.row("nothing")
+
+
+def test_classes():
+    """(module name, class name, its groups, its source) of every test class."""
+    for path in sorted(glob.glob(os.path.join(HERE, "test_*.py"))):
+        with open(path) as f:
+            src = f.read()
+        tree = ast.parse(src)
+        mod = os.path.basename(path)[:-3]
+        groups = next((ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
+                       and [t.id for t in n.targets if isinstance(t, ast.Name)] == ["GROUPS"]),
+                      None)
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                own = next((ast.literal_eval(n.value) for n in node.body
+                            if isinstance(n, ast.Assign) and
+                            [t.id for t in n.targets if isinstance(t, ast.Name)] == ["GROUPS"]),
+                           None)
+                yield mod, node.name, own or groups, ast.get_source_segment(src, node)
+
+
+class Groups(unittest.TestCase):
+    """tests/run -g GROUP: every test and row is in known groups, the
+    header says what each is, and a test shares a group with each row it
+    boots (else -g of its group would never boot that row)."""
+
+    def test_the_header_lists_the_groups(self):
+        with open(boots.CFG) as f:
+            header = f.read().split("\n[DEFAULT]")[0]
+        listed = re.findall(r"^#   (\w+) +\S", header.split("# Groups")[1], re.M)
+        self.assertEqual(tuple(listed), boots.GROUPS)
+
+    def test_every_test_is_in_known_groups(self):
+        for mod, cls, groups, _ in test_classes():
+            with self.subTest(test="%s.%s" % (mod, cls)):
+                self.assertTrue(groups, "no GROUPS in the module or the class")
+                self.assertEqual([g for g in groups if g not in boots.GROUPS], [])
+
+    def test_a_test_shares_a_group_with_its_rows(self):
+        for mod, cls, groups, src in test_classes():
+            for name, r in boots.ROWS.items():
+                stems = [name[:i + 1] for i, ch in enumerate(name) if ch == "-"]
+                if '"%s"' % name in src or any(re.search(r'"%s" \+ \w+' % re.escape(s), src)
+                                               for s in stems):
+                    with self.subTest(test="%s.%s" % (mod, cls), row=name):
+                        self.assertTrue(set(groups or ()) & set(r.groups),
+                                        "%s against %s" % (groups, r.groups))
+
+    def test_a_row_outside_the_chosen_groups_is_skipped(self):
+        self.addCleanup(setattr, boots, "chosen", boots.chosen)
+        boots.chosen = ("house",)
+        with self.assertRaisesRegex(unittest.SkipTest, r"row \[xen\] is in fast boot, not in -g house"):
+            boots.launch("xen")
+
+    def test_run_takes_known_groups_only(self):
+        run = os.path.join(HERE, "run")
+        r = subprocess.run([run, "-g", "nosuch"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("-g nosuch: no such group; groups: fast boot", r.stderr)
+        # test_the_header_lists_the_groups is in group house, not unit.
+        name = "-k test_the_header_lists_the_groups"
+        for group, ran in (("house", "1 passed"), ("unit", "0 passed")):
+            with self.subTest(group=group):
+                r = subprocess.run([run, "-g", group] + name.split(), capture_output=True,
+                                   text=True, timeout=120)
+                self.assertEqual(r.stdout.splitlines()[-1], ran + ", 0 failed, 0 skipped",
+                                 r.stdout + r.stderr)
 
 
 class Commands(unittest.TestCase):
@@ -92,6 +173,7 @@ class Commands(unittest.TestCase):
 
     def test_run_qemu(self):
         cmd = self.command("loader = usb\nfirmware = ovmf\ncpu = EPYC\nsmp = 4\n"
+                           "groups = boot uefi usb smp\n"
                            "append = suite=xen reps=1\nqemu_args = -machine q35 -no-hpet\n"
                            "screen_pages = 2\nrun_qemu_args = --answer\n")
         self.assertEqual(cmd[0], boots.RUN_QEMU)
@@ -103,15 +185,16 @@ class Commands(unittest.TestCase):
                                    "--screendump", "/T/screen.ppm", "--screendump-pages", "2",
                                    "--answer"])
         # No append field: the built ISO and its menu; auto: run-qemu picks.
-        cmd = self.command("loader = iso\naccel = auto\n")
+        cmd = self.command("loader = iso\naccel = auto\ngroups = boot\n")
         self.assertNotIn("--append", cmd)
         self.assertNotIn("--accel", cmd)
         # An empty append is the kernel's defaults, passed as such.
-        cmd = self.command("append =\n", more_append=" stall_limit_ms=9")
+        cmd = self.command("append =\ngroups = boot\n", more_append=" stall_limit_ms=9")
         self.assertEqual(cmd[cmd.index("--append") + 1], "stall_limit_ms=9")
 
     def test_qemu_itself(self):
         cmd = self.command("launcher = qemu\nloader = usb\nfirmware = ovmf\nreadonly = yes\n"
+                           "groups = boot uefi usb\n"
                            "memory = 2G\n", stick="/T/a,b.img")
         self.assertEqual(cmd[0], boots.QEMU)
         self.assertIn("if=none,id=stick,format=raw,file=/T/a,,b.img,readonly=on", cmd)
@@ -119,12 +202,13 @@ class Commands(unittest.TestCase):
         self.assertEqual(cmd[cmd.index("-m") + 1], "2G")
         self.assertEqual(cmd[cmd.index("-cpu") + 1], "max")
         self.assertIn("isa-debug-exit,iobase=0xf4,iosize=0x04", cmd)
-        cmd = self.command("launcher = qemu\nappend = selftest=map\n")
+        cmd = self.command("launcher = qemu\nappend = selftest=map\ngroups = boot\n")
         self.assertEqual(cmd[cmd.index("-kernel") + 1:cmd.index("-kernel") + 4],
                          [boots.ELF, "-append", "selftest=map"])
 
     def test_run_linux_module(self):
         cmd = self.command("launcher = run-linux-module\nloader = module\naccel = auto\n"
+                           "groups = module\n"
                            "append = suite=xen\nkernel_args = watchdog_thresh=2\n"
                            "rmmod_after = 5\n", more_append=" stall_limit_ms=20")
         self.assertEqual(cmd, [boots.RUN_LINUX_MODULE, "--append", "suite=xen stall_limit_ms=20",
@@ -135,9 +219,10 @@ class Commands(unittest.TestCase):
 class Silence(unittest.TestCase):
     """A guest that prints nothing by silent_s is stopped, status None; one
     that has printed is read to its end, however long it then is silent."""
+    GROUPS = ("house",)
 
     def row(self):
-        return cfg_rows(BASE + "[x]\nabout = a test\nlauncher = qemu\n")["x"]
+        return cfg_rows(BASE + "[x]\nabout = a test\nlauncher = qemu\ngroups = boot\n")["x"]
 
     def test_silent_guest_stopped(self):
         started = time.monotonic()
@@ -156,7 +241,7 @@ class Checks(unittest.TestCase):
     """A row's must, must_not and status fail a test that does not show them."""
 
     def test_must_and_must_not(self):
-        r = cfg_rows(BASE + "[x]\nabout = a test\nmust = ^done: 0 failures$\n"
+        r = cfg_rows(BASE + "[x]\nabout = a test\ngroups = boot\nmust = ^done: 0 failures$\n"
                      "must_not = ^verify FAILED\n")["x"]
         good = boots.Boot(0, "(PB) plan x\r\n(PB) done: 0 failures\r\n", row=r)
         boots.check(self, good)

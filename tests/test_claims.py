@@ -43,6 +43,9 @@ def results(*logs, ids=()):
             for c in doc["claims"]}, doc
 
 
+GROUPS = ("fast", "report")
+
+
 class TableTest(unittest.TestCase):
     def test_the_issue_ids_are_there_with_who_quote_and_test(self):
         t = C.load_claims()

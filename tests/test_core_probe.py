@@ -19,7 +19,12 @@ def probe(*args):
                           timeout=60)
 
 
+GROUPS = ("fast", "linux")
+
+
 class CoreProbe(unittest.TestCase):
+    GROUPS = ("linux",)
+
     def test_windows_ranges_and_correlation(self):
         r = probe("3", "1")
         self.assertEqual((r.returncode, r.stderr), (0, ""))

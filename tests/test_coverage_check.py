@@ -25,6 +25,9 @@ def check(*args):
                           text=True, timeout=120)
 
 
+GROUPS = ("fast", "linux")
+
+
 class CoverageFromLogs(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -168,6 +168,9 @@ def payloads(stdout, tag="PB"):
     return [line[len(prefix):] for line in lines]
 
 
+GROUPS = ("fast", "linux")
+
+
 class ToolTestCase(unittest.TestCase):
     def setUp(self):
         if not os.access(TOOL, os.X_OK):
@@ -512,6 +515,8 @@ class TestCpuidLiveMachine(ToolTestCase):
     Where such a KVM shows a hidden bit, that bit cannot be predicted; the
     rest of the header is still checked. On hardware KVM it is a failure.
     """
+    GROUPS = ("fast", "linux", "boot", "kvm")
+
     RUN_QEMU = os.path.join(REPO, "scripts", "run-qemu")
     KERNEL = os.path.join(REPO, "build", "pagebench.elf")
 

@@ -23,6 +23,9 @@ def docs_examples(*args):
     return r.returncode, r.stdout + r.stderr
 
 
+GROUPS = ("fast", "house")
+
+
 class DocsExamples(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="docs-examples-")

@@ -35,6 +35,9 @@ REPORT = os.path.join(REPO, "scripts", "pagebench-report")
 TAG = re.compile(r"^\(([A-Za-z0-9_]{1,15})\) (.*)$")
 
 
+GROUPS = ("fast", "linux")
+
+
 class Run:
     def __init__(self, args, proc):
         self.args, self.status = args, proc.returncode
@@ -93,6 +96,8 @@ def run(*args, timeout=300):
 
 
 class LinuxRunner(unittest.TestCase):
+    GROUPS = ("linux", "boot")
+
     @classmethod
     def setUpClass(cls):
         if not os.access(TOOL, os.X_OK):
@@ -1069,6 +1074,7 @@ class HelpDefaults(unittest.TestCase):
     stopped at its plan line, which says the suite, reps and time= or
     precision= and budget= the finished options carry. Each run takes
     under 0.2s (AMD EPYC Zen 5 VM)."""
+    GROUPS = ("fast", "linux", "boot")
 
     @classmethod
     def setUpClass(cls):

@@ -76,6 +76,9 @@ def kinds(lines):
     return {grammar.classify(l) for l in lines}
 
 
+GROUPS = ("fast", "linux")
+
+
 class LinuxLogFile(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

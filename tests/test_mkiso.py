@@ -21,8 +21,13 @@ echo "$dir"
 """
 
 
+GROUPS = ("fast", "house")
+
+
 @unittest.skipUnless(os.path.exists(ELF), "needs build/pagebench.elf: run make")
 class TemporaryFiles(unittest.TestCase):
+    GROUPS = ("house",)
+
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.tmp)

@@ -51,6 +51,9 @@ WATCHDOGS = "watchdog_thresh=2 rcupdate.rcu_cpu_stall_timeout=3"
 STALL_LIMIT_MS = 20 if qemu_accel.default_accel()[0] == "kvm" else 1000
 
 
+GROUPS = ("module",)
+
+
 class Boot:
     """One run of scripts/run-linux-module: row name of tests/boots.cfg,
     more_append added to its options."""
@@ -146,6 +149,8 @@ class ModuleBoot(unittest.TestCase):
 
 
 class XenSuite(ModuleBoot):
+    GROUPS = ("module", "boot")
+
     ROW = "module-xen"
 
     def test_runs_clean_and_says_how(self):
@@ -494,6 +499,7 @@ class RegsColumn(unittest.TestCase):
     """GPR or VEC in the tables must be what each routine's code does: a
     VEC routine marked GPR would run in the module without its
     kernel_fpu_begin(), over the registers of whichever task it interrupted."""
+    GROUPS = ("fast", "module")
 
     VECTOR = re.compile(r"%[xyz]mm\d+|%k[0-7]\b")
 

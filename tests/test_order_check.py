@@ -40,6 +40,9 @@ def check(*args):
                           text=True, timeout=300)
 
 
+GROUPS = ("fast", "linux")
+
+
 class Answers(unittest.TestCase):
     def answer(self, alone, after, *extra):
         with tempfile.TemporaryDirectory(prefix="test_order_check.") as d:
@@ -103,6 +106,8 @@ class Refusals(unittest.TestCase):
 
 
 class RealRun(unittest.TestCase):
+    GROUPS = ("linux",)
+
     def test_shape(self):
         r = check("-n", "2", "--pass", "l1f", "stosq", "stosb")
         self.assertEqual(r.returncode, 0, r.stderr)

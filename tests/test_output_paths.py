@@ -26,6 +26,9 @@ ROOT = os.geteuid() == 0
 QUICK_QEMU = "#!/bin/sh\nexit 0\n"
 
 
+GROUPS = ("fast", "house")
+
+
 class Base(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp()

@@ -119,6 +119,9 @@ def report_name(path, suite, name):
     return grammar.OLD_NAMES.get(suite, {}).get(name, name)
 
 
+GROUPS = ("fast", "report")
+
+
 # ---------------------------------------------------------------------------
 class StatsTest(unittest.TestCase):
     def test_median(self):
@@ -232,6 +235,8 @@ class StatsTest(unittest.TestCase):
 
 # ---------------------------------------------------------------------------
 class ParseTest(unittest.TestCase):
+    GROUPS = ("fast", "report", "boot")
+
     def test_xen_log(self):
         (m,), _ = load("xen-aorus.log")
         self.assertEqual(m.format, "xen-2021")
@@ -567,6 +572,8 @@ class AnalysisTest(unittest.TestCase):
 
 # ---------------------------------------------------------------------------
 class CliTest(unittest.TestCase):
+    GROUPS = ("report",)
+
     def test_help(self):
         for sub in ([], ["summary"], ["diff"], ["winners"], ["export"],
                     ["html"]):
@@ -1134,6 +1141,8 @@ class EpochStatsTest(unittest.TestCase):
 
 
 class StringsReportTest(unittest.TestCase):
+    GROUPS = ("report", "boot")
+
     def test_parse(self):
         m, diags = strings_machine()
         self.assertEqual([str(d) for d in diags], [])
@@ -1348,6 +1357,7 @@ class StringsReportTest(unittest.TestCase):
 # ---------------------------------------------------------------------------
 class FixturesTest(unittest.TestCase):
     """Every subcommand on every *.log of tests/fixtures/report/."""
+    GROUPS = ("report",)
 
     def check(self, path, args):
         code, out, err = run_tool(*args)
@@ -1446,6 +1456,7 @@ class FixturesTest(unittest.TestCase):
 # ---------------------------------------------------------------------------
 class FuzzTest(unittest.TestCase):
     """No input makes the tool crash."""
+    GROUPS = ("report",)
 
     def render_all(self, machines):
         ms = [m for m in machines if m.has_data]
@@ -1561,6 +1572,7 @@ def chromium():
 @unittest.skipIf(chromium() is None, "chromium is not installed")
 class HtmlChromiumTest(unittest.TestCase):
     """The report, loaded by a real browser (headless, offline)."""
+    GROUPS = ("report",)
 
     def browse(self, page, *what):
         with tempfile.TemporaryDirectory() as prof:

@@ -26,7 +26,12 @@ BRAND = "\u009b31mRED\x08\x08\x08"
 RAW = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+GROUPS = ("fast", "report")
+
+
 class Controls(unittest.TestCase):
+    GROUPS = ("report",)
+
     @classmethod
     def setUpClass(cls):
         with open(HOLD, encoding="utf-8") as f:

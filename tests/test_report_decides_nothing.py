@@ -87,6 +87,9 @@ def scan(pkg=PKG):
     return out
 
 
+GROUPS = ("fast", "report")
+
+
 class ReportDecidesNothing(unittest.TestCase):
     def test_the_package_decides_nothing(self):
         self.assertEqual(scan(), [])

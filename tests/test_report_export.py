@@ -37,7 +37,12 @@ LOG = (TITLE + ":\n"
        "(PB) done: 0 failures\n")
 
 
+GROUPS = ("fast", "report")
+
+
 class CsvFormulaTest(unittest.TestCase):
+    GROUPS = ("fast", "report", "boot")
+
     def export(self, name):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, name)

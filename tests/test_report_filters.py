@@ -28,7 +28,12 @@ def last_line(text):
     return text.splitlines()[-1] if text else ""
 
 
+GROUPS = ("fast", "report")
+
+
 class FilterNamesTest(unittest.TestCase):
+    GROUPS = ("report",)
+
     def test_machine_matching_nothing(self):
         for cmd in ("summary", "winners", "diff", "html"):
             rc, out, err = run(cmd, "-q", "--machine", "nosuch", COLLECTION)

@@ -42,6 +42,9 @@ def run_tool(*args, stdin=None, limit_as=None):
                                 preexec_fn=limit)
 
 
+GROUPS = ("fast", "report")
+
+
 class CountingRegex:
     """Stands in for a compiled expression and counts match calls."""
 
@@ -152,6 +155,7 @@ def figures(i):
 class GrowthTest(unittest.TestCase):
     """Twice the input takes about twice the steps, not four times, in
     every subcommand."""
+    GROUPS = ("report",)
 
     def assertLinear(self, make, n=200):
         for argv in COMMANDS:
@@ -199,6 +203,8 @@ def bench():
 
 @unittest.skipUnless(os.path.exists("/proc/self/status"), "no /proc")
 class MemoryTest(unittest.TestCase):
+    GROUPS = ("report",)
+
     def test_export_memory_follows_the_samples(self):
         # export --format json built the whole document, and its text, in
         # memory: over 100 MB per MB of log. The samples themselves take
@@ -225,6 +231,8 @@ class MemoryTest(unittest.TestCase):
 
 
 class LimitsTest(unittest.TestCase):
+    GROUPS = ("report",)
+
     def test_long_line_cut_and_said(self):
         data = (HEADER + b"(PB)  pre=1 stosb=2 post=3" + b" " * 9974 + b"\n"
                 + b"(PB)  pre=4 stosb=5 post=6\n(PB) done: 0 failures\n")

@@ -96,6 +96,9 @@ def run(*args):
     return r.returncode, r.stdout, r.stderr
 
 
+GROUPS = ("fast", "report")
+
+
 class GrammarTest(unittest.TestCase):
     def test_alias_table_is_the_decision(self):
         self.assertEqual(grammar.OLD_NAMES, {"copy": COPY, "memset": STRINGS,

@@ -35,8 +35,13 @@ def run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, shell_redir=""):
     return r.returncode, dec(r.stdout), dec(r.stderr)
 
 
+GROUPS = ("fast", "report")
+
+
 @unittest.skipUnless(os.path.exists("/dev/full"), "no /dev/full")
 class OutputLostTest(unittest.TestCase):
+    GROUPS = ("report",)
+
     def test_stdout_full(self):
         for args in (["summary", LOG], ["winners", LOG], ["diff", "-q", LOG, LOG],
                      ["export", "--format", "json", LOG], ["html", LOG],
@@ -68,6 +73,8 @@ class OutputLostTest(unittest.TestCase):
 
 
 class StatusTest(unittest.TestCase):
+    GROUPS = ("report",)
+
     def test_closed_pipe(self):
         """A reader gone is no loss: quietly, status 0 (lib/status.h).
         Before: "error: output lost: writing stdout: Broken pipe", 3."""

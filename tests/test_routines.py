@@ -105,6 +105,9 @@ def is_padding(text):
         (toks[0] in ("data16", "cs") and "nop" in toks)
 
 
+GROUPS = ("fast", "house")
+
+
 class Fixture:
     """A tests/fixtures/routines/<routine>.insns file."""
 
@@ -372,6 +375,7 @@ class TestRoutines(unittest.TestCase):
 
 class TestDebianKernel(unittest.TestCase):
     """The kernel's own object against the fixtures (see the docstring)."""
+    GROUPS = ("house",)
 
     def kernel(self):
         kernel, why = debian()

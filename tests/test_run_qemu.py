@@ -5,12 +5,15 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import pty
 import re
+import select
 import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -34,6 +37,9 @@ def boot_with_stderr(text):
     b = rq.Boot([], None, True)
     b.stderr = text.splitlines(True)
     return b
+
+
+GROUPS = ("fast", "boot")
 
 
 class QuirkDetection(unittest.TestCase):
@@ -128,6 +134,7 @@ QUICK = "suite=xen passes=l1 reps=1"
 class UsbTarget(unittest.TestCase):
     """--usb FILE takes a regular file of ours or a new path; anything else
     is refused before a byte is written."""
+    GROUPS = ("boot", "usb")
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
@@ -215,6 +222,7 @@ OVMF = "/usr/share/ovmf/OVMF.fd"
 @unittest.skipUnless(os.path.exists(ELF), "needs build/pagebench.elf: run make")
 class Append(unittest.TestCase):
     """--append reaches the kernel exactly as given, or is refused."""
+    GROUPS = ("boot", "uefi")
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
@@ -375,6 +383,10 @@ class MakeRun(unittest.TestCase):
         ignored = subprocess.run(["git", "-C", REPO, "check-ignore", "-q", "build/logs/x.log"])
         self.assertEqual(ignored.returncode, 0, "build/logs is not ignored by git")
 
+    def test_v1_shows_the_raw_log(self):
+        self.assertNotIn("--raw", self.run_line())
+        self.assertIn("--raw", self.run_line("V=1"))
+
 
 class SavedLog(unittest.TestCase):
     """The saved log holds GRUB's text without its screen's control
@@ -473,6 +485,7 @@ class Answer(unittest.TestCase):
     """make run ends with the answer: run-qemu --answer prints, after the
     serial log, what pagebench-report verdict draws from the saved log;
     under TCG its cells say no recommendation."""
+    GROUPS = ("boot", "report")
 
     def test_answer_after_the_log(self):
         self.assertIn("--answer", boots.row("answer-after-log").run_qemu_args)
@@ -492,4 +505,115 @@ class Answer(unittest.TestCase):
 
     def test_make_run_asks_for_it(self):
         with open(os.path.join(REPO, "Makefile")) as f:
-            self.assertRegex(f.read(), r"\n\tscripts/run-qemu --answer ")
+            self.assertRegex(f.read(), r"\n\t\$\(Q\)scripts/run-qemu --answer ")
+
+
+def on_terminal(argv, env, timeout=60):
+    """argv run in the repository with stdout on a pseudo-terminal:
+    (status, what it wrote there, stderr)."""
+    master, slave = pty.openpty()
+    with tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=err, env=env,
+                             cwd=REPO)
+        os.close(slave)
+        out = b""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not select.select([master], [], [], 1)[0]:
+                continue
+            try:
+                data = os.read(master, 65536)
+            except OSError:             # EIO: the last writer closed it
+                break
+            if not data:
+                break
+            out += data
+        os.close(master)
+        p.wait(timeout=timeout)
+        err.seek(0)
+        return p.returncode, out.decode("utf-8", "replace"), err.read().decode()
+
+
+def screen_lines(text):
+    """The lines a terminal keeps of text: each line as its last carriage
+    return and erase-line left it."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [l.split("\r")[-1].replace("\x1b[K", "") for l in lines]
+
+
+# A QEMU whose guest says a few lines of a TCG run, staying at its epoch
+# long enough for the progress line to show it, and ends as pagebench does.
+TCG_GUEST = """import sys, time
+lines = ["\\x1b[2J\\x1b[HGNU GRUB  version 2.06", "(PB) pagebench version=abc",
+         "(PB) hot load loads=1000 ticks=10017 ns=3.72 runs_on=tcg",
+         "(PB) plan suite=all reps=auto passes=l1 time=1000ms", "(PB) L1 w/o flush:",
+         "(PB) epoch suite=clear pass=l1 n=0 fill=+0 work=+0"]
+for line in lines:
+    print(line + "\\r", flush=True)
+time.sleep(1)
+print("(PB) done: 0 failures\\r", flush=True)
+raise SystemExit(1)
+"""
+
+
+class Terminal(unittest.TestCase):
+    """On a terminal, run-qemu shows a progress line while QEMU runs, the
+    answer, and where the log is: the raw log goes to the file only.
+    --raw, or a pipe, echoes the log as it comes (make run V=1)."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.log = os.path.join(self.tmp, "x.log")
+        self.env = dict(os.environ, PATH=fake_qemu(self.tmp, TCG_GUEST) + ":" + os.environ["PATH"])
+
+    def run_qemu(self, *args):
+        return on_terminal([sys.executable, SCRIPT, "--accel", "tcg", "--kernel", "-o", self.log]
+                           + list(args), self.env)
+
+    def test_progress_then_the_answer_and_the_log(self):
+        status, out, err = self.run_qemu("--answer")
+        self.assertEqual(status, 0, err)
+        screen = screen_lines(out)
+        self.assertEqual(screen, ["QEMU's TCG translator, not a CPU: no recommendation",
+                                  "this CPU's answer: build/bin/pagebench-linux",
+                                  "log: %s (done: 0 failures)" % self.log])
+        # The progress line went by, redrawn in place, naming the run's steps.
+        self.assertIn("\r\x1b[Krun-qemu: ", out)
+        self.assertRegex(out, r"run-qemu: \d+ s, \d+ lines of log: epoch suite=clear pass=l1 n=0")
+        self.assertNotIn("(PB)", out)
+        self.assertNotIn("qemu-system-x86_64 ", err)    # the command: --raw shows it
+        with open(self.log) as f:
+            saved = f.read()
+        self.assertIn("(PB) plan suite=all", saved)
+        self.assertIn("GNU GRUB", saved)
+
+    def test_raw_echoes_the_log(self):
+        status, out, err = self.run_qemu("--raw")
+        self.assertEqual(status, 0, err)
+        self.assertIn("(PB) epoch suite=clear pass=l1 n=0", out)
+        self.assertNotIn("run-qemu: ", out)
+        self.assertIn("run-qemu: qemu-system-x86_64 ", err)
+        self.assertIn("run-qemu: log saved to " + self.log, err)
+
+    def test_a_pipe_gets_the_log(self):
+        r = subprocess.run([sys.executable, SCRIPT, "--accel", "tcg", "--kernel", "-o", self.log],
+                           env=self.env, stdin=subprocess.DEVNULL, capture_output=True,
+                           text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("(PB) epoch suite=clear pass=l1 n=0", r.stdout)
+        self.assertNotIn("lines of log", r.stdout)
+
+    def test_the_steps_shown(self):
+        p = rq.Progress(None)
+        self.assertEqual(p.text([], 0.4), "run-qemu: 0 s, 0 lines of log: booting")
+        lines = ["\x1b[HGNU GRUB\r\n", "\r(PB) pagebench version=abc\r\n"]
+        self.assertEqual(p.text(lines, 2), "run-qemu: 2 s, 2 lines of log: the kernel starts")
+        lines += ["(PB) copy L2 w/ flush:\r\n", "(PB)  pre=1 movsb=2 post=3\r\n"]
+        self.assertEqual(p.text(lines, 3), "run-qemu: 3 s, 4 lines of log: copy L2 w/ flush")
+        lines += ["(PB) epoch suite=copy pass=l2f n=4 fill=+4096 work=+0\r\n",
+                  "(PB)  pre=1 movsb=2 post=3\r\n"]
+        self.assertEqual(p.text(lines, 4),
+                         "run-qemu: 4 s, 6 lines of log: epoch suite=copy pass=l2f n=4")

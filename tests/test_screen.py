@@ -53,6 +53,9 @@ def psf2(entries, width=8, height=16):
     return header + glyphs + b"".join(e + b"\xff" for e in entries)
 
 
+GROUPS = ("fast", "boot")
+
+
 class Psf2c(unittest.TestCase):
     def write(self, data, gz=False):
         f = tempfile.NamedTemporaryFile(suffix=".psf.gz" if gz else ".psf", delete=False)
@@ -291,6 +294,8 @@ def joined_messages(rows):
 
 
 class ScreenBoots(unittest.TestCase):
+    GROUPS = ("boot", "uefi")
+
     def check_screen(self, lines, text, shots):
         """The end of a run: the machine's identity, the answer first, then
         the summary, the footer."""
@@ -463,6 +468,7 @@ class AnswerScreen(unittest.TestCase):
     """The first page at the end of a bare-metal run is the answer, it
     says what the log's answer lines say, and after the summary's pages
     it comes back and stays."""
+    GROUPS = ("boot", "uefi", "report")
 
     def check_answer_screen(self, name):
         lines, text, shots = boot_and_read(self, name)
@@ -509,6 +515,8 @@ class AnswerScreen(unittest.TestCase):
 
 
 class GrubMenu(unittest.TestCase):
+    GROUPS = ("boot", "uefi")
+
     ENTRIES = ["pagebench: all suites", "pagebench: the 2021 Xen experiment (suite=xen)",
                "pagebench: quick run, L1 and L2 only (reps=3 passes=l1,l1f,l2,l2f)",
                "pagebench: all suites, then reboot", "pagebench: suite=xen, then reboot",

@@ -17,7 +17,12 @@ def script(name, *args, **kw):
                           stdin=subprocess.DEVNULL, text=True, timeout=60, **kw)
 
 
+GROUPS = ("fast", "house")
+
+
 class Version(unittest.TestCase):
+    GROUPS = ("house",)
+
     def test_same_string_as_the_build(self):
         """The Makefile's VERSION is what the kernel and pagebench-linux
         print in their version line."""
@@ -42,6 +47,8 @@ class Version(unittest.TestCase):
 
 
 class ExitStatus(unittest.TestCase):
+    GROUPS = ("house",)
+
     def test_help_documents_the_shared_statuses(self):
         for name in SCRIPTS:
             with self.subTest(script=name):

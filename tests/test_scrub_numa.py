@@ -42,6 +42,9 @@ poweroff -f
 """
 
 
+GROUPS = ("linux", "smp")
+
+
 @unittest.skipUnless(os.path.exists(STATIC) and KERNELS and QEMU and os.path.exists(BUSYBOX),
                      "needs make, Debian's kernel, busybox-static and QEMU (scripts/deps test)")
 class ScrubPerNode(unittest.TestCase):

@@ -33,6 +33,9 @@ def ids(text):
     return out
 
 
+GROUPS = ("fast", "boot", "smp")
+
+
 class SmpChecks(LogChecks):
     def matches(self, b, rx):
         return [m for m in (rx.match(l) for l in b.lines) if m]
@@ -285,6 +288,7 @@ class UefiSmp(SmpChecks):
     from a page the kernel claimed below 1 MiB, and an exception or NMI on
     them lands through the firmware's code selector, aliased in the
     kernel's GDT (kernel/x86/gdt.c)."""
+    GROUPS = ("boot", "smp", "uefi")
 
     def test_uefi_all_cpus_and_scrub(self):
         b = boots.run(self, "uefi-smp2-scrub")

@@ -19,6 +19,9 @@ def tool(*args):
     return subprocess.run([TOOL] + list(args), capture_output=True, text=True, timeout=120)
 
 
+GROUPS = ("fast", "linux")
+
+
 @unittest.skipUnless(os.access(TOOL, os.X_OK), "build/bin/pagebench-store-value is not built")
 class StoreValue(unittest.TestCase):
     def test_every_kind_every_size(self):

@@ -18,6 +18,9 @@ SOURCES = {"cpuid": ("cpuid-0x15", "cpuid-0x16", "hv-0x40000010"),
 PICK_OF = {s: p for p, names in SOURCES.items() for s in names}
 
 
+GROUPS = ("fast", "boot")
+
+
 class Report:
     """The tsc, tsc check, tsc absent, note and acpi lines of one boot."""
 

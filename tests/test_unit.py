@@ -1,5 +1,5 @@
-"""C unit tests: the C programs in tests/unit/, built by make into
-build/bin/. Each prints one line per check ("ok NAME", "FAIL NAME: why",
+"""C unit tests: the C programs in tests/unit/, built by make test (or
+make unit-tests) into build/tests/. Each prints one line per check ("ok NAME", "FAIL NAME: why",
 "skip NAME: why"); every line becomes a subtest here."""
 import os
 import re
@@ -11,14 +11,23 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tables import string_variant_needs  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILT = os.path.join(REPO, "build", "tests")
 LINE = re.compile(r"^(ok|FAIL|skip) (\S+)(?:: (.*))?$")
+
+
+def built(test, name):
+    path = os.path.join(BUILT, name)
+    if not os.path.exists(path):
+        test.fail("%s is not built: run make unit-tests" % path)
+    return path
+
+
+GROUPS = ("fast", "unit")
 
 
 class UnitTests(unittest.TestCase):
     def run_binary(self, name):
-        path = os.path.join(REPO, "build", "bin", name)
-        if not os.path.exists(path):
-            self.fail("%s is not built: run make" % path)
+        path = built(self, name)
         proc = subprocess.run([path], cwd=REPO, capture_output=True, text=True,
                               timeout=300)
         checks = 0
@@ -146,9 +155,7 @@ class UnitTests(unittest.TestCase):
     def test_strings_missing_feature_skipped(self):
         """With its feature treated as missing, a string variant is not run:
         each of its checks is a skip line naming the feature."""
-        path = os.path.join(REPO, "build", "bin", "test_strings")
-        if not os.path.exists(path):
-            self.fail("%s is not built: run make" % path)
+        path = built(self, "test_strings")
         needs = {"%s/%s" % k: f for k, f in string_variant_needs().items()}
         off = sorted({f for f in needs.values() if f != "none"})
         self.assertTrue(off, "no variant of strings.def needs a feature")

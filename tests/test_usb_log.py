@@ -54,6 +54,9 @@ def stick_from_iso(tmp, name):
     return boots.make_stick(name, os.path.join(tmp, "stick.img"))
 
 
+GROUPS = ("boot", "usb", "uefi")
+
+
 @unittest.skipUnless(os.path.exists(OVMF), "OVMF is not installed: the UEFI log file is not tested")
 class SavedLog(LogChecks):
     def test_uefi_stick_saves_the_serial_log(self):

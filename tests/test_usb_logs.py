@@ -31,8 +31,13 @@ def usb_logs(*args):
     return subprocess.run([SCRIPT] + list(args), capture_output=True, text=True, timeout=120)
 
 
+GROUPS = ("fast", "usb")
+
+
 @unittest.skipUnless(os.path.exists(ELF), "needs build/pagebench.elf: run make")
 class Images(unittest.TestCase):
+    GROUPS = ("usb",)
+
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.tmp)
@@ -185,6 +190,7 @@ class HostileDest(unittest.TestCase):
     DEST, so the swap above had mcopy write into the root-only folder, and
     copy_out() followed a planted DEST/NAME (a FIFO hung it; /dev/zero, a
     MemoryError)."""
+    GROUPS = ("usb",)
 
     volume, fill = Images.volume, Images.fill
 

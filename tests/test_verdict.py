@@ -52,6 +52,9 @@ def verdict_json(*paths, extra=()):
     return json.loads(out)
 
 
+GROUPS = ("fast", "report")
+
+
 class BadInputTest(unittest.TestCase):
     def test_truncated_log(self):
         rc, out, err = run_tool("verdict", "--explain", fx("truncated.log"))
@@ -217,6 +220,7 @@ class PerByteDiffTest(unittest.TestCase):
 class OneWinnerTest(unittest.TestCase):
     """summary, winners, verdict, --json, --explain and html name the
     answer's routine for the same pass and pick, and nothing else."""
+    GROUPS = ("report",)
 
     def answers(self, path):
         ms, _ = P.load([path])

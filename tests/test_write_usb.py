@@ -44,6 +44,9 @@ def iso_bytes():
         return f.read()
 
 
+GROUPS = ("fast", "usb")
+
+
 class Refusals(unittest.TestCase):
     def test_not_a_block_device(self):
         for dev in ("/nonexistent/sdz", "/dev/null", os.path.join(REPO, "README.md")):
@@ -193,6 +196,8 @@ class Stick(unittest.TestCase):
 @unittest.skipUnless(os.geteuid() == 0 and shutil.which("losetup"),
                      "needs root and losetup for a loop device")
 class LoopDevice(Stick):
+    GROUPS = ("usb",)
+
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.tmp)
@@ -335,6 +340,7 @@ class RealUse(Stick):
     """A partition of the stick really mounted or swapped on, under a name
     that is neither /dev/sdz1 nor /dev/loopNp1: a node of its own made with
     mknod, and in a mount namespace of its own."""
+    GROUPS = ("usb",)
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
