@@ -52,6 +52,8 @@ def rows_of(text):
     return out
 
 
+GROUPS = ("fast", "house")
+
 class ResultsIndexCommitted(unittest.TestCase):
     def test_readme_is_the_scripts_output(self):
         r = index("--check")
