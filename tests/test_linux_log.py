@@ -230,6 +230,66 @@ class LinuxAnswerMatrixDrift(unittest.TestCase):
         self.assertIn(matrix.DRIFT_NOTE, " ".join(c.stdout.split()))
 
 
+class LinuxAnswerLinesRead(unittest.TestCase):
+    """pagebench-decide reads a log's own answer and bottom lines back
+    (tools/answer_lines.c) and prints them again byte for byte: what it
+    draws is what the run said. A malformed line is refused with its line
+    number and what is wrong, status 2, nothing printed for it."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.access(DECIDE, os.X_OK) or not os.access(TOOL, os.X_OK):
+            raise AssertionError("pagebench-linux or pagebench-decide is not built: run make")
+        r = subprocess.run([TOOL, "log=-", "suite=clear", "passes=l1,l2f", "time=2s"],
+                           capture_output=True, text=True, timeout=120)
+        if r.returncode:
+            raise AssertionError(r.stderr)
+        kinds = re.compile(r"^\(PB\) ((?:answer|bottom|bottom_pass|bottom_sets) .*)$")
+        cls.lines = [m.group(1) for m in map(kinds.match, r.stdout.splitlines()) if m]
+
+    def decide(self, lines, *args):
+        return subprocess.run([DECIDE] + list(args), input="machine m\n" + "\n".join(lines) +
+                              "\n", capture_output=True, text=True, timeout=60)
+
+    def test_lines_round_trip(self):
+        kinds = {l.split(" ", 1)[0] for l in self.lines}
+        self.assertEqual(kinds, {"answer", "bottom", "bottom_pass", "bottom_sets"})
+        r = self.decide(self.lines)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout.splitlines()
+        self.assertEqual(out[0], "machine m")
+        self.assertEqual([l.split(") ", 1)[1] for l in out[1:]], self.lines)
+
+    def refused(self, lines, number, what):
+        r = self.decide(lines)
+        self.assertEqual(r.returncode, 2, r.stdout)
+        self.assertIn("pagebench-decide: line %d: %s" % (number, what), r.stderr)
+
+    def test_refusals(self):
+        first = next(i for i, l in enumerate(self.lines) if l.startswith("answer "))
+        a = self.lines[first]
+        bottom = next(i for i, l in enumerate(self.lines) if l.startswith("bottom "))
+        b = self.lines[bottom]
+        line = first + 2    # after "machine m", counted from 1
+        self.refused(self.lines[:first] + [re.sub(r" ratio=\d\.\d{4}", " ratio=0.98", a)],
+                     line, "ratio=: not a ratio N.NNNN")
+        self.refused([a.replace(' versions="', ' versions="%s' % ("x" * 70))], 2,
+                     "versions=: longer than 63 characters")
+        self.refused([a + " colour=red"], 2, "colour=: not a field of this line")
+        self.refused([a + " worth=3.0%"], 2, "worth=: named twice")
+        self.refused([re.sub(r"epochs=\d+", "epochs=99999999999999999999", a)], 2,
+                     "epochs=: not a whole number in range")
+        self.refused([re.sub(r" routine=\w+", " routine=no_such_routine_x", a)], 2,
+                     "routine=: no such variant")
+        self.refused([a.replace(" worth=3.0%", " worth=73.0%")], 2, "worth=: not a worth")
+        # A bottom line without its bottom_pass lines, then the next: refused there.
+        rest = [l for l in self.lines[bottom + 1:] if not l.startswith("bottom_pass")]
+        self.refused([b] + rest[:2], 3, "passes=: its bottom_pass lines are fewer than its passes")
+        # Figures and lines in one machine.
+        self.refused([a, "run not_a_cpu=0 tsc_khz=1"], 3,
+                     "a machine has either its own answer lines or figures")
+
+
 class LinuxLogErrors(unittest.TestCase):
     """A log that cannot be written stops the run with status 3 and says
     why on stderr; nothing is overwritten, nothing is silently lost."""
