@@ -989,7 +989,8 @@ const char *lines_bottom_line(struct lines_bottom *cur, bool *started, char *lin
 		*started = true;
 		e = bottom_head(cur, &fs);
 	} else if (!*started) {
-		return fail(fs.kind, "comes after its bottom line", NULL);
+		snprintf(err, sizeof(err), "%.20s: comes after its bottom line", fs.kind);
+		return err;
 	} else if ((e = same_key(cur, &fs))) {
 		return e;
 	} else if (!strcmp(fs.kind, "bottom_pass")) {
@@ -997,7 +998,8 @@ const char *lines_bottom_line(struct lines_bottom *cur, bool *started, char *lin
 	} else if (!strcmp(fs.kind, "bottom_sets")) {
 		e = bottom_sets(cur, &fs);
 	} else {
-		return fail(fs.kind, "not a bottom line", NULL);
+		snprintf(err, sizeof(err), "%.20s: not a bottom line", fs.kind);
+		return err;
 	}
 	return e ? e : all_used(&fs);
 }

@@ -69,6 +69,7 @@
 #include "lib/out.h"
 #include "lib/status.h"
 #include "tools/answer_lines.h"
+#include "tools/decide_combine.h"
 #include "variants/variants.h"
 
 #define LINE_MAX_BYTES	16384
@@ -486,16 +487,24 @@ int main(int argc, char **argv)
 	static char line[LINE_MAX_BYTES];
 	char *w[64];
 
+	if (argc == 2 && !strcmp(argv[1], "--combine")) {
+		out_add_sink(answer_sink);
+		decide_combine(stdin, fail, &lineno);
+		return flushed();
+	}
 	if (argc == 3 && !strcmp(argv[1], "--matrix")) {
 		matrix_rows = (unsigned int)strtoul(argv[2], NULL, 10);
 		argc = matrix_rows && matrix_rows <= 1000 ? 1 : 0;
 	}
 	if (argc != 1) {
 		fputs("Usage: pagebench-decide [--matrix ROWS] < FIGURES\n"
+		      "       pagebench-decide --combine < BOTTOM_LINES\n"
 		      "The answer lines of each machine in FIGURES (or its log's own\n"
 		      "answer and bottom lines), as scripts/pagebench-report hands them\n"
 		      "over (tools/pagebench-decide.c gives the form); --matrix: its\n"
 		      "answer's matrix instead, in at most ROWS lines, 1 to 1000.\n"
+		      "--combine: the bottom lines of runs of CPU groups, combined per\n"
+		      "group, then the fleet's (tools/decide_combine.h gives the form).\n"
 		      "Exit status: 0 done, 2 malformed input, 3 the lines cannot be\n"
 		      "written.\n", argc == 2 &&
 		      !strcmp(argv[1], "--help") ? stdout : stderr);

@@ -14,7 +14,7 @@ BOTTOM = ("fn", "kernel", "versions", "entry", "pick", "assuming",
           "kernel_routine", "selected_by", "action", "routine", "alike",
           "worth", "why", "passes", "saves", "costs", "open", "mix",
           "mix_ratio", "mix_lo", "mix_hi", "unpriced", "unpriced_pass",
-          "unpriced_ratio")
+          "unpriced_ratio", "runs", "differ")
 PASS = ("fn", "kernel", "versions", "entry", "pass", "routine", "verdict",
         "ratio", "lo", "hi", "epochs", "pick_ns", "routine_ns", "price", "need")
 SETS = ("fn", "kernel", "versions", "entry", "safe", "saves")
@@ -80,6 +80,8 @@ class BottomLine:
     mix: Optional[str] = None       # "l2f:1,mem:1"
     mix_ratio: Optional[Interval] = None
     unpriced: Optional[tuple] = None  # (routine, pass, ratio): no price in the log
+    runs: Optional[int] = None      # pagebench-decide --combine: the runs combined
+    differ: Optional[str] = None    # and where they disagree, what each said
     line: int = 0
     cells: List[BottomPass] = field(default_factory=list)
     safe_set: List[str] = field(default_factory=list)
@@ -102,7 +104,7 @@ class BottomLine:
                    open=_names(g["open"]), mix=g["mix"], mix_ratio=mix,
                    unpriced=None if g["unpriced"] is None else
                    (g["unpriced"], g["unpriced_pass"], float(g["unpriced_ratio"])),
-                   line=line)
+                   runs=_num(g["runs"], int), differ=g["differ"], line=line)
 
     @property
     def key(self):
