@@ -2,6 +2,7 @@
 /* Bottom lines combined over runs and over CPU groups (harness/combine.h). */
 #include "harness/combine.h"
 #include "lib/fmt.h"
+#include "variants/passes.h"
 
 #define BP_ONE		10000u		/* hundredths of a per cent in a whole */
 
@@ -59,7 +60,8 @@ static void differ_text(const struct bottom *const *run, unsigned int n,
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < nk; k++)
 			if (run[first[k]]->action == run[i]->action &&
-			    (run[i]->action == BOTTOM_KEEP || run[i]->action == BOTTOM_NONE ||
+			    (run[i]->action == BOTTOM_NONE ? run[first[k]]->why == run[i]->why :
+			     run[i]->action == BOTTOM_KEEP ||
 			     run[first[k]]->routine == run[i]->routine))
 				break;
 		if (k == nk) {
@@ -77,7 +79,10 @@ static void differ_text(const struct bottom *const *run, unsigned int n,
 				continue;
 			at += fmt_snprintf(buf + at, at < len ? len - at : 0, "%s%s", at ? "; " : "",
 					   bottom_action_name(b->action));
-			if (b->action != BOTTOM_KEEP && b->action != BOTTOM_NONE && b->routine >= 0)
+			if (b->action == BOTTOM_NONE)
+				at += fmt_snprintf(buf + at, at < len ? len - at : 0, " %s",
+						   answer_why_name(b->why));
+			else if (b->action != BOTTOM_KEEP && b->routine >= 0)
 				at += fmt_snprintf(buf + at, at < len ? len - at : 0, " %s",
 						   name((unsigned int)b->routine));
 			at += fmt_snprintf(buf + at, at < len ? len - at : 0, " x%u", most);
@@ -155,15 +160,38 @@ static void cells_of(const struct bottom *const *run, unsigned int n, unsigned i
 	}
 }
 
-/* The passes of every run, in the order the runs first name them. */
+/* A pass's place: the page passes in their table's order, any other after them. */
+static unsigned int pass_rank(const char *name)
+{
+	unsigned int p;
+
+	for (p = 0; p < PASS_COUNT; p++) {
+		const char *x = passes[p].id, *y = name;
+
+		while (*x && *x == *y)
+			x++, y++;
+		if (*x == *y)
+			return p;
+	}
+	return PASS_COUNT;
+}
+
+/* The passes of every run: the page passes in the run's order, the others as the runs first name them. */
 static void passes_of(const struct bottom *const *run, unsigned int n, struct bottom *out)
 {
-	unsigned int i, p;
+	unsigned int i, p, at;
 
 	for (i = 0; i < n; i++)
-		for (p = 0; p < run[i]->npass; p++)
-			if (pass_at(out, run[i]->pass[p]) < 0 && out->npass < BOTTOM_PASSES_MAX)
-				out->pass[out->npass++] = run[i]->pass[p];
+		for (p = 0; p < run[i]->npass; p++) {
+			const char *name = run[i]->pass[p];
+
+			if (pass_at(out, name) >= 0 || out->npass == BOTTOM_PASSES_MAX)
+				continue;
+			for (at = out->npass; at && pass_rank(out->pass[at - 1]) > pass_rank(name); at--)
+				out->pass[at] = out->pass[at - 1];
+			out->pass[at] = name;
+			out->npass++;
+		}
 }
 
 /* mix=: where every run weighed the same passes alike, the figure over them. */
@@ -246,15 +274,18 @@ void combine_runs(const struct bottom *const *run, unsigned int n, unsigned int 
 		saves &= run[i]->saves;
 	}
 	passes_of(run, n, out);
+	/* No run gave advice: none, for the first run's reason (differ: each one's). */
 	if (same && none) {
+		out->action = BOTTOM_NONE;
+		out->why = run[0]->why;
+		out->npass = 0;
 		for (i = 0; i < n && run[i]->why == run[0]->why; i++)
 			;
-		if (i == n) {
-			out->action = BOTTOM_NONE;
-			out->why = run[0]->why;
-			out->npass = 0;
-			return;
+		if (i < n) {
+			differ_text(run, n, name, differ, differ_len);
+			out->differ = differ;
 		}
+		return;
 	}
 	out->safe = none ? 0 : safe;
 	out->saves = none ? 0 : saves;

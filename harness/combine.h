@@ -11,7 +11,8 @@
  *     alike in every run: that action, naming the first such routine in
  *     the order of preference (harness/prefer.h), the rest of them alike;
  *     where every run keeps, keep (the first of their routines named);
- *   - every run none for one reason: none;
+ *   - every run none: none, for the first run's reason (differ: each
+ *     one's where they differ);
  *   - else undecided, no routine named, and differ says what the runs
  *     said, most said first: "switch orig x2; keep x1".
  *   Each pass of the named routine, from the runs that named it (where
