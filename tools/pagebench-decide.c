@@ -14,6 +14,11 @@
  *   features NAME=0|1 ...         feature names as the features line has
  *                                 them; a feature not named is unknown
  *   fast_string 0|1|?             IA32_MISC_ENABLE bit 0, where the log says
+ *   running release=R flags=F,... before run: the running Linux, its release and
+ *                                 the flags its /proc/cpuinfo showed (lower
+ *                                 case, as there; "-": none), as the log's
+ *                                 linux kernel_flags line says them: its own
+ *                                 picks are then decided too
  *   run [worth_bp=N] [mix=PASS:W,...] not_a_cpu=0|1 tsc_khz=N
  *                                 (no worth_bp: worth='s default; mix: the
  *                                 bottom lines' weights, as the option mix=)
@@ -86,6 +91,8 @@ struct machine {
 	char step[16];
 	bool strings;			/* figure lines came */
 	bool lines;			/* the machine is its log's own answer lines */
+	bool has_running;
+	struct rule_running running;
 	uint64_t strings_quantum;
 	enum op op;
 	enum pass_id pass;
@@ -380,7 +387,30 @@ static void run_words(char *const *w, unsigned int nw)
 	/* What the log does not say stays unknown, as the rules need it. */
 	facts.cpu_known = m.cpu_known;
 	facts.feats_known = m.feats_known;
-	answers_begin(&answers, &facts, NULL, &m.run);
+	answers_begin(&answers, &facts, m.has_running ? &m.running : NULL, &m.run);
+}
+
+/* The running Linux: its release and /proc/cpuinfo's flags, as the rules read them. */
+static void running_words(char *const *w, unsigned int nw)
+{
+	char *release = value_of(w, nw, "release"), *flags = value_of(w, nw, "flags"), *c;
+
+	if (answers.on)
+		fail("running comes before run", NULL);
+	if (!release || !flags || nw != 3)
+		fail("running: release=R flags=F,... expected", NULL);
+	if (strlen(release) >= sizeof(m.running.release))
+		fail("running: release= longer than 47 characters", release);
+	for (c = flags; *c; c++) {
+		if (*c == ',')
+			*c = ' ';
+		else if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' ||
+			   (*c == '-' && !strcmp(flags, "-"))))
+			fail("running: flags= takes lower-case names, comma-separated", flags);
+	}
+	if (!rule_running_linux(&m.running, release, strcmp(flags, "-") ? flags : ""))
+		fail("running: release= starts with no version", release);
+	m.has_running = true;
 }
 
 /* The vector price, into the run the answers were begun with. */
@@ -542,6 +572,8 @@ int main(int argc, char **argv)
 			feature_words(w, nw);
 		else if (!strcmp(w[0], "fast_string") && nw == 2)
 			m.fast_string = !strcmp(w[1], "?") ? FACT_UNKNOWN : w[1][0] == '1';
+		else if (!strcmp(w[0], "running"))
+			running_words(w, nw);
 		else if (!strcmp(w[0], "run"))
 			run_words(w, nw);
 		else if (!strcmp(w[0], "price"))
