@@ -14,7 +14,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from pbreport import decided, grammar, parse  # noqa: E402
+from pbreport import decided, engine, grammar, parse  # noqa: E402
 
 LINUX = os.path.join(ROOT, "build", "bin", "pagebench-linux")
 SIZES = (0, 8, 64, 512, 2048)
@@ -126,8 +126,8 @@ class ResultsLogs(unittest.TestCase):
     carry no answer lines."""
 
     def machine(self, name):
-        if not os.access(decided.TOOL, os.X_OK):
-            self.fail("%s is not built: run make" % decided.TOOL)
+        if not os.access(engine.TOOL, os.X_OK):
+            self.fail("%s is not built: run make" % engine.TOOL)
         ms, _ = parse.load([os.path.join(ROOT, "results", name)])
         self.assertFalse(ms[0].answers)
         decided.fill(ms)
