@@ -64,7 +64,8 @@ def kernel_text(bs, flags):
     """"Linux 6.18.44 runs clear_page_erms (ERMS=1 in /proc/cpuinfo)": the
     picks bs (one routine) and what selects it (the first's words)."""
     b = bs[0]
-    routine = b.kernel_routine or "its pick %s" % (b.pick or "-")
+    routine = b.kernel_routine or ("its pick %s" % b.pick if b.pick else
+                                   "a routine the rules cannot name here")
     who = "%s %s" % (KERNEL_NAME.get(b.kernel, b.kernel),
                      ", ".join(versions_text(x) for x in bs))
     if b.entry != b.fn and not b.entry.startswith(b.fn + "_"):
