@@ -179,8 +179,9 @@ class EmulatedRunTest(unittest.TestCase):
         # The two emulator runs are one group; the CPU's run a block alone.
         group, _, rest = out.partition("\nCPU: ")
         self.assertIn("Measured: 2 runs", " ".join(group.split()))
-        self.assertNotIn("epyc-linux-cpu", group)
-        self.assertIn("epyc-linux-cpu-2026-11-30.log", rest)
+        self.assertIn("runs_on=emulator", " ".join(group.split()))
+        self.assertNotIn("runs_on=emulator", rest)
+        self.assertIn("pagebench-linux on Linux 6.18.44-fc-v857", " ".join(rest.split()))
 
     def test_a_real_emulator_log(self):
         """The kernel under this project's PVM KVM."""
