@@ -196,7 +196,8 @@ $(B)/bin/pagebench-cpuid: $(B)/h/tools/pagebench-cpuid.o $(TOOLS_COMMON)
 	$(Q)$(CC) -o $@ $^
 
 # The answer of a log without answer lines, by the run's own engine (scripts/pagebench-report).
-$(B)/bin/pagebench-decide: $(B)/h/tools/pagebench-decide.o $(HARNESS_LIB)
+$(B)/bin/pagebench-decide: $(B)/h/tools/pagebench-decide.o $(B)/h/tools/answer_lines.o \
+	$(B)/h/tools/decide_combine.o $(HARNESS_LIB)
 	@mkdir -p $(dir $@)
 	$(call stage,tools)
 	$(Q)$(CC) -o $@ $^

@@ -1,45 +1,78 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The answer's matrix as text (harness/answer_matrix.h), in the layout of
- * scripts/pbreport/matrix.py, the reference: the same columns (one per
- * kernel pick, merged where picks of one function run the same variant
- * and agree in every pass), the same cells, widths, blocks and wrapping.
- * The percentages come from the ratios as the answer lines print them
- * (four decimals), rounded half up, so that both say the same digits.
- * One run is drawn at a time (the kernel's end, pagebench-linux's end):
- * the state is static, off the kernel's small stack.
+ * The answer's matrix as text (harness/answer_matrix.h): a table per
+ * suite (clear: clear_page and clear_pages; copy; memset; memcpy;
+ * scrub), a column per kernel pick (merged where picks of one function
+ * run the same variant and agree in every row and in their bottom line),
+ * a row per pass (memset and memcpy: mode and size class; scrub: step),
+ * and under them the bottom row, each pick's bottom line. The
+ * percentages come from the ratios as the answer lines print them (four
+ * decimals), rounded half up. One run is drawn at a time (the kernel's
+ * end, pagebench-linux's end, pagebench-decide): the state is static,
+ * off the kernel's small stack.
  */
 #include "harness/answer_matrix.h"
 #include "lib/fmt.h"
 #include "lib/str.h"
 
 #define CELL_MAX	96
-#define COLS_MAX	(ANSWER_FNS * ANSWER_PICKS_MAX)
-#define NOTES_MAX	(WHY_COUNT + 1 + ANSWER_PICKS_MAX)
+/* A table's rows: the page passes, the modes by size class, or the scrub steps. */
+#define ROWS_MAX	24
+#define TABLES		5
+/* A table's columns: clear's two functions' picks; all tables' together. */
+#define TABLE_COLS_MAX	(2 * ANSWER_PICKS_MAX)
+#define COLS_MAX	((ANSWER_FNS + ANSWER_XFNS) * ANSWER_PICKS_MAX)
+#define NOTES_MAX	(WHY_COUNT + 2 + ANSWER_PICKS_MAX)
 #define TEXT_MAX	2048
+/* The bottom row, after a table's own. */
+#define BOTTOM_ROW	ROWS_MAX
 
 enum sym { SYM_ARROW, SYM_MINUS, SYM_DASH, SYM_TIMES };
 
+/* A function of a table: one of the pages' (enum answer_fn) or another question's. */
+struct fn_of {
+	bool x;
+	unsigned int fn;
+};
+
 struct column {
-	enum answer_fn fn;
+	struct fn_of f;
 	const char *pick;			/* the variant; NULL: "-" */
 	unsigned int nwho;
-	unsigned int who[ANSWER_PICKS_MAX];	/* indexes into a->pick[fn] */
-	int rec[PASS_COUNT];			/* into a->rec; -1: not judged */
+	unsigned int who[ANSWER_PICKS_MAX];	/* its picks, in a->pick[fn] or a->xpick[fn] */
+	int rec[ROWS_MAX];			/* into a->rec or a->xrec; -1: not judged */
+};
+
+/* A row: a pass, or a mode and its size class, or a scrub step. */
+struct row {
+	const char *pass;
+	bool sized;
+	unsigned int lo, hi;
 };
 
 struct table {
 	unsigned int first, n;			/* its columns in m.col */
-	bool pass[PASS_COUNT];
-	int note[PASS_COUNT][COLS_MAX];		/* a cell's footnote, 0: none */
+	unsigned int nrows;
+	struct row row[ROWS_MAX];
+	bool bottom;				/* some column has a bottom line */
+	int note[ROWS_MAX + 1][TABLE_COLS_MAX];	/* a cell's footnote, 0: none */
 };
 
-/* A footnote's key: undecided, a why, an assumption, or the FPU mark. */
-#define NOTE_FPU (WHY_COUNT + 1)
-#define NOTE_DRIFT (WHY_COUNT + 2)
+/* A footnote's key: undecided, a why, an assumption, unpriced=, drift=. */
+#define NOTE_ASSUMING	WHY_COUNT
+#define NOTE_UNPRICED	(WHY_COUNT + 1)
+#define NOTE_DRIFT	(WHY_COUNT + 2)
 struct note {
-	int why;				/* -1: undecided; WHY_COUNT: assuming; NOTE_FPU, NOTE_DRIFT */
+	int why;				/* -1: undecided; a why; or NOTE_* */
 	const char *assuming;
+};
+
+static const struct fn_of tables[TABLES][2] = {
+	{ { false, ANSWER_CLEAR_PAGE }, { false, ANSWER_CLEAR_PAGES } },
+	{ { false, ANSWER_COPY_PAGE }, { false, ANSWER_FNS } },
+	{ { true, ANSWER_MEMSET }, { false, ANSWER_FNS } },
+	{ { true, ANSWER_MEMCPY }, { false, ANSWER_FNS } },
+	{ { true, ANSWER_SCRUB }, { false, ANSWER_FNS } },
 };
 
 static struct {
@@ -47,7 +80,7 @@ static struct {
 	const struct matrix_style *st;
 	struct column col[COLS_MAX];
 	unsigned int ncols;
-	struct table t[2];
+	struct table t[TABLES];
 	unsigned int nt;
 	struct note note[NOTES_MAX];
 	unsigned int nnotes;
@@ -55,12 +88,9 @@ static struct {
 	void *ctx;
 	unsigned int lines, limit;	/* lines made; given to put() */
 	bool compact;			/* cells without blanks, whole per cents */
-	char cell[PASS_COUNT + 2][COLS_MAX][CELL_MAX];
+	bool per_call, per_page;	/* the tables' figures: memset/memcpy's, the others' */
+	char cell[ROWS_MAX + 3][TABLE_COLS_MAX][CELL_MAX];
 } m;
-
-static const char *const suite_fns[2][2] = {
-	{ "clear_page", "clear_pages" }, { "copy_page", NULL },
-};
 
 static bool same(const char *x, const char *y)
 {
@@ -115,13 +145,15 @@ static void add_sym(char *buf, size_t len, enum sym s)
 	add(buf, len, m.st->ascii ? ascii[s] : utf8[s]);
 }
 
-/* A footnote's mark: "¹²", or "[12]" in ASCII. */
+/* A footnote's mark: "¹²", or "[12]" in ASCII; none for 0. */
 static void add_mark(char *buf, size_t len, unsigned int n)
 {
 	static const char *const sup[] = { "⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹" };
 	char digits[12];
 	unsigned int i;
 
+	if (!n)
+		return;
 	if (m.st->ascii) {
 		fmt_snprintf(digits, sizeof(digits), "[%u]", n);
 		add(buf, len, digits);
@@ -162,10 +194,10 @@ static uint64_t abs64(int64_t x)
 }
 
 /* "−50% (47–53)": the saving, 1 − ratio, and its interval, in per cent. */
-static void add_saving(char *buf, size_t len, const struct answer *r, bool compact)
+static void add_saving(char *buf, size_t len, const struct interval *r, bool compact)
 {
-	int64_t med = 10000 - parts(r->ratio.median);
-	int64_t lo = 10000 - parts(r->ratio.hi), hi = 10000 - parts(r->ratio.lo);
+	int64_t med = 10000 - parts(r->median);
+	int64_t lo = 10000 - parts(r->hi), hi = 10000 - parts(r->lo);
 	uint64_t least = abs64(med);
 	unsigned int digits;
 
@@ -185,123 +217,322 @@ static void add_saving(char *buf, size_t len, const struct answer *r, bool compa
 
 /* A decision whose ratio drifted during the run (drift=): marked at the cell's end. */
 #define DRIFT_MARK "~"
+/* A log without the vector price: a vector routine, left out, saves more before it (unpriced=). */
+#define UNPRICED_MARK "*"
 
-/*
- * A log without the vector price: a vector routine that saves more,
- * before that price, is left out of the answer (unpriced=): marked "*".
- */
-static bool unpriced(const struct answer *r)
+/* -- the records, wherever a question keeps them ------------------------- */
+
+static const struct answer *dec(const struct column *c, int rec)
 {
-	return r->unpriced != NULL;
+	return c->f.x ? &m.a->xrec[rec].a : &m.a->rec[rec];
 }
 
-static void cell_text(char *buf, size_t len, const struct answer *r, int note, bool compact)
+static const char *dec_routine(const struct column *c, int rec)
 {
+	if (c->f.x)
+		return m.a->xrec[rec].routine;
+	return m.a->rec[rec].routine ? m.a->rec[rec].routine->name : NULL;
+}
+
+static bool dec_unpriced(const struct column *c, int rec)
+{
+	return c->f.x ? m.a->xrec[rec].unpriced != NULL : m.a->rec[rec].unpriced != NULL;
+}
+
+static const struct answer_pick *pick_of(const struct column *c, unsigned int w)
+{
+	return c->f.x ? &m.a->xpick[c->f.fn][c->who[w]] : &m.a->pick[c->f.fn][c->who[w]];
+}
+
+static const char *fn_name(const struct column *c)
+{
+	return c->f.x ? answer_xfn_name(c->f.fn) : answer_fn_name(c->f.fn);
+}
+
+/* The bottom line of a column's first pick, where the run printed one. */
+static const struct bottom *bottom_of(const struct column *c)
+{
+	const struct bottom *b;
+
+	if (c->f.x || !m.a->ended)
+		return NULL;
+	b = &m.a->bottom[c->f.fn][c->who[0]];
+	return b->npass || pick_of(c, 0)->why != WHY_NONE ? b : NULL;
+}
+
+/* -- cells ---------------------------------------------------------------- */
+
+static void cell_text(char *buf, size_t len, const struct column *c, int rec, int note,
+		      bool compact)
+{
+	const struct answer *r;
+	const char *routine;
+
 	buf[0] = '\0';
-	if (!r) {
+	if (rec < 0) {
 		add(buf, len, "-");
 		return;
 	}
+	r = dec(c, rec);
+	routine = dec_routine(c, rec);
 	switch (r->action) {
 	case ANSWER_SWITCH:
 		add_sym(buf, len, SYM_ARROW);
 		add(buf, len, compact ? "" : " ");
-		add(buf, len, r->routine ? r->routine->name : "-");
-		add(buf, len, unpriced(r) ? "* " : " ");
-		add_saving(buf, len, r, compact);
+		add(buf, len, routine ? routine : "-");
+		add(buf, len, dec_unpriced(c, rec) ? UNPRICED_MARK " " : " ");
+		add_saving(buf, len, &r->ratio, compact);
 		add(buf, len, r->drift.moved ? DRIFT_MARK : "");
 		return;
 	case ANSWER_KEEP:
 		add(buf, len, "keep");
+		add(buf, len, dec_unpriced(c, rec) ? UNPRICED_MARK : "");
 		add(buf, len, r->drift.moved ? DRIFT_MARK : "");
 		return;
 	case ANSWER_UNDECIDED:
 		add(buf, len, "undecided");
-		add_mark(buf, len, note);
-		add(buf, len, unpriced(r) ? "*" : "");
+		add_mark(buf, len, (unsigned int)note);
+		add(buf, len, dec_unpriced(c, rec) ? UNPRICED_MARK : "");
 		add(buf, len, r->drift.moved ? DRIFT_MARK : "");
 		return;
 	case ANSWER_NONE:
 		break;
 	}
 	add(buf, len, "n/a");
-	add_mark(buf, len, note);
-	if (r->has_ratio && r->routine && !compact) {
+	add_mark(buf, len, (unsigned int)note);
+	if (r->has_ratio && routine && !compact) {
 		add(buf, len, " ");
-		add(buf, len, r->routine->name);
+		add(buf, len, routine);
 		add(buf, len, " ");
 		add_sym(buf, len, SYM_TIMES);
 		add_fixed(buf, len, (parts(r->ratio.median) + 50) / 100, 2);
 	}
 }
 
-/* What a record says, wherever it is said: two that agree are one decision. */
-static bool agree_rec(const struct answer *x, const struct answer *y)
+/*
+ * Where a switch saves: over the passes it saves in, the median of its
+ * ratios (of two, the higher: the lesser saving), the least lo and the
+ * greatest hi; or mix='s one figure. False where no pass says saves.
+ */
+static bool bottom_saving(const struct bottom *b, struct interval *out)
 {
-	if (x->action != y->action || x->routine != y->routine || x->has_ratio != y->has_ratio)
-		return false;
-	if (x->has_ratio && (parts(x->ratio.median) != parts(y->ratio.median) ||
-			     parts(x->ratio.lo) != parts(y->ratio.lo) ||
-			     parts(x->ratio.hi) != parts(y->ratio.hi)))
-		return false;
-	if (x->action == ANSWER_NONE && x->why != y->why)
-		return false;
-	return x->action != ANSWER_UNDECIDED || x->need_epochs == y->need_epochs;
-}
+	uint64_t med[BOTTOM_PASSES_MAX];
+	unsigned int p, n = 0, i, k;
 
-static bool agree(const struct column *x, const struct column *y)
-{
-	unsigned int p;
+	if (b->mixed) {
+		*out = b->mix;
+		return true;
+	}
+	for (p = 0; p < b->npass; p++) {
+		const struct interval *r = &b->cell[p].ratio;
 
-	for (p = 0; p < PASS_COUNT; p++)
-		if (x->rec[p] >= 0 && y->rec[p] >= 0 &&
-		    !agree_rec(&m.a->rec[x->rec[p]], &m.a->rec[y->rec[p]]))
-			return false;
+		if (b->cell[p].verdict != CELL_SAVES)
+			continue;
+		if (!n || r->lo < out->lo)
+			out->lo = r->lo;
+		if (!n || r->hi > out->hi)
+			out->hi = r->hi;
+		/* Kept in order: an insertion. */
+		for (i = n; i && med[i - 1] > r->median; i--)
+			med[i] = med[i - 1];
+		med[i] = r->median;
+		n++;
+	}
+	if (!n)
+		return false;
+	k = n / 2;
+	out->median = med[k];
+	out->has_interval = true;
 	return true;
 }
 
+static const char *name_of(const struct column *c, int id)
+{
+	(void)c;
+	return id >= 0 ? answer_variant_name((unsigned int)id) : "-";
+}
+
+/* The bottom row's cell: keep, "→ Y −Z% (a–b)", trade-off, undecided, n/a. */
+static void bottom_text(char *buf, size_t len, const struct column *c, int note, bool compact)
+{
+	const struct bottom *b = bottom_of(c);
+	const char *star = b && b->unpriced >= 0 ? UNPRICED_MARK : "";
+	struct interval iv;
+
+	buf[0] = '\0';
+	if (!b) {
+		add(buf, len, "-");
+		return;
+	}
+	switch (b->action) {
+	case BOTTOM_SWITCH:
+		add_sym(buf, len, SYM_ARROW);
+		add(buf, len, compact ? "" : " ");
+		add(buf, len, name_of(c, b->routine));
+		add(buf, len, star);
+		if (bottom_saving(b, &iv)) {
+			add(buf, len, " ");
+			add_saving(buf, len, &iv, compact);
+		}
+		return;
+	case BOTTOM_KEEP:
+	case BOTTOM_TRADE_OFF:
+		add(buf, len, bottom_action_name(b->action));
+		add(buf, len, star);
+		return;
+	case BOTTOM_UNDECIDED:
+		add(buf, len, "undecided");
+		add_mark(buf, len, (unsigned int)note);
+		add(buf, len, star);
+		return;
+	case BOTTOM_NONE:
+		break;
+	}
+	add(buf, len, "n/a");
+	add_mark(buf, len, (unsigned int)note);
+}
+
+/* -- columns and rows ------------------------------------------------------ */
+
+/* What a record says, wherever it is said: two that agree are one decision. */
+static bool agree_rec(const struct column *cx, int x, const struct column *cy, int y)
+{
+	const struct answer *a = dec(cx, x), *b = dec(cy, y);
+
+	if (a->action != b->action || !same(dec_routine(cx, x), dec_routine(cy, y)) ||
+	    a->has_ratio != b->has_ratio)
+		return false;
+	if (a->has_ratio && (parts(a->ratio.median) != parts(b->ratio.median) ||
+			     parts(a->ratio.lo) != parts(b->ratio.lo) ||
+			     parts(a->ratio.hi) != parts(b->ratio.hi)))
+		return false;
+	if (a->action == ANSWER_NONE && a->why != b->why)
+		return false;
+	return a->action != ANSWER_UNDECIDED || a->need_epochs == b->need_epochs;
+}
+
+/* Two bottom lines agree where they draw alike. */
+static bool agree_bottom(const struct column *x, const struct column *y)
+{
+	char tx[CELL_MAX], ty[CELL_MAX];
+
+	bottom_text(tx, sizeof(tx), x, 0, false);
+	bottom_text(ty, sizeof(ty), y, 0, false);
+	return str_eq(tx, ty) && (!bottom_of(x) || bottom_of(x)->why == bottom_of(y)->why);
+}
+
+static bool agree(const struct column *x, const struct column *y, unsigned int nrows)
+{
+	unsigned int r;
+
+	for (r = 0; r < nrows; r++)
+		if (x->rec[r] >= 0 && y->rec[r] >= 0 && !agree_rec(x, x->rec[r], y, y->rec[r]))
+			return false;
+	return agree_bottom(x, y);
+}
+
+/* The row of a record in t, added the first time (pages' rows: in pass order, below). */
+static int row_of(struct table *t, const char *pass, bool sized, unsigned int lo,
+		  unsigned int hi)
+{
+	unsigned int r;
+
+	for (r = 0; r < t->nrows; r++)
+		if (str_eq(t->row[r].pass, pass) && t->row[r].sized == sized &&
+		    (!sized || (t->row[r].lo == lo && t->row[r].hi == hi)))
+			return (int)r;
+	if (t->nrows == ROWS_MAX)
+		return -1;
+	t->row[t->nrows] = (struct row){ pass, sized, lo, hi };
+	return (int)t->nrows++;
+}
+
+/* Each record of f's: its pick, its row; -1 where it is not f's. */
+static int rec_pick(struct fn_of f, unsigned int i, struct table *t, int *row)
+{
+	if (f.x) {
+		const struct answer_x *x = &m.a->xrec[i];
+
+		if (x->fn != f.fn)
+			return -1;
+		*row = row_of(t, x->pass, x->sized, x->lo, x->hi);
+		return (int)x->pick;
+	}
+	if (m.a->rec[i].fn != f.fn)
+		return -1;
+	*row = row_of(t, passes[m.a->rec[i].pass].id, false, 0, 0);
+	return (int)m.a->rec[i].pick;
+}
+
 /*
- * The columns of fn, appended to m.col: one per pick, in the order the
+ * The columns of f, appended to m.col: one per pick, in the order the
  * answer lines name them, then merged where they run the same variant
- * and agree in every pass they share.
+ * and agree in every row they share and in their bottom line.
  */
-static void columns(enum answer_fn fn)
+static void columns(struct table *t, struct fn_of f)
 {
 	static struct column raw[ANSWER_PICKS_MAX];
-	unsigned int nraw = 0, i, k, p, first = m.ncols;
+	unsigned int nraw = 0, i, k, r, first = m.ncols, n = f.x ? m.a->nx : m.a->n;
 
-	for (i = 0; i < m.a->n; i++) {
-		const struct answer *r = &m.a->rec[i];
+	for (i = 0; i < n; i++) {
+		int row, p = rec_pick(f, i, t, &row);
 
-		if (r->fn != fn)
+		if (p < 0 || row < 0)
 			continue;
-		for (k = 0; k < nraw && raw[k].who[0] != r->pick; k++)
+		for (k = 0; k < nraw && raw[k].who[0] != (unsigned int)p; k++)
 			;
 		if (k == nraw) {
-			raw[nraw] = (struct column){ .fn = fn, .nwho = 1, .who = { r->pick },
-				.pick = m.a->pick[fn][r->pick].variant };
-			for (p = 0; p < PASS_COUNT; p++)
-				raw[nraw].rec[p] = -1;
+			raw[nraw] = (struct column){ .f = f, .nwho = 1, .who = { (unsigned int)p } };
+			raw[nraw].pick = pick_of(&raw[nraw], 0)->variant;
+			for (r = 0; r < ROWS_MAX; r++)
+				raw[nraw].rec[r] = -1;
 			nraw++;
 		}
-		if (raw[k].rec[r->pass] < 0)
-			raw[k].rec[r->pass] = (int)i;
+		if (raw[k].rec[row] < 0)
+			raw[k].rec[row] = (int)i;
 	}
 	for (k = 0; k < nraw; k++) {
 		for (i = first; i < m.ncols; i++) {
 			struct column *c = &m.col[i];
 
-			if (!same(c->pick, raw[k].pick) || !agree(c, &raw[k]))
+			if (!same(c->pick, raw[k].pick) || !agree(c, &raw[k], t->nrows))
 				continue;
 			c->who[c->nwho++] = raw[k].who[0];
-			for (p = 0; p < PASS_COUNT; p++)
-				if (c->rec[p] < 0)
-					c->rec[p] = raw[k].rec[p];
+			for (r = 0; r < ROWS_MAX; r++)
+				if (c->rec[r] < 0)
+					c->rec[r] = raw[k].rec[r];
 			break;
 		}
-		if (i == m.ncols && m.ncols < COLS_MAX)
+		if (i == m.ncols && m.ncols < COLS_MAX && m.ncols - t->first < TABLE_COLS_MAX)
 			m.col[m.ncols++] = raw[k];
 	}
+}
+
+/* A page table's rows in the passes' order: its columns' records moved to match. */
+static void pass_order(struct table *t)
+{
+	struct row row[ROWS_MAX];
+	int to[ROWS_MAX];
+	unsigned int p, r, n = 0, i;
+
+	for (p = 0; p < PASS_COUNT; p++)
+		for (r = 0; r < t->nrows; r++)
+			if (str_eq(t->row[r].pass, passes[p].id)) {
+				to[r] = (int)n;
+				row[n++] = t->row[r];
+			}
+	for (i = t->first; i < t->first + t->n; i++) {
+		int rec[ROWS_MAX];
+
+		for (r = 0; r < ROWS_MAX; r++)
+			rec[r] = -1;
+		for (r = 0; r < t->nrows; r++)
+			rec[to[r]] = m.col[i].rec[r];
+		for (r = 0; r < ROWS_MAX; r++)
+			m.col[i].rec[r] = rec[r];
+	}
+	for (r = 0; r < n; r++)
+		t->row[r] = row[r];
 }
 
 /* The number of a footnote, added the first time. */
@@ -318,62 +549,79 @@ static int note_of(int why, const char *assuming)
 	return (int)m.nnotes;
 }
 
-static const char *fn_name(const struct column *c)
+static int note_of_action(enum answer_action action, enum answer_why why)
 {
-	return answer_fn_name(c->fn);
+	return action == ANSWER_KEEP || action == ANSWER_SWITCH ? 0 :
+	       action == ANSWER_UNDECIDED ? note_of(-1, NULL) : note_of((int)why, NULL);
+}
+
+static int note_of_bottom(const struct bottom *b)
+{
+	if (!b || b->action == BOTTOM_KEEP || b->action == BOTTOM_SWITCH ||
+	    b->action == BOTTOM_TRADE_OFF)
+		return 0;
+	return b->action == BOTTOM_UNDECIDED ? note_of(-1, NULL) : note_of((int)b->why, NULL);
+}
+
+static void table_notes(struct table *t)
+{
+	unsigned int r, i;
+
+	for (r = 0; r < t->nrows; r++)
+		for (i = 0; i < t->n; i++) {
+			const struct column *c = &m.col[t->first + i];
+			const struct answer *a = c->rec[r] >= 0 ? dec(c, c->rec[r]) : NULL;
+
+			t->note[r][i] = a ? note_of_action(a->action, a->why) : 0;
+			if (a && a->action != ANSWER_NONE && dec_unpriced(c, c->rec[r]))
+				note_of(NOTE_UNPRICED, NULL);
+			if (a && a->action != ANSWER_NONE && a->drift.moved)
+				note_of(NOTE_DRIFT, NULL);
+		}
+	for (i = 0; i < t->n; i++) {
+		const struct bottom *b = bottom_of(&m.col[t->first + i]);
+
+		t->bottom |= b != NULL;
+		t->note[BOTTOM_ROW][i] = note_of_bottom(b);
+		if (b && b->action != BOTTOM_NONE && b->unpriced >= 0)
+			note_of(NOTE_UNPRICED, NULL);
+	}
 }
 
 static void build(void)
 {
-	unsigned int s, f, fn, i, p;
+	unsigned int s, f, i;
 
 	m.ncols = m.nt = m.nnotes = 0;
-	for (s = 0; s < 2; s++) {
+	m.per_call = m.per_page = false;
+	for (s = 0; s < TABLES; s++) {
 		struct table *t = &m.t[m.nt];
 
-		t->first = m.ncols;
-		for (f = 0; f < 2 && suite_fns[s][f]; f++)
-			for (fn = 0; fn < ANSWER_FNS; fn++)
-				if (str_eq(answer_fn_name(fn), suite_fns[s][f]))
-					columns(fn);
+		*t = (struct table){ .first = m.ncols };
+		for (f = 0; f < 2 && (tables[s][f].x || tables[s][f].fn < ANSWER_FNS); f++)
+			columns(t, tables[s][f]);
 		t->n = m.ncols - t->first;
 		if (!t->n)
 			continue;
-		for (p = 0; p < PASS_COUNT; p++) {
-			t->pass[p] = false;
-			for (i = 0; i < t->n; i++)
-				t->pass[p] |= m.col[t->first + i].rec[p] >= 0;
-		}
-		for (p = 0; p < PASS_COUNT; p++)
-			for (i = 0; t->pass[p] && i < t->n; i++) {
-				int r = m.col[t->first + i].rec[p];
-				const struct answer *a = r >= 0 ? &m.a->rec[r] : NULL;
-
-				t->note[p][i] = !a || a->action == ANSWER_KEEP ||
-						a->action == ANSWER_SWITCH ? 0 :
-						a->action == ANSWER_UNDECIDED ? note_of(-1, NULL) :
-						note_of((int)a->why, NULL);
-			}
+		if (!tables[s][0].x)
+			pass_order(t);
+		if (tables[s][0].x && tables[s][0].fn != ANSWER_SCRUB)
+			m.per_call = true;
+		else
+			m.per_page = true;
+		table_notes(t);
 		m.nt++;
 	}
-	for (i = 0; i < m.a->n; i++)
-		if (m.a->rec[i].action != ANSWER_NONE && unpriced(&m.a->rec[i])) {
-			note_of(NOTE_FPU, NULL);
-			break;
-		}
-	for (i = 0; i < m.a->n; i++)
-		if (m.a->rec[i].action != ANSWER_NONE && m.a->rec[i].drift.moved) {
-			note_of(NOTE_DRIFT, NULL);
-			break;
-		}
 	for (i = 0; i < m.ncols; i++)
 		for (f = 0; f < m.col[i].nwho; f++) {
-			const char *as = m.a->pick[m.col[i].fn][m.col[i].who[f]].assuming;
+			const char *as = pick_of(&m.col[i], f)->assuming;
 
 			if (as[0])
-				note_of(WHY_COUNT, as);
+				note_of(NOTE_ASSUMING, as);
 		}
 }
+
+/* -- lines ----------------------------------------------------------------- */
 
 static void emit(const char *line)
 {
@@ -412,16 +660,32 @@ static void wrap(const char *first, const char *text)
 	emit(line);
 }
 
-/* "pass" and the functions, the picks, then a row per pass, for the chosen columns. */
+/* A row's label: "l1f", "tput 16-127", "cpus2", "bottom". */
+static void row_label(char *buf, size_t len, const struct table *t, unsigned int r)
+{
+	if (r == BOTTOM_ROW) {
+		fmt_snprintf(buf, len, "bottom");
+		return;
+	}
+	fmt_snprintf(buf, len, "%s", t->row[r].pass);
+	if (t->row[r].sized) {
+		char sizes[32];
+
+		fmt_snprintf(sizes, sizeof(sizes), " %u-%u", t->row[r].lo, t->row[r].hi);
+		add(buf, len, sizes);
+	}
+}
+
+/* "pass" and the functions, the picks, then a row per row and the bottom row, for the chosen columns. */
 static unsigned int table_lines(const struct table *t, const unsigned int *cols,
 				unsigned int n, bool out)
 {
 	static char row[MATRIX_LINE_MAX];
-	unsigned int width[COLS_MAX + 1], r, j, p, widest = 0, rows = 0;
-	unsigned int pass_row[PASS_COUNT];
+	unsigned int width[TABLE_COLS_MAX + 1], which[ROWS_MAX + 1], r, j, widest = 0, rows;
+	char label[48];
 	const char *last = NULL;
 
-	/* The cells: row 0 the functions, row 1 the picks, then the passes. */
+	/* The cells: row 0 the functions, row 1 the picks, then the rows and the bottom. */
 	for (j = 0; j < n; j++) {
 		const struct column *c = &m.col[t->first + cols[j]];
 
@@ -431,23 +695,31 @@ static unsigned int table_lines(const struct table *t, const unsigned int *cols,
 		last = fn_name(c);
 	}
 	rows = 2;
-	for (p = 0; p < PASS_COUNT; p++) {
-		if (!t->pass[p])
-			continue;
-		pass_row[rows - 2] = p;
-		for (j = 0; j < n; j++) {
-			int rec = m.col[t->first + cols[j]].rec[p];
+	for (r = 0; r <= t->nrows; r++) {
+		unsigned int at = r < t->nrows ? r : BOTTOM_ROW;
 
-			cell_text(m.cell[rows][j], CELL_MAX, rec >= 0 ? &m.a->rec[rec] : NULL,
-				  t->note[p][cols[j]], m.compact);
+		if (at == BOTTOM_ROW && !t->bottom)
+			break;
+		which[rows - 2] = at;
+		for (j = 0; j < n; j++) {
+			const struct column *c = &m.col[t->first + cols[j]];
+
+			if (at == BOTTOM_ROW)
+				bottom_text(m.cell[rows][j], CELL_MAX, c, t->note[at][cols[j]],
+					    m.compact);
+			else
+				cell_text(m.cell[rows][j], CELL_MAX, c, c->rec[at],
+					  t->note[at][cols[j]], m.compact);
 		}
 		rows++;
 	}
-	/* Column 0 is the pass; width[j + 1] the column of cols[j]. */
+	/* Column 0 is the row's label; width[j + 1] the column of cols[j]. */
 	width[0] = 4;		/* "pass" */
-	for (r = 2; r < rows; r++)
-		if (width_of(passes[pass_row[r - 2]].id) > width[0])
-			width[0] = width_of(passes[pass_row[r - 2]].id);
+	for (r = 2; r < rows; r++) {
+		row_label(label, sizeof(label), t, which[r - 2]);
+		if (width_of(label) > width[0])
+			width[0] = width_of(label);
+	}
 	for (j = 0; j < n; j++) {
 		width[j + 1] = 0;
 		for (r = 0; r < rows; r++)
@@ -457,8 +729,10 @@ static unsigned int table_lines(const struct table *t, const unsigned int *cols,
 	for (r = 0; r < rows; r++) {
 		unsigned int at, pos = 0;
 
-		fmt_snprintf(row, sizeof(row), "%s", r == 0 ? "pass" : r == 1 ? "" :
-			     passes[pass_row[r - 2]].id);
+		if (r >= 2)
+			row_label(row, sizeof(row), t, which[r - 2]);
+		else
+			fmt_snprintf(row, sizeof(row), "%s", r == 0 ? "pass" : "");
 		at = width_of(row);
 		for (j = 0; j < n; j++) {
 			pos += width[j] + 2;
@@ -489,7 +763,7 @@ static void who_text(char *buf, size_t len, const struct column *c)
 
 	fmt_snprintf(buf, len, "%s: ", c->pick ? c->pick : "-");
 	for (w = 0; w < c->nwho; w++) {
-		const struct answer_pick *p = &m.a->pick[c->fn][c->who[w]];
+		const struct answer_pick *p = pick_of(c, w);
 		const char *e = p->entry;
 
 		if (w)
@@ -509,15 +783,15 @@ static void who_text(char *buf, size_t len, const struct column *c)
 			add(buf, len, e);
 		}
 		if (p->assuming[0])
-			add_mark(buf, len, (unsigned int)note_of(WHY_COUNT, p->assuming));
+			add_mark(buf, len, (unsigned int)note_of(NOTE_ASSUMING, p->assuming));
 	}
 }
 
 /* Column indexes per block: all where they fit, else each function's, as many as fit. */
-static unsigned int chunks(const struct table *t, unsigned int (*out)[COLS_MAX],
+static unsigned int chunks(const struct table *t, unsigned int (*out)[TABLE_COLS_MAX],
 			   unsigned int *sizes)
 {
-	unsigned int every[COLS_MAX], cur[COLS_MAX], i, k, n = 0, ncur;
+	unsigned int every[TABLE_COLS_MAX], cur[TABLE_COLS_MAX], i, k, n = 0, ncur;
 	const char *fn = NULL;
 
 	for (i = 0; i < t->n; i++)
@@ -551,8 +825,15 @@ static unsigned int chunks(const struct table *t, unsigned int (*out)[COLS_MAX],
 	return n;
 }
 
-static const char *const legend_full =
+static const char *const legend_pages =
 	"keep, or @> routine @-saving of ns per 4 KiB page (95% interval); - not judged; f: flushed";
+static const char *const legend_per_call =
+	"; memset, memcpy: of ns per call over the size class, rows mode and size class in bytes";
+static const char *const legend_per_call_only =
+	"keep, or @> routine @-saving of ns per call over the size class (95% interval); "
+	"rows: mode, size class in bytes";
+static const char *const legend_bottom =
+	"; bottom: all passes together (where it saves: its least and greatest saving)";
 static const char *const legend_no_advice =
 	"n/a, then the routine the run would name and its time over the pick's (@xr); "
 	"- not judged; f: flushed";
@@ -562,7 +843,6 @@ static void symbols(char *buf, size_t len, const char *s)
 {
 	char one[2] = "";
 
-	buf[0] = '\0';
 	for (; *s; s++) {
 		if (s[0] == '@' && s[1]) {
 			s++;
@@ -592,8 +872,8 @@ static const char *why_note(int why)
 	case WHY_NO_INTERVAL:
 		return "fewer than 3 epochs, so no interval (suite=xen, or reps<3): "
 		       "no recommendation";
-	case NOTE_FPU:
-		return "*: a vector routine saves more before the price of vector "
+	case NOTE_UNPRICED:
+		return UNPRICED_MARK ": a vector routine saves more before the price of vector "
 		       "registers, which this log does not carry (unpriced=)";
 	case NOTE_DRIFT:
 		return DRIFT_MARK ": its ratio drifted during the run (drift=): "
@@ -602,37 +882,91 @@ static const char *why_note(int why)
 	return "no recommendation";
 }
 
-static void render(bool blanks)
+static void legend(void)
 {
-	static unsigned int blocks[COLS_MAX][COLS_MAX];
-	static char text[TEXT_MAX], label[32];
-	unsigned int sizes[COLS_MAX], nb, b, i, k, n;
-	bool advice = false;
+	static char text[TEXT_MAX];
+	bool advice = false, bottom = false;
+	unsigned int i;
 
 	for (i = 0; i < m.a->n; i++)
 		advice |= m.a->rec[i].action != ANSWER_NONE;
-	symbols(text, sizeof(text), advice ? legend_full : legend_no_advice);
-	if (!m.st->no_legend)
-		wrap("cells: ", text);
-	for (k = 0; k < m.nt; k++) {
-		const struct table *t = &m.t[k];
+	for (i = 0; i < m.a->nx; i++)
+		advice |= m.a->xrec[i].a.action != ANSWER_NONE;
+	for (i = 0; i < m.nt; i++)
+		bottom |= m.t[i].bottom;
+	text[0] = '\0';
+	if (!advice) {
+		symbols(text, sizeof(text), legend_no_advice);
+	} else if (!m.per_page) {
+		symbols(text, sizeof(text), legend_per_call_only);
+	} else {
+		symbols(text, sizeof(text), legend_pages);
+		if (m.per_call)
+			add(text, sizeof(text), legend_per_call);
+		if (bottom)
+			add(text, sizeof(text), legend_bottom);
+	}
+	wrap("cells: ", text);
+}
 
-		nb = chunks(t, blocks, sizes);
-		for (b = 0; b < nb; b++) {
+/* The picks line of a block: "picks: stosb: linux ...; sse2: xen ...". */
+static void picks_text(char *buf, size_t len, const struct table *t, const unsigned int *cols,
+		       unsigned int n)
+{
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		char who[MATRIX_LINE_MAX];
+
+		who_text(who, sizeof(who), &m.col[t->first + cols[i]]);
+		if (i)
+			add(buf, len, "; ");
+		add(buf, len, who);
+	}
+}
+
+/*
+ * The lines: the legend, then blocks (at most max_blocks of them, a line
+ * saying how many columns are left out where fewer), then every
+ * footnote.
+ */
+static void render(bool blanks, unsigned int max_blocks)
+{
+	static unsigned int blocks[TABLES][TABLE_COLS_MAX][TABLE_COLS_MAX];
+	static unsigned int sizes[TABLES][TABLE_COLS_MAX];
+	static char text[TEXT_MAX], next[TEXT_MAX], label[32];
+	unsigned int nb[TABLES], k, b, n, shown = 0, left = 0;
+
+	if (!m.st->no_legend)
+		legend();
+	for (k = 0; k < m.nt; k++)
+		nb[k] = chunks(&m.t[k], blocks[k], sizes[k]);
+	for (k = 0; k < m.nt; k++)
+		for (b = 0; b < nb[k]; b++) {
+			const struct table *t = &m.t[k];
+
+			if (shown == max_blocks) {
+				left += sizes[k][b];
+				continue;
+			}
+			shown++;
 			if (blanks)
 				emit("");
-			table_lines(t, blocks[b], sizes[b], true);
-			text[0] = '\0';
-			for (i = 0; i < sizes[b]; i++) {
-				char who[MATRIX_LINE_MAX];
-
-				who_text(who, sizeof(who), &m.col[t->first + blocks[b][i]]);
-				if (i)
-					add(text, sizeof(text), "; ");
-				add(text, sizeof(text), who);
-			}
-			wrap("picks: ", text);
+			table_lines(t, blocks[k][b], sizes[k][b], true);
+			picks_text(text, sizeof(text), t, blocks[k][b], sizes[k][b]);
+			/* Tables one after another with the same picks (memset, memcpy) name them once. */
+			next[0] = '\0';
+			if (shown < max_blocks && b + 1 == nb[k] && k + 1 < m.nt)
+				picks_text(next, sizeof(next), &m.t[k + 1], blocks[k + 1][0],
+					   sizes[k + 1][0]);
+			if (!str_eq(text, next))
+				wrap("picks: ", text);
 		}
+	if (left) {
+		fmt_snprintf(text, sizeof(text), "... %u more column%s: the log's answer lines", left,
+			     left == 1 ? "" : "s");
+		emit(text);
 	}
 	if (m.nnotes && blanks)
 		emit("");
@@ -640,7 +974,7 @@ static void render(bool blanks)
 		label[0] = '\0';
 		add_mark(label, sizeof(label), n + 1);
 		add(label, sizeof(label), " ");
-		if (m.note[n].why == WHY_COUNT) {
+		if (m.note[n].why == NOTE_ASSUMING) {
 			fmt_snprintf(text, sizeof(text), str_eq(m.note[n].assuming, "fast_string=1") ?
 				     "assuming fast strings on (fast_string=1, the default): the run "
 				     "could not read the MSR" : "assuming %s: the run could not read it",
@@ -652,14 +986,23 @@ static void render(bool blanks)
 	}
 }
 
+/* The lines render() makes, counted. */
+static unsigned int count(bool blanks, unsigned int max_blocks)
+{
+	m.put = NULL;
+	m.lines = 0;
+	render(blanks, max_blocks);
+	return m.lines;
+}
+
 unsigned int answer_matrix(const struct answers *a, const struct matrix_style *style,
 			   void (*put)(const char *line, void *ctx), void *ctx)
 {
 	static const bool tries[3][2] = { { false, true }, { true, true }, { true, false } };
-	unsigned int i;
+	unsigned int i, all = COLS_MAX, blocks = all;
 	char cut[80];
 
-	if (!a->on || !a->n || !style->width || !style->height)
+	if (!a->on || (!a->n && !a->nx) || !style->width || !style->height)
 		return 0;
 	m.a = a;
 	m.st = style;
@@ -668,30 +1011,35 @@ unsigned int answer_matrix(const struct answers *a, const struct matrix_style *s
 		return 0;
 	for (i = 0; i < 3; i++) {
 		m.compact = tries[i][0];
-		m.put = NULL;
-		m.lines = 0;
-		render(tries[i][1]);
-		if (m.lines <= style->height)
+		if (count(tries[i][1], all) <= style->height)
 			break;
 	}
-	if (i == 3)
+	/* Still too tall: fewer blocks, never fewer footnotes. */
+	if (i == 3) {
 		i = 2;
+		m.compact = true;
+		for (blocks = 1; count(false, blocks + 1) <= style->height; blocks++)
+			;
+	}
 	m.compact = tries[i][0];
-	m.put = put;
-	m.ctx = ctx;
-	m.limit = style->height;
-	if (m.lines > style->height) {
+	if (count(tries[i][1], blocks) > style->height) {
+		/* Not even one block with every footnote: the first lines, and what is cut. */
 		unsigned int more = m.lines - style->height + 1;
 
+		m.put = put;
+		m.ctx = ctx;
 		m.limit = style->height - 1;
 		m.lines = 0;
-		render(tries[i][1]);
+		render(tries[i][1], blocks);
 		fmt_snprintf(cut, sizeof(cut), "... %u more lines: the log's answer lines", more);
 		if (put)
 			put(cut, ctx);
 		return style->height;
 	}
+	m.put = put;
+	m.ctx = ctx;
+	m.limit = style->height;
 	m.lines = 0;
-	render(tries[i][1]);
+	render(tries[i][1], blocks);
 	return m.lines;
 }

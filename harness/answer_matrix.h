@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The answer of a run on one screen, as text: per suite a matrix of pass
- * x kernel pick, each cell what its answer line says (keep, "→ Y −Z%
- * (a–b)", undecided, n/a, or - where the pick is not judged in the
- * pass), the picks each column stands for, then the caveats once, as
- * numbered footnotes. The layout is scripts/pbreport/matrix.py's, cell
- * for cell (tests/test_linux_log.py compares them): the kernel's
- * screen page and pagebench-linux's terminal both draw it from here.
- * Nothing here decides: the records of harness/answer.h are the answer.
+ * (memset, memcpy: mode and size class; scrub: step) x kernel pick, each
+ * cell what its answer line says (keep, "→ Y −Z% (a–b)", undecided, n/a,
+ * or - where the pick is not judged in the pass), under them the bottom
+ * row (each pick's bottom line: keep, "→ Y −Z% (a–b)", trade-off,
+ * undecided), the picks each column stands for, then the caveats once,
+ * as numbered footnotes. Drawn once, here: the kernel's screen page,
+ * pagebench-linux's terminal and pagebench-decide --matrix (which
+ * pagebench-report verdict shows). Nothing here decides: the records of
+ * harness/answers.h are the answer.
  */
 #ifndef PB_ANSWER_MATRIX_H
 #define PB_ANSWER_MATRIX_H
@@ -28,8 +30,9 @@ struct matrix_style {
 /*
  * The lines, each given to put() without its newline: first full cells
  * with blank lines between the blocks, then compact ones, then no blank
- * lines, whichever first fits style's height. Returns how many; 0 where
- * the run made no answer.
+ * lines, whichever first fits style's height; then as many blocks as
+ * fit, a line saying how many columns are left out: the footnotes are
+ * never cut. Returns how many; 0 where the run made no answer.
  */
 unsigned int answer_matrix(const struct answers *a, const struct matrix_style *style,
 			   void (*put)(const char *line, void *ctx), void *ctx);

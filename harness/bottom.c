@@ -640,6 +640,10 @@ void bottom_lines(const struct answer_run *run, const struct answer_pick *pick,
 		PUT(" unpriced=%s:%s:%s", name((unsigned int)b->unpriced),
 		    b->pass[b->unpriced_pass], r);
 	}
+	if (b->runs)
+		PUT(" runs=%u", b->runs);
+	if (b->runs && b->differ)
+		PUT(" differ=\"%s\"", b->differ);
 	put(line, ctx);
 
 	for (p = 0; b->routine >= 0 && p < b->npass; p++) {

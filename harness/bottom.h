@@ -99,6 +99,9 @@ struct bottom {
 	int unpriced;			/* id of a VEC candidate that saves before a price; -1 */
 	unsigned int unpriced_pass;	/* where it saves most */
 	uint64_t unpriced_ratio;
+	/* Several runs combined (harness/combine.h): how many; 0: one run's. */
+	unsigned int runs;
+	const char *differ;		/* where they disagree, what each said; or NULL */
 };
 
 /*
@@ -129,7 +132,8 @@ unsigned int bottom_passes_of(const struct answer_run *run, const struct answer_
 /*
  * The lines of one bottom line (without the tag), each given to put():
  * "bottom ...", then a "bottom_pass ..." per pass, then "bottom_sets ..."
- * (docs/log-format.md, "The bottom line"). name(id): a candidate's name.
+ * (docs/log-format.md, "The bottom line"); runs= and differ= last, where
+ * b combines runs. name(id): a candidate's name.
  */
 void bottom_lines(const struct answer_run *run, const struct answer_pick *pick,
 		  const char *fn, const struct bottom *b, const char *(*name)(unsigned int id),

@@ -1,11 +1,15 @@
-"""The answer lines, as scripts/pagebench-report renders them: read into
-the typed model, the one screen of `verdict`, `--json`'s answers[],
-`--format commit` for one machine and a group, the HTML matrix; and no
-recommendation anywhere from a run that is no CPU's. The fixtures are
-tests/fixtures/answer/*.log (gen-fixtures.py says how they are made);
-every expected figure here is read off their lines with the documented
-expression, not computed by the code under test."""
+"""The answer and bottom lines, as scripts/pagebench-report renders them:
+read into the typed model, the one screen of `verdict` (the bottom lines
+first, then the engine's matrix), `--json`'s answers[] and
+bottom_lines[], `--format commit` for one log and a fleet, the HTML
+page; and no recommendation anywhere from a run that is no CPU's. The
+fixtures are tests/fixtures/answer/*.log (answer lines only) and
+tests/fixtures/bottom/*.log (answer and bottom lines); each folder's
+gen-fixtures.py says how they are made. Every expected figure here is
+read off their lines with the documented expression, not computed by
+the code under test."""
 import glob
+import html
 import json
 import os
 import re
@@ -15,8 +19,9 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
-from report_tool import run_tool  # noqa: E402
-from pbreport import commit, decided, explain, grammar, matrix, parse  # noqa: E402
+from report_tool import ROOT, run_tool  # noqa: E402
+from pbreport import bottom, commit, decided, engine, explain, grammar, parse  # noqa: E402
+from pbreport import picks, verdictpage  # noqa: E402
 from pbreport.answer import Answer, Interval  # noqa: E402
 
 FIX = os.path.join(HERE, "fixtures", "answer")
@@ -24,10 +29,13 @@ A, B, TCG = (os.path.join(FIX, n) for n in ("emr-a.log", "emr-b.log", "tcg.log")
 # Real runs' logs (tests/fixtures/real/README.md) and the 2021 file.
 REAL = os.path.join(HERE, "fixtures", "real")
 XEN_2021 = os.path.join(REAL, "xen-2021-clear-page.txt")
+BOTTOM = os.path.join(HERE, "fixtures", "bottom")
+ZEN_A, ZEN_B, EMR = (os.path.join(BOTTOM, n) for n in ("zen5-a.log", "zen5-b.log", "emr.log"))
 LINE = re.compile("^" + grammar.TAG + grammar.regex("answer"))
 FIELDS = ("fn", "pass", "sizes_lo", "sizes_hi", "kernel", "versions", "entry",
           "pick", "assuming", "action", "routine", "ratio", "lo", "hi", "epochs",
-          "pick_ns", "routine_ns", "fpu", "worth", "need", "why")
+          "pick_ns", "routine_ns", "fpu", "price", "worth", "need", "why")
+BOTTOM_LINE = re.compile("^" + grammar.TAG + grammar.regex("bottom"))
 
 
 def lines_of(path):
@@ -58,7 +66,34 @@ def walk(x):
             yield from walk(v)
 
 
-def fits(test, text, height=matrix.HEIGHT, width=matrix.WIDTH):
+def bottoms_of(path):
+    """The bottom lines of a log, as {field: text}, read with the
+    documented expression alone."""
+    with open(path, encoding="utf-8") as fh:
+        return [dict(zip(bottom.BOTTOM, m.groups())) for m in map(
+            BOTTOM_LINE.match, (l.rstrip("\n") for l in fh)) if m]
+
+
+def matrix_columns(lines):
+    """The engine's matrix read back: [(pick, {row label: cell})], cells
+    parted by two blanks or more, as a reader's eye does."""
+    cols, k = [], 0
+    while k < len(lines):
+        if not re.match(r"^pass +\w", lines[k]) or k + 1 >= len(lines):
+            k += 1
+            continue
+        block = [(name, {}) for name in re.split(r"\s{2,}", lines[k + 1].strip())]
+        k += 2
+        while k < len(lines) and re.match(r"^[a-z0-9]+(?: \d+-\d+)?  ", lines[k]):
+            label, *cells = re.split(r"\s{2,}", lines[k].rstrip())
+            for (_, got), cell in zip(block, cells):
+                got[label] = cell
+            k += 1
+        cols += block
+    return cols
+
+
+def fits(test, text, height=verdictpage.HEIGHT, width=verdictpage.WIDTH):
     lines = text.rstrip("\n").split("\n")
     test.assertLessEqual(len(lines), height, text)
     test.assertLessEqual(max(len(l) for l in lines), width,
@@ -125,7 +160,7 @@ class Model(unittest.TestCase):
 
     def test_alike_field(self):
         """alike= last on a switch line (docs/method.md, "Within noise"):
-        read, rendered by --explain and --format commit as "or Y"; a
+        read, rendered by --explain as "or Y"; a
         line without it reads alike None and says no "or"."""
         base = ('(PB) answer fn=clear_page pass=l3 kernel=linux versions=">=5.4" '
                 'entry=clear_page pick=stosb action=switch routine=avx_t ratio=0.6000 '
@@ -136,11 +171,9 @@ class Model(unittest.TestCase):
         self.assertEqual(a.to_json()["alike"], "avx512_t")
         self.assertIn("switch to avx_t (or avx512_t, quicker within noise)",
                       explain.decision(a))
-        self.assertTrue(commit.one(a, "cpu")[0].startswith(
-            "switch to avx_t (or avx512_t, within noise), saves 40"))
         b = Answer.from_groups(LINE.match(base).groups())
         self.assertIsNone(b.alike)
-        self.assertNotIn(" or ", explain.decision(b) + commit.one(b, "cpu")[0])
+        self.assertNotIn(" or ", explain.decision(b))
         self.assertIsNone(LINE.match(base + " alike="))
 
     def test_drift_field(self):
@@ -156,8 +189,6 @@ class Model(unittest.TestCase):
         self.assertEqual(a.to_json()["drift"], [1.22, 1.6])
         self.assertIn("drifted during the run: 1.2200 over its first half of epochs, "
                       "1.6000 over its last", explain.decision(a))
-        self.assertIn("the ratio drifted during the run, 1.22 then 1.60",
-                      "\n".join(commit.one(a, "cpu")))
         both = Answer.from_groups(LINE.match(
             base.replace("action=keep", "action=switch") +
             " alike=regs drift=0.9000/0.8000").groups())
@@ -165,7 +196,7 @@ class Model(unittest.TestCase):
         none = Answer.from_groups(LINE.match(base).groups())
         self.assertIsNone(none.drift)
         self.assertIsNone(none.to_json()["drift"])
-        self.assertNotIn("drift", explain.decision(none) + "\n".join(commit.one(none, "cpu")))
+        self.assertNotIn("drift", explain.decision(none))
         # The order is fixed, and both figures are needed.
         self.assertIsNone(LINE.match(base + " drift=1.2200/1.6000 alike=regs"))
         self.assertIsNone(LINE.match(base + " drift=1.2200"))
@@ -180,41 +211,51 @@ class Screen(unittest.TestCase):
         fits(self, out)
         self.assertTrue(out.startswith("== emr-a.log\ncpu: GenuineIntel "
                                        "family 0x6 model 0xcf"))
-        for word in ("runs_on=cpu", "pagebench-linux", "kernels: linux"):
+        for word in ("runs_on=cpu", "pagebench-linux", "\ncells: "):
             self.assertIn(word, out)
 
+    @staticmethod
+    def engine_matrix(path):
+        m = machine(path)
+        return engine.matrix(m.answers, m.bottoms, 1000)
+
     def test_each_cell_says_its_lines_action(self):
-        m = machine(A)
-        screen = matrix.build(m)
-        text = matrix.text(screen)
-        rows = text.split("\n")
+        cols = matrix_columns(self.engine_matrix(A))
         checked = 0
         for l in lines_of(A):
-            found = []
-            for t in screen.tables:
-                for i, c in enumerate(t.columns):
-                    if c.fn == l["fn"] and any(
-                            (w.kernel, w.versions, w.entry) ==
-                            (l["kernel"], l["versions"], l["entry"])
-                            for w in c.who):
-                        found.append(t.cells[((l["pass"], None), i)])
-            self.assertEqual(len(found), 1, l)
-            cell = found[0]
-            self.assertEqual(cell.action, l["action"], l)
             word = {"keep": "keep", "undecided": "undecided", "none": "n/a",
                     "switch": "→ " + (l["routine"] or "")}[l["action"]]
-            self.assertTrue(cell.text().startswith(word), (cell.text(), l))
-            self.assertTrue(any(r.startswith(l["pass"] + " ") and
-                                cell.text() in r for r in rows), l)
+            cells = [c[l["pass"]] for pick, c in cols if pick == (l["pick"] or "-") and
+                     l["pass"] in c and c[l["pass"]].startswith(word)]
+            self.assertTrue(cells, (l, cols))
             checked += 1
         self.assertEqual(checked, len(lines_of(A)))
 
     def test_a_switch_cell_shows_the_saving_and_interval(self):
-        screen = matrix.build(machine(A))
-        t = screen.tables[0]
-        i = [c.label for c in t.columns].index("stosb")
+        cols = dict(matrix_columns(self.engine_matrix(A)))
         # clear_page l1f, pick stosb: ratio 0.4969 (0.4626-0.5311).
-        self.assertEqual(t.cells[(("l1f", None), i)].text(), "→ avx512 −50% (47–54)")
+        self.assertEqual(cols["stosb"]["l1f"], "→ avx512 −50% (47–54)")
+
+    def test_bottom_lines_first_then_the_bottom_row(self):
+        """A log with bottom lines: one sentence per pick said alike,
+        naming the kernel's own routine and its flag, before the matrix;
+        and the matrix's bottom row says each column's bottom line."""
+        rc, out, err = run_tool("verdict", "-q", ZEN_A)
+        self.assertEqual(rc, 0, err)
+        fits(self, out)
+        said = " ".join(out[:out.index("\ncells: ")].split())
+        running = [b for b in bottoms_of(ZEN_A) if b["versions"].startswith("running ")]
+        self.assertTrue(running)
+        for b in running:
+            self.assertIn("Linux %s" % b["versions"][len("running "):], said)
+            self.assertIn("%s (%s=1 in /proc/cpuinfo): %s" % (
+                b["kernel_routine"], b["selected_by"], b["action"]), said)
+        rows = [l for l in out.splitlines() if l.startswith("bottom  ")]
+        self.assertTrue(rows, out)
+        first = next(b for b in bottoms_of(ZEN_A) if b["fn"] == "clear_page")
+        self.assertTrue(rows[0].split()[1].startswith(first["action"]), rows)
+        self.assertIn("vector price: XSAVEC+XRSTOR of xcr0=0xe7 in user space: 180 ns "
+                      "(179–181)", out)
 
     def test_disagreeing_picks_keep_their_own_columns(self):
         def ans(versions, action):
@@ -223,9 +264,9 @@ class Screen(unittest.TestCase):
                           Interval(0.9, 0.8, 1.0 if action != "switch"
                                    else 0.95), 5, 1.0, 0.9, 3.0,
                           10 if action == "undecided" else None, None)
-        cols = matrix.columns([ans(">=5.4", "switch"),
-                               ans("running 6.1", "switch"),
-                               ans("4.15-4.20", "undecided")], "copy_page")
+        cols = picks.columns([ans(">=5.4", "switch"),
+                              ans("running 6.1", "switch"),
+                              ans("4.15-4.20", "undecided")], "copy_page")
         self.assertEqual([len(c.who) for c in cols], [2, 1])
 
     def test_many_wide_columns_still_fit(self):
@@ -233,51 +274,56 @@ class Screen(unittest.TestCase):
         names in every cell, clear_pages and copy_page too."""
         m = machine(A)
         out = []
-        picks = (("clear_page", "stosb", ">=5.4"), ("clear_page", "sse2", "4.15-4.20"),
-                 ("clear_page", "clzero_sf", ">=4.21 cold"),
-                 ("clear_page", "orig", "running 6.18.44"),
-                 ("clear_pages", "stosb_all", ">=7.0"),
-                 ("clear_pages", "orig_all", "running 6.18.44"),
-                 ("copy_page", "movsq", ">=5.4"), ("copy_page", "xen_cold", "4.15-4.20"),
-                 ("copy_page", "movsb", ">=4.21 hot"), ("copy_page", "regs", "running 1"))
-        for fn, pick, ver in picks:
-            for p in (matrix.PASS_ORDER if fn == "copy_page" else matrix.PASS_ORDER[:7]):
-                out.append(Answer(fn, p, "xen", ver, fn, pick, "fast_string=1",
-                                  "switch", "sse2_t_pf_all_x", Interval(0.111, 0.0512, 0.1799),
-                                  5, 100.0, 11.1, 3.0, None, None))
+        picks_ = (("clear_page", "stosb", ">=5.4"), ("clear_page", "sse2", "4.15-4.20"),
+                  ("clear_page", "clzero_sf", ">=4.21 cold"),
+                  ("clear_page", "orig", "running 6.18.44"),
+                  ("clear_pages", "stosb_all", ">=7.0"),
+                  ("clear_pages", "orig_all", "running 6.18.44"),
+                  ("copy_page", "movsq", ">=5.4"), ("copy_page", "xen_cold", "4.15-4.20"),
+                  ("copy_page", "movsb", ">=4.21 hot"), ("copy_page", "regs", "running 1"))
+        for fn, pick, ver in picks_:
+            for p in (picks.PASS_ORDER[:9] if fn == "copy_page" else picks.PASS_ORDER[:7]):
+                routine = "sse2_t_pf" if fn == "copy_page" else \
+                    "avx512_t" if fn == "clear_page" else "avx512_all"
+                text = ('answer fn=%s pass=%s kernel=xen versions="%s" entry=%s pick=%s '
+                        'assuming=fast_string=1 action=switch routine=%s ratio=0.1110 '
+                        'lo=0.0512 hi=0.1799 epochs=5 pick_ns=100.0 routine_ns=11.1 '
+                        'worth=3.0%%' % (fn, p, ver, fn, pick, routine))
+                out.append(Answer.from_groups(grammar.compiled("answer").match(text).groups(),
+                                              0, text))
         m.answers = out
-        text = matrix.text(matrix.build(m))
-        fits(self, text)
+        fits(self, "\n".join(verdictpage.screen(m)))
 
     def test_a_log_without_answer_lines_is_decided_by_the_engine(self):
         """A log from before the answer lines gets the engine's answers
-        (pagebench-decide), and its screen says where they came from."""
+        and bottom lines (pagebench-decide), and its screen says where
+        they came from."""
         path = os.path.join(HERE, "fixtures", "verdict", "hold.log")
         rc, out, err = run_tool("verdict", "-q", path)
         self.assertEqual(rc, 0, err)
-        self.assertIn("\nanswers: made by build/bin/pagebench-decide", out)
+        self.assertIn("\nanswers: made by pagebench-decide", out)
         ms, _ = parse.load([path])
         decided.fill(ms)
         self.assertEqual(ms[0].answers_from, "pagebench-decide")
         self.assertTrue(ms[0].answers)
-        self.assertEqual(out.rstrip("\n"), matrix.text(matrix.build(ms[0])).rstrip("\n"))
+        self.assertTrue(ms[0].bottoms)
+        self.assertEqual(out.rstrip("\n"), "\n".join(verdictpage.screen(ms[0])))
         rc, explain, err = run_tool("verdict", "-q", "--explain", path)
         self.assertEqual(rc, 0, err)
-        self.assertIn("answers: made by build/bin/pagebench-decide", explain)
+        self.assertIn("answers: made by pagebench-decide", explain)
 
     def test_without_the_engine_a_log_says_so_in_one_line(self):
         path = os.path.join(HERE, "fixtures", "verdict", "hold.log")
         ms, _ = parse.load([path])
-        tool, decided.TOOL = decided.TOOL, os.path.join(HERE, "no-such-tool")
+        tool, engine.TOOL = engine.TOOL, os.path.join(HERE, "no-such-tool")
         try:
             decided.fill(ms)
-            line = matrix.no_answers_line(ms[0])
+            line = decided.no_answers_line(ms[0])
         finally:
-            decided.TOOL = tool
+            engine.TOOL = tool
         self.assertEqual(ms[0].answers, [])
-        self.assertEqual(line, "hold.log: no answer lines, and "
-                         "build/bin/pagebench-decide, which decides such logs, is not "
-                         "built (make)")
+        self.assertEqual(line, "hold.log: no answer lines, and pagebench-decide, which "
+                         "decides such logs, is not built (make)")
 
     def test_explain_renders_every_field_of_every_line(self):
         """--explain: one line per answer line, in the log's order, with
@@ -326,13 +372,14 @@ class NewFunctions(unittest.TestCase):
                         head = ('(PB) answer fn=%s pass=%s sizes=%d-%d kernel=%s '
                                 'versions="%s" entry=%s pick=%s ' % (
                                     fn, mode, lo, hi, k, v, fn, pick))
+                        keep = "stosq" if fn == "memset" else "movsq"
                         out.append(head + (
                             "action=switch routine=avx_t ratio=0.8000 lo=0.7000 "
                             "hi=0.9000 epochs=9 pick_ns=100.0 routine_ns=80.0 "
                             "fpu=? worth=3.0%" if lo >= 128 else
-                            "action=keep routine=rep ratio=1.0100 lo=0.9900 "
+                            "action=keep routine=%s ratio=1.0100 lo=0.9900 "
                             "hi=1.0300 epochs=9 pick_ns=10.0 routine_ns=10.1 "
-                            "worth=3.0%"))
+                            "worth=3.0%%" % keep))
         for c in (1, 2):
             out.append('(PB) answer fn=scrub pass=cpus%d kernel=xen versions=">=4.21" '
                        'entry=scrub_one_page pick=stosb action=undecided '
@@ -343,7 +390,7 @@ class NewFunctions(unittest.TestCase):
 
     def machine(self):
         m = machine(os.path.join(REAL, "epyc-linux-cpu-strings-2026-11-30-run2.log"))
-        m.answers = [Answer.from_groups(LINE.match(l).groups())
+        m.answers = [Answer.from_groups(LINE.match(l).groups(), 0, l[len("(PB) "):])
                      for l in self.lines()]
         return m
 
@@ -360,17 +407,17 @@ class NewFunctions(unittest.TestCase):
         self.assertEqual(s.to_json()["unit"], "ns/page")
 
     def test_one_screen(self):
-        text = matrix.text(matrix.build(self.machine()))
+        """Drawn by the engine: a row per mode and size class, ns per call;
+        fpu=, from before the vector price, draws no mark."""
+        text = "\n".join(verdictpage.screen(self.machine()))
         fits(self, text)
         self.assertNotIn("more lines", text)
         self.assertIn("\ntput 16-127 ", text)
         self.assertIn("\nlat 1024-4096 ", text)
         self.assertIn("\ncpus2 ", text)
-        self.assertIn("→avx_t* −20% (10–30)", text)
-        self.assertIn(matrix.FPU_NOTE, text.replace("\n  ", " "))
+        self.assertIn("→avx_t −20% (10–30)", text)
         self.assertIn("ns per call", text)
-        # Measured FPU cost: no mark on the scrub row.
-        self.assertNotRegex(text, r"(?m)^cpus1 .*\*")
+        self.assertNotIn("*", text[text.index("\ncells: "):])
 
 
 class RealLogs(unittest.TestCase):
@@ -393,13 +440,13 @@ class RealLogs(unittest.TestCase):
                 self.assertTrue(ms)
                 for m in ms:
                     if m.answers:
-                        screen = matrix.text(matrix.build(m))
-                        self.assertIn(screen.rstrip("\n")[3:], out)
+                        screen = "\n".join(verdictpage.screen(m))
+                        self.assertIn(screen[3:], out)
                         fits(self, screen)
                     else:
                         self.assertIn("== %s: no answer lines" % m.name, out)
                 for line in out.splitlines():
-                    self.assertLessEqual(len(line), matrix.WIDTH, line)
+                    self.assertLessEqual(len(line), verdictpage.WIDTH, line)
 
 
 class Json(unittest.TestCase):
@@ -427,6 +474,34 @@ class Json(unittest.TestCase):
                   "routine_gbps", "worth_pct", "need_epochs", "why"):
             self.assertIn(k, doc["machines"][0]["answers"][0])
 
+    def test_bottom_lines_are_structured(self):
+        """bottom_lines[]: the issue's keys, exactly; each pass's saving
+        the line's own arithmetic, 1 - ratio; --kernel keeps one kernel's."""
+        rc, out, err = run_tool("verdict", "-q", "--json", ZEN_A)
+        self.assertEqual(rc, 0, err)
+        got = json.loads(out)["machines"][0]["bottom_lines"]
+        want = bottoms_of(ZEN_A)
+        self.assertEqual(len(got), len(want))
+        for g, w in zip(got, want):
+            self.assertEqual(set(g), {"fn", "kernel", "versions", "entry", "pick", "action",
+                                      "routine", "alike", "vector_price_ns", "passes"})
+            self.assertEqual((g["fn"], g["kernel"], g["versions"], g["entry"], g["action"]),
+                             (w["fn"], w["kernel"], w["versions"], w["entry"], w["action"]))
+            self.assertEqual(g["alike"], w["alike"].split(",") if w["alike"] else [])
+            self.assertEqual([p["pass"] for p in g["passes"]], w["passes"].split(","))
+            for p in g["passes"]:
+                self.assertEqual(set(p), {"pass", "saving_pct", "lo", "hi"})
+        cell = re.compile("^" + grammar.TAG + grammar.regex("bottom_pass"))
+        with open(ZEN_A, encoding="utf-8") as fh:
+            first = next(m.groups() for m in map(cell.match, fh) if m)
+        self.assertAlmostEqual(got[0]["passes"][0]["saving_pct"], 100 * (1 - float(first[7])), 2)
+        self.assertAlmostEqual(got[0]["passes"][0]["lo"], 100 * (1 - float(first[9])), 2)
+        rc, out, err = run_tool("verdict", "-q", "--json", "--kernel", "xen", ZEN_A)
+        self.assertEqual(rc, 0, err)
+        doc = json.loads(out)["machines"][0]
+        self.assertEqual({b["kernel"] for b in doc["bottom_lines"]}, {"xen"})
+        self.assertEqual({a["kernel"] for a in doc["answers"]}, {"xen"})
+
     def test_fleet_keeps_a_translator_apart(self):
         ms, _ = parse.load([A, TCG])
         groups = [[m.name for m in g] for g in commit.groups(ms)]
@@ -434,76 +509,88 @@ class Json(unittest.TestCase):
 
 
 class Commit(unittest.TestCase):
-    def test_one_machine(self):
-        rc, out, err = run_tool("verdict", "-q", "--format", "commit", A)
-        self.assertEqual(rc, 0, err)
-        lines = out.split("\n")
-        self.assertLessEqual(max(len(l) for l in lines), 76)
-        self.assertTrue(out.isascii())
-        flat = " ".join(out.split())
-        self.assertTrue(flat.startswith("CPU: GenuineIntel family 0x6 model "
-                                        "0xcf stepping 2, Intel(R) Xeon(R) "
-                                        "Processor"))
-        for word in ("pagebench 9a7c35e", "runs_on=cpu", "budget=1000ms",
-                     "Reproduce: build/bin/pagebench-linux",
-                     "Linux 6.18.44-fc-v657"):
-            self.assertIn(word, flat)
-        # clear_page l1f, stosb: the line's figures, GB/s = 4096 / ns.
-        l = next(l for l in lines_of(A) if (l["fn"], l["pass"], l["pick"])
-                 == ("clear_page", "l1f", "stosb"))
-        pns, rns = float(l["pick_ns"]), float(l["routine_ns"])
-        self.assertIn("switch to avx512, saves %.1f%% (95%% %.1f to %.1f%%)"
-                      % (100 * (1 - float(l["ratio"])),
-                         100 * (1 - float(l["hi"])),
-                         100 * (1 - float(l["lo"]))), flat)
-        self.assertIn("stosb %.1f ns/page (%.2f GB/s) -> avx512 %.1f ns/page "
-                      "(%.2f GB/s)" % (pns, 4096 / pns, rns, 4096 / rns), flat)
+    """--format commit: per CPU group at most 25 lines of at most 72
+    columns, ASCII, made of the bottom lines; a group of runs combined; a
+    fleet line per pick of an era."""
 
-    def test_a_group_of_two_runs(self):
-        rc, out, err = run_tool("verdict", "-q", "--format", "commit", A, B, TCG)
+    def commit(self, *args):
+        rc, out, err = run_tool("verdict", "-q", "--format", "commit", *args)
         self.assertEqual(rc, 0, err)
+        self.assertTrue(out.isascii())
+        blocks = out.rstrip("\n").split("\n\n")
+        for b in blocks:
+            lines = b.split("\n")
+            self.assertLessEqual(len(lines), 25, b)
+            self.assertLessEqual(max(len(l) for l in lines), 72, b)
+        return out, blocks
+
+    def test_one_log(self):
+        out, blocks = self.commit("--kernel", "linux", ZEN_A)
+        self.assertEqual(len(blocks), 1)
         flat = " ".join(out.split())
-        self.assertIn("CPU group of 2 runs: GenuineIntel family 0x6 model 0xcf", flat)
-        for want in (
-                # l1f: both switch to avx512; emr-b's lower bound is the smaller.
-                "L1 w/ flush (l1f): switch to avx512 on every run; the "
-                "worst, emr-b.log, saves 49.0% (95% 45.3 to 52.7%)",
-                # l2: one switches, the other keeps.
-                "L2 w/o flush (l2): undecided: the runs differ: emr-a.log "
-                "switch to avx512_t, emr-b.log keep",
-                # l3f: both switch, to two different routines.
-                "L3 w/ flush (l3f): switch from stosb on every run, the routine "
-                "the runs differ on: movdir64b on emr-a.log; avx512 on emr-b.log; "
-                "the worst, emr-b.log (avx512), saves 39.8% (95% 33.6 to 46.0%)",
-                "L2 w/ flush (l2f): keep sse2 on every run"):
-            self.assertIn(want, flat)
-        group, _, rest = out.partition("\nCPU: ")
-        self.assertNotIn("tcg.log", group)
-        self.assertIn("QEMU TCG", rest)
-        self.assertNotIn("switch to", rest)
+        self.assertTrue(flat.startswith("CPU: AuthenticAMD family 0x1a model 0x2 stepping 1"))
+        self.assertNotIn("Xen", out)
+        run = next(b for b in bottoms_of(ZEN_A) if b["fn"] == "clear_page")
+        self.assertIn("Linux 6.18.44-fc-v1 runs %s (ERMS=1 in /proc/cpuinfo): %s" % (
+            run["kernel_routine"], run["action"]), flat)
+        # The named routine's table: a row per pass of the bottom line.
+        rows = [l.split()[0] for l in out.splitlines()
+                if re.match(r"^  (l1|l1f|l2|l2f|mem) ", l)]
+        self.assertEqual(rows[:len(run["passes"].split(","))], run["passes"].split(","))
+        for word in ("Measured: pagebench-linux on Linux 6.18.44-fc-v1", "runs_on=cpu",
+                     "pagebench f1x7ure", "time=30s",
+                     "Reproduce: build/bin/pagebench-linux passes=l1,l1f,l2,l2f,mem"):
+            self.assertIn(word, flat)
+
+    def test_three_logs(self):
+        """Two runs of one CPU combined (pagebench-decide --combine), a
+        second CPU, then the fleet's lines of the eras' picks."""
+        out, blocks = self.commit("--kernel", "linux", ZEN_A, ZEN_B, EMR)
+        self.assertEqual(len(blocks), 3)
+        self.assertNotIn("Xen", out)
+        self.assertIn(", 2 runs:", " ".join(out.split()))
+        self.assertTrue(blocks[2].startswith("Fleet of 2 CPU groups:"), blocks[2])
+        self.assertNotIn("running", blocks[2])
+        self.assertIn("Linux >=5.4 <7.0 clear_page: ", " ".join(blocks[2].split()))
+
+    def test_function_and_kernel(self):
+        out, blocks = self.commit("--kernel", "xen", "--function", "copy_page", ZEN_A)
+        self.assertFalse([l for l in out.splitlines() if l.startswith("Linux ")], out)
+        self.assertNotIn("clear_page", out)
+        self.assertIn("Xen", out)
+
+    def test_answer_lines_without_bottom_lines(self):
+        """A log with answer lines only (and no figures to decide again)
+        says so, and makes nothing up."""
+        out, blocks = self.commit(A)
+        self.assertIn("No bottom lines:", out)
+        self.assertNotIn("switch to", out)
 
 
 class Html(unittest.TestCase):
-    def test_the_page_opens_with_the_matrix(self):
-        rc, out, err = run_tool("html", "-q", A, TCG)
+    def test_the_page_opens_with_the_answer(self):
+        """Each machine's bottom lines, then the engine's matrix: the same
+        text as verdict's."""
+        rc, out, err = run_tool("html", "-q", ZEN_A, TCG)
         self.assertEqual(rc, 0, err)
         self.assertLess(out.index('<section id="answer">'),
                         out.index('<section id="claims">'))
-        cells = re.findall(r'<td class="(\w+)" data-fn="(\w+)" '
-                           r'data-pick="([\w-]+)" data-action="(\w*)"', out)
-        screens = [matrix.build(machine(p)) for p in (A, TCG)]
-        want = [(c.action or "blank", col.fn, col.label, c.action)
-                for s in screens for t in s.tables for p in t.passes
-                for col, c in ((t.columns[i], t.cells[(p, i)])
-                               for i in range(len(t.columns)))]
-        self.assertEqual(cells, want)
-        self.assertIn("switch", {c[0] for c in cells})
-        self.assertIn("td.switch{background", out)
+        pres = re.findall(r'<pre class="answer">(.*?)</pre>', out, re.S)
+        ms = [machine(p) for p in (ZEN_A, TCG)]
+        decided.fill(ms)
+        want = [engine.matrix(m.answers, m.bottoms, 1000) for m in ms]
+        self.assertEqual([html.unescape(p).split("\n") for p in pres], want)
+        actions = re.findall(r'<li class="[\w-]+" data-fn="\w+" data-kernel="\w+" '
+                             r'data-action="([\w-]+)"', out)
+        # tcg.log's answer lines are from before the bottom lines: decided
+        # again, every one none (not a CPU).
+        self.assertEqual(set(actions), {b["action"] for b in bottoms_of(ZEN_A)} | {"none"})
 
     def test_no_recommendation_from_a_translator(self):
         rc, out, err = run_tool("html", "-q", TCG)
         sec = out[out.index('<section id="answer">'):out.index('<section id="claims">')]
-        self.assertNotRegex(sec, r'data-action="(switch|keep|undecided)"')
+        self.assertNotRegex(sec, r'data-action="(switch|keep|undecided|trade-off)"')
+        self.assertNotIn("→", sec)
         self.assertIn("not a CPU: no recommendation", sec)
 
 
@@ -515,7 +602,8 @@ class NotACpu(unittest.TestCase):
         self.assertNotIn("→", out)
         self.assertNotIn("keep", out)
         self.assertNotIn("undecided", out)
-        self.assertIn("QEMU's TCG translator, not a CPU: no recommendation", out)
+        self.assertIn("QEMU's TCG translator, not a CPU: no recommendation",
+                      " ".join(out.split()))
 
     def test_commit_recommends_nothing(self):
         rc, out, err = run_tool("verdict", "-q", "--format", "commit", TCG)
@@ -560,7 +648,7 @@ class UnnamedCpus(unittest.TestCase):
         ms = [m for m in ms if m.has_data]
         rc, out, err = run_tool("verdict", "-q", "--format", "commit", path)
         self.assertEqual(rc, 0, err)
-        self.assertEqual(len(re.findall(r"(?m)^CPU: ", out)), len(ms))
+        self.assertEqual(len(re.findall(r"(?m)^CPU(?: \([^)]*\))?: ", out)), len(ms))
         self.assertNotIn("CPU group of", out)
 
     def test_several_machines_get_no_second_fleet_view(self):

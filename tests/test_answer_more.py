@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 REAL = os.path.join(HERE, "fixtures", "real")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from pbreport import decided, grammar, parse  # noqa: E402
+from pbreport import decided, engine, grammar, parse  # noqa: E402
 
 LINUX = os.path.join(ROOT, "build", "bin", "pagebench-linux")
 SIZES = (0, 8, 64, 512, 2048)
@@ -130,8 +130,8 @@ class RealLogs(unittest.TestCase):
     answer lines."""
 
     def machine(self, name):
-        if not os.access(decided.TOOL, os.X_OK):
-            self.fail("%s is not built: run make" % decided.TOOL)
+        if not os.access(engine.TOOL, os.X_OK):
+            self.fail("%s is not built: run make" % engine.TOOL)
         ms, _ = parse.load([os.path.join(REAL, name)])
         self.assertFalse(ms[0].answers)
         decided.fill(ms)

@@ -133,8 +133,8 @@ class CoverageFromLogs(unittest.TestCase):
         return logs
 
     def test_answer_of_three(self):
-        """Six runs: runs 1-3 and 4-6 each give verdict --format commit's
-        answer. l3 keeps in all six; l1f switches in runs 1-5 and keeps
+        """Six runs: runs 1-3 and 4-6 each give their answer pass by pass
+        (the same on every run, else undecided). l3 keeps in all six; l1f switches in runs 1-5 and keeps
         in run 6, so the first three say switch to stosq and the next
         three are undecided (the runs differ). Three runs give no such
         line."""
@@ -144,7 +144,7 @@ class CoverageFromLogs(unittest.TestCase):
         runs = [[switch, keep]] * 5 + [[keep_l1f, keep]]
         r = check("--logs", *self.write_answers(runs, "three"))
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("the answer of 3 runs (verdict --format commit), runs 1-3, 4-6: "
+        self.assertIn("the answer of 3 runs (per pass, as every run says it), runs 1-3, 4-6: "
                       "the same in 1 of 2 pairs of answers (50.0%), the same action "
                       "(keep, switch, undecided) in 1 (50.0%)\n"
                       "  clear_page l1f pick=stosb: switch to stosq | undecided\n",

@@ -2,9 +2,8 @@
 new file and the terminal ends with the answer's matrix and the log's path;
 into a pipe or a file they go to standard output as before; a log that
 cannot be written is an error, never a silent loss. The matrix is drawn
-by harness/answer_matrix.c, in scripts/pbreport/matrix.py's layout: the
-same text, cell for cell, from one real run. Runs are short (time=2s,
-one pass)."""
+once, by harness/answer_matrix.c: pagebench-report verdict shows the same
+text, from one real run. Runs are short (time=2s, one pass)."""
 import os
 import pty
 import re
@@ -18,21 +17,12 @@ import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
-from pbreport import decided, grammar, matrix  # noqa: E402
-from pbreport import parse as P  # noqa: E402
+from pbreport import grammar  # noqa: E402
 from pbreport.answer import Answer  # noqa: E402
 
 TOOL = os.path.join(REPO, "build", "bin", "pagebench-linux")
 REPORT = os.path.join(REPO, "scripts", "pagebench-report")
 DECIDE = os.path.join(REPO, "build", "bin", "pagebench-decide")
-FIXTURES = os.path.join(REPO, "tests", "fixtures")
-# Real logs without answer lines, between them: switch, keep, undecided,
-# the whys (not-a-cpu, no-interval, pick-not-measured), a table wider than
-# 100 columns, picks merged; a few, as parsing a log is most of the cost.
-REAL_LOGS = ("real/emr-linux-cpu-2026-12-01.log", "real/epyc-linux-cpu-2026-11-30.log",
-             "report/qemu-kvm-emulator-xen-epyc-2026-11-30.log",
-             "real/xeon-qemu-tcg-translator-module-xen-2026-12-01.log")
-SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 QUICK = ["suite=clear", "passes=l1", "time=2s"]
 TAG = re.compile(r"^\(PB\) (.*)$")
 # Into a pipe, stderr carries one progress line as each pass first runs.
@@ -132,10 +122,11 @@ class LinuxLogFile(unittest.TestCase):
         self.assertLessEqual(max(len(l) for l in out), 100)
         self.assertEqual(out[-1], "log: %s (done: 0 failures)" % self.files[0])
         self.assertTrue(out[0].startswith("cells: "), out[0])
-        self.assertTrue([l for l in out if l.startswith("pass  clear_page")], out)
+        self.assertTrue([l for l in out if re.match(r"pass +clear_page", l)], out)
+        self.assertTrue([l for l in out if l.startswith("bottom  ")], out)
 
-    def test_matrix_is_matrix_py(self):
-        """pagebench-report verdict of the same log draws the same matrix:
+    def test_matrix_is_verdicts(self):
+        """pagebench-report verdict of the same log shows the same matrix:
         from its cells line on, the text is equal, line for line."""
         rep = subprocess.run([REPORT, "verdict", os.path.join(self.dir, self.files[0])],
                              capture_output=True, text=True, timeout=120)
@@ -145,51 +136,11 @@ class LinuxLogFile(unittest.TestCase):
         self.assertEqual(self.shown.splitlines()[:-1], py[start:])
 
 
-class LinuxAnswerMatrixResults(unittest.TestCase):
-    """The C matrix equals matrix.py's on real logs without answer
-    lines, whose answers pagebench-decide makes with the engine. The
-    one footnote that may differ is not-a-cpu's: matrix.py names what ran
-    (TCG, an emulator), which the engine's records do not hold."""
-
-    def test_real_logs(self):
-        if not os.access(DECIDE, os.X_OK):
-            raise AssertionError("%s is not built: run make" % DECIDE)
-        compared = 0
-        for name in REAL_LOGS:
-            with open(os.path.join(FIXTURES, name), "rb") as f:
-                machines, _ = P.read_bytes(f.read(), name)
-            figures = {i: decided.figures(m, str(i)) for i, m in enumerate(machines)
-                       if not m.answers}
-            figures = {i: t for i, t in figures.items() if t}
-            if not figures:
-                continue
-            decided.fill(machines)
-            for i, text in figures.items():
-                py = matrix.text(matrix.build(machines[i])).splitlines()
-                start = next(k for k, l in enumerate(py) if l.startswith("cells: "))
-                r = subprocess.run([DECIDE, "--matrix", str(40 - start)], input=text,
-                                   capture_output=True, text=True, timeout=60)
-                self.assertEqual(r.returncode, 0, r.stderr)
-                c = r.stdout.splitlines()
-                self.assertEqual(c[0], "machine %d" % i)
-                want, got = py[start:], c[1:]
-                with self.subTest(log=name, machine=i):
-                    self.assertEqual(len(got), len(want))
-                    for w, g in zip(want, got):
-                        if w[:1] in SUPERSCRIPT and "not a CPU" in w:
-                            self.assertEqual(g[:2], w[:2])
-                            self.assertIn("not a CPU: no recommendation", g)
-                        else:
-                            self.assertEqual(g, w)
-                compared += 1
-        self.assertEqual(compared, len(REAL_LOGS))
-
-
 class LinuxAnswerMatrixDrift(unittest.TestCase):
     """A decision whose ratio drifted (drift=) ends its cell with "~", and
-    the footnote says so, alike in the C matrix (pagebench-decide
-    --matrix) and matrix.py's, from the same answers: avx_t at 0.9 of REP
-    STOSB over the first ten epochs of 21 and at 0.6 over the rest."""
+    the footnote says so (pagebench-decide --matrix), from answers made of
+    figures: avx_t at 0.9 of REP STOSB over the first ten epochs of 21 and
+    at 0.6 over the rest."""
 
     FIGURES = ["machine drift",
                "cpu vendor=AuthenticAMD family=26 model=2 stepping=1",
@@ -222,15 +173,76 @@ class LinuxAnswerMatrixDrift(unittest.TestCase):
         answers = [Answer.from_groups(line.match(l).groups())
                    for l in lines.stdout.splitlines() if line.match(l)]
         self.assertTrue(any(a.drift for a in answers), lines.stdout)
-        with open(os.path.join(REPO, "tests", "fixtures", "answer", "emr-a.log"), "rb") as f:
-            m = P.read_bytes(f.read(), "emr-a.log")[0][0]
-        m.answers = answers
-        py = matrix.text(matrix.build(m)).splitlines()
-        py = py[next(k for k, l in enumerate(py) if l.startswith("cells: ")):]
-        got = c.stdout.splitlines()[1:]
-        self.assertEqual(got, py)
         self.assertRegex(c.stdout, r"→ avx_t −\d+% \(\d+–\d+\)~")
-        self.assertIn(matrix.DRIFT_NOTE, " ".join(c.stdout.split()))
+        self.assertIn("~: its ratio drifted during the run (drift=): a rerun may decide "
+                      "otherwise", " ".join(c.stdout.split()))
+
+
+class LinuxAnswerLinesRead(unittest.TestCase):
+    """pagebench-decide reads a log's own answer and bottom lines back
+    (tools/answer_lines.c) and prints them again byte for byte: what it
+    draws is what the run said. A malformed line is refused with its line
+    number and what is wrong, status 2, nothing printed for it."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.access(DECIDE, os.X_OK) or not os.access(TOOL, os.X_OK):
+            raise AssertionError("pagebench-linux or pagebench-decide is not built: run make")
+        r = subprocess.run([TOOL, "log=-", "suite=clear", "passes=l1,l2f", "time=2s"],
+                           capture_output=True, text=True, timeout=120)
+        if r.returncode:
+            raise AssertionError(r.stderr)
+        kinds = re.compile(r"^\(PB\) ((?:answer|bottom|bottom_pass|bottom_sets) .*)$")
+        cls.lines = [m.group(1) for m in map(kinds.match, r.stdout.splitlines()) if m]
+
+    def decide(self, lines, *args):
+        return subprocess.run([DECIDE] + list(args), input="machine m\n" + "\n".join(lines) +
+                              "\n", capture_output=True, text=True, timeout=60)
+
+    def test_lines_round_trip(self):
+        kinds = {l.split(" ", 1)[0] for l in self.lines}
+        self.assertEqual(kinds, {"answer", "bottom", "bottom_pass", "bottom_sets"})
+        r = self.decide(self.lines)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout.splitlines()
+        self.assertEqual(out[0], "machine m")
+        self.assertEqual([l.split(") ", 1)[1] for l in out[1:]], self.lines)
+
+    def test_matrix_of_the_lines(self):
+        """--matrix draws the lines: a bottom row under the per-pass rows."""
+        r = self.decide(self.lines, "--matrix", "40")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue([l for l in r.stdout.splitlines() if l.startswith("bottom  ")],
+                        r.stdout)
+
+    def refused(self, lines, number, what):
+        r = self.decide(lines)
+        self.assertEqual(r.returncode, 2, r.stdout)
+        self.assertIn("pagebench-decide: line %d: %s" % (number, what), r.stderr)
+
+    def test_refusals(self):
+        first = next(i for i, l in enumerate(self.lines) if l.startswith("answer "))
+        a = self.lines[first]
+        bottom = next(i for i, l in enumerate(self.lines) if l.startswith("bottom "))
+        b = self.lines[bottom]
+        line = first + 2    # after "machine m", counted from 1
+        self.refused(self.lines[:first] + [re.sub(r" ratio=\d\.\d{4}", " ratio=0.98", a)],
+                     line, "ratio=: not a ratio N.NNNN")
+        self.refused([a.replace(' versions="', ' versions="%s' % ("x" * 70))], 2,
+                     "versions=: longer than 63 characters")
+        self.refused([a + " colour=red"], 2, "colour=: not a field of this line")
+        self.refused([a + " worth=3.0%"], 2, "worth=: named twice")
+        self.refused([re.sub(r"epochs=\d+", "epochs=99999999999999999999", a)], 2,
+                     "epochs=: not a whole number in range")
+        self.refused([re.sub(r" routine=\w+", " routine=no_such_routine_x", a)], 2,
+                     "routine=: no such variant")
+        self.refused([a.replace(" worth=3.0%", " worth=73.0%")], 2, "worth=: not a worth")
+        # A bottom line without its bottom_pass lines, then the next: refused there.
+        rest = [l for l in self.lines[bottom + 1:] if not l.startswith("bottom_pass")]
+        self.refused([b] + rest[:2], 3, "passes=: its bottom_pass lines are fewer than its passes")
+        # Figures and lines in one machine.
+        self.refused([a, "run not_a_cpu=0 tsc_khz=1"], 3,
+                     "a machine has either its own answer lines or figures")
 
 
 class LinuxLogErrors(unittest.TestCase):

@@ -14,6 +14,11 @@
  *   features NAME=0|1 ...         feature names as the features line has
  *                                 them; a feature not named is unknown
  *   fast_string 0|1|?             IA32_MISC_ENABLE bit 0, where the log says
+ *   running release=R flags=F,... before run: the running Linux, its release and
+ *                                 the flags its /proc/cpuinfo showed (lower
+ *                                 case, as there; "-": none), as the log's
+ *                                 linux kernel_flags line says them: its own
+ *                                 picks are then decided too
  *   run [worth_bp=N] [mix=PASS:W,...] not_a_cpu=0|1 tsc_khz=N
  *                                 (no worth_bp: worth='s default; mix: the
  *                                 bottom lines' weights, as the option mix=)
@@ -41,10 +46,18 @@
  * timer's step over the calls of a sample, in the same unit. The size
  * classes of the memset and memcpy answers are the engine's
  * (harness/answer_strings.h), never the input's.
- * Output: "machine NAME", then the machine's answer lines, "(PB) answer ...".
- * With --matrix ROWS: "machine NAME", then the machine's answer as the
- * matrix of harness/answer_matrix.h, 100 columns and at most ROWS lines
- * (tests/test_linux_log.py holds it equal to scripts/pbreport/matrix.py's).
+ *
+ * Or, for a log that carries its own: a machine's answer, bottom,
+ * bottom_pass and bottom_sets lines, as the log has them without the
+ * tag (docs/log-format.md), read back by tools/answer_lines.c and
+ * drawn as they are, never decided again; a machine has either these
+ * or figures.
+ *
+ * Output: "machine NAME", then the machine's answer and bottom lines,
+ * "(PB) answer ...", "(PB) bottom ..." (a machine of lines: its own lines
+ * again). With --matrix ROWS: "machine NAME", then the machine's answer
+ * as the matrix of harness/answer_matrix.h, 100 columns and at most ROWS
+ * lines.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -60,6 +73,8 @@
 #include "harness/rules.h"
 #include "lib/out.h"
 #include "lib/status.h"
+#include "tools/answer_lines.h"
+#include "tools/decide_combine.h"
 #include "variants/variants.h"
 
 #define LINE_MAX_BYTES	16384
@@ -75,6 +90,9 @@ struct machine {
 	bool scrub;			/* the open pass is a scrub step */
 	char step[16];
 	bool strings;			/* figure lines came */
+	bool lines;			/* the machine is its log's own answer lines */
+	bool has_running;
+	struct rule_running running;
 	uint64_t strings_quantum;
 	enum op op;
 	enum pass_id pass;
@@ -356,6 +374,9 @@ static void run_words(char *const *w, unsigned int nw)
 {
 	struct rule_facts facts;
 
+	if (m.lines)
+		fail("a machine has either its own answer lines or figures", NULL);
+
 	m.run = (struct answer_run){ .worth_bp = worth_of(w, nw),
 				     .not_a_cpu = number(w, nw, "not_a_cpu") != 0,
 				     .tsc_khz = number(w, nw, "tsc_khz") };
@@ -366,7 +387,30 @@ static void run_words(char *const *w, unsigned int nw)
 	/* What the log does not say stays unknown, as the rules need it. */
 	facts.cpu_known = m.cpu_known;
 	facts.feats_known = m.feats_known;
-	answers_begin(&answers, &facts, NULL, &m.run);
+	answers_begin(&answers, &facts, m.has_running ? &m.running : NULL, &m.run);
+}
+
+/* The running Linux: its release and /proc/cpuinfo's flags, as the rules read them. */
+static void running_words(char *const *w, unsigned int nw)
+{
+	char *release = value_of(w, nw, "release"), *flags = value_of(w, nw, "flags"), *c;
+
+	if (answers.on)
+		fail("running comes before run", NULL);
+	if (!release || !flags || nw != 3)
+		fail("running: release=R flags=F,... expected", NULL);
+	if (strlen(release) >= sizeof(m.running.release))
+		fail("running: release= longer than 47 characters", release);
+	for (c = flags; *c; c++) {
+		if (*c == ',')
+			*c = ' ';
+		else if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' ||
+			   (*c == '-' && !strcmp(flags, "-"))))
+			fail("running: flags= takes lower-case names, comma-separated", flags);
+	}
+	if (!rule_running_linux(&m.running, release, strcmp(flags, "-") ? flags : ""))
+		fail("running: release= starts with no version", release);
+	m.has_running = true;
 }
 
 /* The vector price, into the run the answers were begun with. */
@@ -408,8 +452,27 @@ static void matrix_line(const char *line, void *ctx)
 	puts(line);
 }
 
+/* One of the log's own lines (tools/answer_lines.h): the machine is drawn from them. */
+static void lines_words(char *line)
+{
+	const char *e;
+
+	if (answers.on && !m.lines)
+		fail("a machine has either its own answer lines or figures", NULL);
+	if (!m.lines)
+		lines_begin(&answers);
+	m.lines = true;
+	e = lines_line(&answers, line);
+	if (e)
+		fail(e, NULL);
+}
+
 static void machine_end(void)
 {
+	const char *e;
+
+	if (m.lines && (e = lines_end(&answers)))
+		fail(e, NULL);
 	pass_end();
 	if (m.strings)
 		answers_strings(&answers, m.strings_quantum);
@@ -429,7 +492,19 @@ static void machine_begin(const char *name)
 	memset(&m, 0, sizeof(m));
 	m.fast_string = FACT_UNKNOWN;
 	answer_strings_begin();
+	lines_forget();
 	printf("machine %s\n", name);
+}
+
+/* The status of a run whose output is all written, or says why not. */
+static int flushed(void)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "pagebench-decide: writing standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		return STATUS_CANNOT;
+	}
+	return STATUS_DONE;
 }
 
 static void answer_sink(const char *s, size_t len)
@@ -442,17 +517,26 @@ int main(int argc, char **argv)
 	static char line[LINE_MAX_BYTES];
 	char *w[64];
 
+	if (argc == 2 && !strcmp(argv[1], "--combine")) {
+		out_add_sink(answer_sink);
+		decide_combine(stdin, fail, &lineno);
+		return flushed();
+	}
 	if (argc == 3 && !strcmp(argv[1], "--matrix")) {
 		matrix_rows = (unsigned int)strtoul(argv[2], NULL, 10);
 		argc = matrix_rows && matrix_rows <= 1000 ? 1 : 0;
 	}
 	if (argc != 1) {
 		fputs("Usage: pagebench-decide [--matrix ROWS] < FIGURES\n"
-		      "The answer lines of each machine in FIGURES, as\n"
-		      "scripts/pagebench-report hands them over (tools/pagebench-decide.c\n"
-		      "gives the form); --matrix: its answer's matrix instead, in at\n"
-		      "most ROWS lines, 1 to 1000. Exit status: 0 done, 2 malformed\n"
-		      "input, 3 the lines cannot be written.\n", argc == 2 &&
+		      "       pagebench-decide --combine < BOTTOM_LINES\n"
+		      "The answer lines of each machine in FIGURES (or its log's own\n"
+		      "answer and bottom lines), as scripts/pagebench-report hands them\n"
+		      "over (tools/pagebench-decide.c gives the form); --matrix: its\n"
+		      "answer's matrix instead, in at most ROWS lines, 1 to 1000.\n"
+		      "--combine: the bottom lines of runs of CPU groups, combined per\n"
+		      "group, then the fleet's (tools/decide_combine.h gives the form).\n"
+		      "Exit status: 0 done, 2 malformed input, 3 the lines cannot be\n"
+		      "written.\n", argc == 2 &&
 		      !strcmp(argv[1], "--help") ? stdout : stderr);
 		return argc == 2 && !strcmp(argv[1], "--help") ? STATUS_DONE : STATUS_USAGE;
 	}
@@ -470,17 +554,26 @@ int main(int argc, char **argv)
 			machine_begin(line + 8);
 			continue;
 		}
+		if (!strncmp(line, "answer ", 7) || !strncmp(line, "bottom ", 7) ||
+		    !strncmp(line, "bottom_pass ", 12) || !strncmp(line, "bottom_sets ", 12)) {
+			lines_words(line);
+			continue;
+		}
 		for (tok = strtok_r(line, " ", &save); tok && nw < 64;
 		     tok = strtok_r(NULL, " ", &save))
 			w[nw++] = tok;
 		if (!nw)
 			continue;
+		if (m.lines && strcmp(w[0], "end"))
+			fail("a machine has either its own answer lines or figures", w[0]);
 		if (!strcmp(w[0], "cpu"))
 			cpu_words(w, nw);
 		else if (!strcmp(w[0], "features"))
 			feature_words(w, nw);
 		else if (!strcmp(w[0], "fast_string") && nw == 2)
 			m.fast_string = !strcmp(w[1], "?") ? FACT_UNKNOWN : w[1][0] == '1';
+		else if (!strcmp(w[0], "running"))
+			running_words(w, nw);
 		else if (!strcmp(w[0], "run"))
 			run_words(w, nw);
 		else if (!strcmp(w[0], "price"))
@@ -504,10 +597,5 @@ int main(int argc, char **argv)
 	}
 	if (answers.on)
 		machine_end();
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "pagebench-decide: writing standard output: %s\n",
-			strerror(errno ? errno : EIO));
-		return STATUS_CANNOT;
-	}
-	return STATUS_DONE;
+	return flushed();
 }

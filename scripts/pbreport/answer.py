@@ -4,7 +4,7 @@
 decides, projects or computes an interval. What is derived is arithmetic
 of presentation: a saving is 1 - ratio, GB/s is 4096 bytes over ns
 (page functions only: memset/memcpy figures are ns per call)."""
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 # Bytes of the page every ns figure of an answer line is per.
@@ -74,9 +74,11 @@ class Answer:
     drift: Optional[tuple] = None  # the ratio's (first, last) halves, where it moved
     price_ns: Optional[float] = None  # the vector price in routine_ns (price=)
     unpriced: Optional[tuple] = None  # (routine, ratio): a vector routine left out, unpriced
+    # The line after its tag, as the engine reads it back (engine.py).
+    text: str = field(default="", compare=False, repr=False)
 
     @classmethod
-    def from_groups(cls, groups, line=0):
+    def from_groups(cls, groups, line=0, text=""):
         """From the groups of the answer expression of grammar.py (with
         or without the sizes= and fpu= groups)."""
         names = FORMS.get(len(groups))
@@ -106,7 +108,7 @@ class Answer:
                    (float(g["drift_first"]), float(g["drift_last"])),
                    price_ns=num(g.get("price")),
                    unpriced=None if g.get("unpriced") is None else
-                   (g["unpriced"], float(g["unpriced_ratio"])))
+                   (g["unpriced"], float(g["unpriced_ratio"])), text=text)
 
     # -- what a reader sees; arithmetic only ------------------------------
     @property

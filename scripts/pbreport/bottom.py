@@ -14,7 +14,7 @@ BOTTOM = ("fn", "kernel", "versions", "entry", "pick", "assuming",
           "kernel_routine", "selected_by", "action", "routine", "alike",
           "worth", "why", "passes", "saves", "costs", "open", "mix",
           "mix_ratio", "mix_lo", "mix_hi", "unpriced", "unpriced_pass",
-          "unpriced_ratio")
+          "unpriced_ratio", "runs", "differ")
 PASS = ("fn", "kernel", "versions", "entry", "pass", "routine", "verdict",
         "ratio", "lo", "hi", "epochs", "pick_ns", "routine_ns", "price", "need")
 SETS = ("fn", "kernel", "versions", "entry", "safe", "saves")
@@ -48,14 +48,12 @@ class BottomPass:
         return Interval(100 * (1 - r.median), 100 * (1 - r.hi), 100 * (1 - r.lo))
 
     def to_json(self):
+        """The saving of 1 - ratio, in %, and its 95% interval's ends."""
         s = self.saving_pct
-        return {"pass": self.pass_id, "verdict": self.verdict,
+        return {"pass": self.pass_id,
                 "saving_pct": round(s.median, 2) if s else None,
                 "lo": round(s.lo, 2) if s else None,
-                "hi": round(s.hi, 2) if s else None,
-                "epochs": self.epochs, "pick_ns": self.pick_ns,
-                "routine_ns": self.routine_ns, "price_ns": self.price_ns,
-                "need_epochs": self.need_epochs}
+                "hi": round(s.hi, 2) if s else None}
 
 
 @dataclass
@@ -80,10 +78,14 @@ class BottomLine:
     mix: Optional[str] = None       # "l2f:1,mem:1"
     mix_ratio: Optional[Interval] = None
     unpriced: Optional[tuple] = None  # (routine, pass, ratio): no price in the log
+    runs: Optional[int] = None      # pagebench-decide --combine: the runs combined
+    differ: Optional[str] = None    # and where they disagree, what each said
     line: int = 0
     cells: List[BottomPass] = field(default_factory=list)
     safe_set: List[str] = field(default_factory=list)
     saves_set: List[str] = field(default_factory=list)
+    sets: bool = False              # its bottom_sets line was read
+    lines: List[str] = field(default_factory=list)  # its lines' text, without the tag
 
     @classmethod
     def from_groups(cls, groups, line=0):
@@ -102,7 +104,7 @@ class BottomLine:
                    open=_names(g["open"]), mix=g["mix"], mix_ratio=mix,
                    unpriced=None if g["unpriced"] is None else
                    (g["unpriced"], g["unpriced_pass"], float(g["unpriced_ratio"])),
-                   line=line)
+                   runs=_num(g["runs"], int), differ=g["differ"], line=line)
 
     @property
     def key(self):
@@ -127,6 +129,14 @@ class BottomLine:
     def add_sets(self, groups):
         g = dict(zip(SETS, groups))
         self.safe_set, self.saves_set = _names(g["safe"]), _names(g["saves"])
+        self.sets = True
+
+    @property
+    def whole(self):
+        """Whether every line it needs was read: a bottom_pass line per pass
+        (where it names a routine), then its bottom_sets line (but none)."""
+        return ((self.routine is None or len(self.cells) == len(self.passes)) and
+                (self.action == "none" or self.sets))
 
     @property
     def vector_price_ns(self):
@@ -135,19 +145,42 @@ class BottomLine:
         return max(prices) if prices else None
 
     def to_json(self):
+        """verdict --json's bottom_lines[] (docs/report.md): the key, the
+        pick, the decision, and the named routine's saving pass by pass."""
         return {"fn": self.fn, "kernel": self.kernel, "versions": self.versions,
-                "entry": self.entry, "pick": self.pick,
-                "kernel_routine": self.kernel_routine,
-                "selected_by": self.selected_by, "action": self.action,
+                "entry": self.entry, "pick": self.pick, "action": self.action,
                 "routine": self.routine, "alike": self.alike,
-                "worth_pct": self.worth_pct, "why": self.why,
                 "vector_price_ns": self.vector_price_ns,
-                "mix": self.mix,
-                "mix_ratio": self.mix_ratio.to_json() if self.mix_ratio else None,
-                "unpriced": list(self.unpriced) if self.unpriced else None,
-                "safe": self.safe_set, "saves": self.saves_set,
-                "passes": [c.to_json() for c in self.cells],
-                "line": self.line}
+                "passes": [c.to_json() for c in self.cells]}
+
+
+@dataclass
+class FleetLine:
+    """One kernel pick of an era across CPU groups (pagebench-decide
+    --combine): switch, keep, trade-off or undecided, and each group's."""
+    fn: str
+    kernel: str
+    versions: str
+    entry: str
+    action: str
+    routine: Optional[str]
+    also: List[str]
+    groups: int
+    by: List[tuple]                 # (group, action, routine or None)
+
+    @classmethod
+    def from_groups(cls, g):
+        by = []
+        for part in g[8].split(","):
+            name, action, routine = part.split(":")
+            by.append((name, action, None if routine == "-" else routine))
+        return cls(fn=g[0], kernel=g[1], versions=g[2], entry=g[3], action=g[4],
+                   routine=None if g[5] == "-" else g[5], also=_names(g[6]),
+                   groups=int(g[7]), by=by)
+
+    @property
+    def key(self):
+        return (self.fn, self.kernel, self.versions, self.entry)
 
 
 class Collector:
@@ -163,15 +196,20 @@ class Collector:
             raise ValueError("a %s line without its bottom line" % kind)
         return self.out[-1]
 
-    def add(self, kind, groups, line=0):
+    def add(self, kind, groups, line=0, text=""):
+        """text: the line after its tag, kept for the engine to read back."""
         if kind == "bottom":
             self.out.append(BottomLine.from_groups(groups, line))
+            b = self.out[-1]
         elif kind == "bottom_pass":
-            self._last(groups, kind).add_pass(groups)
+            b = self._last(groups, kind)
+            b.add_pass(groups)
         elif kind == "bottom_sets":
-            self._last(groups, kind).add_sets(groups)
+            b = self._last(groups, kind)
+            b.add_sets(groups)
         else:
             raise KeyError(kind)
+        b.lines.append(text)
 
 
 KINDS = ("bottom", "bottom_pass", "bottom_sets")

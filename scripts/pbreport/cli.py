@@ -193,7 +193,7 @@ def build_parser():
                        "undecided, or none and why), the pick and the "
                        "routine, the saving, and each one's ns per 4 KiB page "
                        "and GB/s (memset, memcpy: ns per call). The answers "
-                       "are the log's, or build/bin/pagebench-decide's for a "
+                       "are the log's, or pagebench-decide's for a "
                        "log without them; nothing is decided here.",
                        epilog=EPILOG)
     p.add_argument("logs", nargs="*", metavar="LOG")

@@ -1,14 +1,16 @@
 """The verdict and claims subcommands: their options and their output.
-verdict only renders the answer lines (the log's, or pagebench-decide's
-for a log without them): it decides nothing."""
+verdict only renders the answer and bottom lines (the log's, or
+pagebench-decide's for a log without them): it decides nothing, and the
+matrix is the engine's (verdictpage.py)."""
 import json
 
 from . import claims as C
 from . import commit
 from . import cpufacts
+from . import engine
 from . import explain
-from . import matrix
 from . import runinfo
+from . import verdictpage
 
 # The functions an answer line may name (docs/log-format.md, "The answer").
 FUNCTIONS = ("clear_page", "clear_pages", "copy_page", "memset", "memcpy",
@@ -23,28 +25,32 @@ def add_parsers(sub, parents, fmt, epilog):
     p = sub.add_parser(
         "verdict", parents=parents, formatter_class=fmt,
         help="per machine: keep each kernel's pick, or switch to what",
-        description="For each machine: its answer lines (made once by the "
-        "C engine: the log's own, or for a log without them "
-        "build/bin/pagebench-decide's from its figures) on one screen (at "
-        "most 40 lines of 100 columns): the CPU, how it ran, and per "
-        "function a matrix of pass x kernel pick, each cell the answer's "
-        "decision: keep, switch to a routine (the saving and its 95% "
-        "interval) or undecided; caveats as footnotes. A log no answer "
-        "can be made for says so in one line.",
+        description="For each machine: its bottom lines first, one per "
+        "function and kernel pick (the kernel's own routine, the flags that "
+        "select it, and keep, switch, trade-off or undecided over all the "
+        "passes), then the matrix of pass x kernel pick that the C engine "
+        "draws from the answer lines (the log's own, or for a log without "
+        "them pagebench-decide's from its figures), on one screen: at most "
+        "40 lines of 100 columns. A log no answer can be made for says so "
+        "in one line.",
         epilog=epilog)
     p.add_argument("logs", nargs="*", metavar="LOG")
     p.add_argument("--json", action="store_true",
                    help="the stable JSON shape of docs/report.md, with "
-                        "each machine's answer lines as answers[]")
+                        "each machine's answer lines as answers[] and its "
+                        "bottom lines as bottom_lines[]")
     p.add_argument("--explain", action="store_true",
-                   help="every answer line in full (pick, routine, ratio "
-                        "and interval, epochs, need, why, assuming), pass "
-                        "by pass, with the pass's stat lines")
+                   help="the vector price and where it came from, every "
+                        "bottom line with its passes, and every answer line "
+                        "in full, pass by pass, with the pass's stat lines")
     p.add_argument("--format", choices=("text", "commit"), default="text",
                    help="commit: the block a maintainer pastes into a "
-                        "commit message, one per CPU group")
+                        "commit message, one per CPU group (at most 25 lines "
+                        "of 72 columns), then the fleet's")
     p.add_argument("--function", action="append", choices=FUNCTIONS,
                    help="only this function's answers (repeatable)")
+    p.add_argument("--kernel", choices=("linux", "xen"),
+                   help="only this kernel's picks")
 
     p = sub.add_parser(
         "claims", parents=parents, formatter_class=fmt,
@@ -62,12 +68,11 @@ def add_parsers(sub, parents, fmt, epilog):
                    help="only this claim (repeatable)")
 
 
-def only(machines, fns):
-    """The machines with only the answers of functions fns."""
-    if not fns:
-        return
+def only(machines, fns, kernel=None):
+    """The machines with only the answer and bottom lines of functions fns
+    and of kernel (None: all)."""
     for m in machines:
-        m.answers = [a for a in m.answers if a.fn in fns]
+        m.answers, m.bottoms = verdictpage.only(m, kernel, fns)
 
 
 def machine_json(m):
@@ -76,7 +81,8 @@ def machine_json(m):
             "answers_from": m.answers_from,
             # What the log says of its CPU (pagebench-decide's input).
             "features": cpufacts.machine_facts(m)[0],
-            "answers": [a.to_json() for a in m.answers]}
+            "answers": [a.to_json() for a in m.answers],
+            "bottom_lines": [b.to_json() for b in m.bottoms]}
 
 
 def to_json(machines):
@@ -87,14 +93,10 @@ def to_json(machines):
 
 def run(args, machines):
     if args.cmd == "verdict":
-        only(machines, args.function)
-        if args.format == "commit":
-            return commit.text(machines)
-        if args.json:
-            return to_json(machines)
-        if args.explain:
-            return explain.text(machines)
-        return answer_text(machines)
+        try:
+            return verdict_text(args, machines)
+        except engine.EngineError as e:
+            raise CommandError(str(e))
     try:
         table = C.load_claims()
         if args.id:
@@ -108,17 +110,13 @@ def run(args, machines):
         raise CommandError(str(e))
 
 
-def answer_text(machines):
-    """One screen per machine with answer lines; for one without, the
-    line that says so."""
-    out = []
-    for m in machines:
-        screen = matrix.build(m)
-        out.append(matrix.text(screen) if screen is not None else "\n".join(
-            matrix.wrap("== " + m.name, matrix.no_answers_line(m)[
-                len(m.name) + 2:])) + "\n")
-    text = "\n".join(out)
-    if len([m for m in machines if m.answers]) > 1:
-        text += ("\nfleet: --format commit gives the one choice per group "
-                 "of CPUs\n")
-    return text
+def verdict_text(args, machines):
+    if args.format == "commit":
+        return commit.text(machines, args.kernel, args.function)
+    if args.json:
+        only(machines, args.function, args.kernel)
+        return to_json(machines)
+    if args.explain:
+        only(machines, args.function, args.kernel)
+        return explain.text(machines)
+    return verdictpage.text(machines, args.kernel, args.function)

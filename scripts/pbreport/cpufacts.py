@@ -1,4 +1,4 @@
-"""What a log says about its CPU, as facts build/bin/pagebench-decide
+"""What a log says about its CPU, as facts pagebench-decide
 reads (decided.py) and claims are scoped by: the cpu line, the features
 line, the 2021 Xen header's bits, and the instructions a variant that ran
 proves. A bit the log does not carry is absent, not 0: nothing here

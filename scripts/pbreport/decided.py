@@ -1,29 +1,28 @@
 """Answers for logs that carry none (logs from before the answer lines,
 Jan Beulich's 2021 file), made by the run's own engine: the report hands
-each machine's per-epoch figures to build/bin/pagebench-decide
-(tools/pagebench-decide.c gives the form) and reads back the answer lines
-it prints, exactly as it reads a log's. Nothing here decides; it gathers
+each machine's per-epoch figures to pagebench-decide (engine.py finds it;
+tools/pagebench-decide.c gives the form) and reads back the answer and
+bottom lines it prints, exactly as it reads a log's. A log whose answer
+lines are from before the bottom lines (and the vector price), and which
+has its figures, is decided again the same way: its own lines named
+vector routines without their price. Nothing here decides; it gathers
 figures: each epoch's median of a variant's value lines (a log without
 epoch lines: each rep, which runs every variant once, is its epoch)."""
-import os
+import re
 import statistics
-import subprocess
 
 from . import bottom
-from . import cpufacts, grammar, runinfo
+from . import cpufacts, engine, grammar, runinfo
 from .answer import Answer, NOT_A_CPU
 from .parse import PASS_IDS, pass_bytes
 
-TOOL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "build", "bin", "pagebench-decide")
 CENTI = 100
 PASS_ID_OF = {name: pid for pid, name in PASS_IDS.items()}
 # What cpufacts.machine_facts() gives beside feature bits.
 NOT_FEATURES = ("vendor", "family", "model", "stepping", "fast_string")
 
 
-class DecideError(Exception):
-    pass
+DecideError = engine.EngineError
 
 
 def _epoch_medians(samples):
@@ -53,6 +52,9 @@ def figures(m, key):
         out.append("features " + feats)
     if "fast_string" in f:
         out.append("fast_string %d" % f["fast_string"])
+    running = _running_line(m)
+    if running:
+        out.append(running)
     # No worth_bp: pagebench-decide takes worth='s default, as a run does.
     out.append("run not_a_cpu=%d tsc_khz=%d" % (not_a_cpu, m.tsc_khz or 0))
     price = _price_line(m)
@@ -75,6 +77,18 @@ def figures(m, key):
     more = _strings_lines(m) + _scrub_lines(m)
     out += more
     return "\n".join(out + ["end"]) + "\n" if passes or more else None
+
+
+def _running_line(m):
+    """The running Linux as the log's linux release and kernel_flags lines
+    say it (pagebench-linux), for its own picks; None where they do not."""
+    linux = m.facts.get("linux") or {}
+    rel = re.match(r"release=(\S+) ", linux.get("release") or "")
+    flags = re.match(r"kernel_flags from=\S+((?: [A-Z_]+=[01])+)", linux.get("kernel_flags") or "")
+    if not rel or not flags:
+        return None
+    on = [w.split("=")[0].lower() for w in flags.group(1).split() if w.endswith("=1")]
+    return "running release=%s flags=%s" % (rel.group(1), ",".join(on) or "-")
 
 
 def _price_line(m):
@@ -137,39 +151,62 @@ def _scrub_lines(m):
 
 
 def fill(machines):
-    """Give every machine without answer lines the engine's answers, where
-    its figures allow; each machine's answers_from says which it has."""
+    """Give every machine without answer and bottom lines the engine's
+    answers, where its figures allow; each machine's answers_from says
+    which it has ("log", "pagebench-decide", None), and redecided whether
+    the engine's replace answer lines of the log's own."""
     pending = {}
     for i, m in enumerate(machines):
         m.answers_from = "log" if m.answers else None
-        if not m.answers:
-            m.bottoms = []
-        if not m.answers:
-            text = figures(m, str(i))
-            if text:
-                pending[str(i)] = (m, text)
-    if not pending or not os.access(TOOL, os.X_OK):
+        m.redecided = False
+        # A log cut inside its bottom lines: the whole ones only.
+        m.bottoms = [b for b in m.bottoms if b.whole]
+        if m.answers and m.bottoms:
+            continue
+        text = figures(m, str(i))
+        if text:
+            pending[str(i)] = (m, text)
+    if not pending or not engine.available():
         return
-    r = subprocess.run([TOOL], input="".join(t for _, t in pending.values()),
-                       capture_output=True, text=True)
-    if r.returncode:
-        raise DecideError("pagebench-decide: %s" % (r.stderr.strip() or
-                                                    "exit %d" % r.returncode))
+    out = engine.run([], "".join(t for _, t in pending.values()))
     rx = grammar.compiled("answer")
     bottom_rx = {k: grammar.compiled(k) for k in bottom.KINDS}
+    got = {}
     cur = None
-    for n, line in enumerate(r.stdout.splitlines(), 1):
+    for n, line in enumerate(out.splitlines(), 1):
         if line.startswith("machine "):
-            cur = pending.get(line[len("machine "):], (None,))[0]
+            key = line[len("machine "):]
+            cur = got.setdefault(key, ([], [])) if key in pending else None
             continue
         body = line.split(") ", 1)[-1]
         kind = body.split(" ", 1)[0]
         if cur is not None and kind in bottom_rx and bottom_rx[kind].match(body):
-            bottom.Collector(cur.bottoms).add(kind, bottom_rx[kind].match(body).groups(), 0)
+            bottom.Collector(cur[1]).add(kind, bottom_rx[kind].match(body).groups(), 0,
+                                         body)
             continue
         g = rx.match(body)
         if cur is None or not g:
             raise DecideError("pagebench-decide printed an unexpected line %d: %r"
                               % (n, line[:80]))
-        cur.answers.append(Answer.from_groups(g.groups()))
-        cur.answers_from = "pagebench-decide"
+        cur[0].append(Answer.from_groups(g.groups(), 0, body))
+    for key, (answers, bottoms) in got.items():
+        m = pending[key][0]
+        if answers:
+            m.redecided = bool(m.answers)
+            m.answers, m.bottoms = answers, bottoms
+            m.answers_from = "pagebench-decide"
+
+
+def no_answers_line(m):
+    """The one line for a log without answer lines: no decision is made
+    here, so none is shown."""
+    if not engine.available():
+        why = ("pagebench-decide, which decides such logs, is not built "
+               "(make)")
+    elif m.strings or m.scrub:
+        why = ("its memset, memcpy or scrub figures have no answer yet "
+               "(pagebench-decide decides clear_page, clear_pages and "
+               "copy_page); summary gives the figures")
+    else:
+        why = "it has no clear or copy pass pagebench-decide could decide"
+    return "%s: no answer lines, and %s" % (m.name, why)

@@ -1,9 +1,11 @@
-"""verdict --explain: the answer lines in full, pass by pass, with the
-figures the log prints for each variant of the pass (its stat lines).
+"""verdict --explain: the vector price and where it came from, every
+bottom line with its passes, then the answer lines in full, pass by pass,
+with the figures the log prints for each variant of the pass (its stat
+lines).
 Every word of a decision is a field of an answer line (docs/log-format.md,
 "The answer"); what is added is arithmetic of presentation: a saving is
 1 - ratio, ns is ticks over the TSC rate, GB/s is 4096 bytes over ns."""
-from . import matrix
+from . import bottomtext, decided, picks
 from . import runinfo
 from .answer import PAGE
 from .parse import PASS_IDS, pass_bytes, pass_label
@@ -84,23 +86,63 @@ def stat_rows(m, suite, pid):
     return out
 
 
+def cell_text(c, routine, pick):
+    """One pass of a bottom line: its verdict, ratio and saving, epochs,
+    ns of the pick and the routine (and the price in it), need."""
+    if c.ratio is None:
+        return "    %s: %s" % (c.pass_id, c.verdict)
+    r, s = c.ratio, c.saving_pct
+    out = "    %s: %s, ratio %.4f (95%% %.4f-%.4f), saves %.1f%% (%.1f to %.1f%%), %d " \
+        "epochs" % (c.pass_id, c.verdict, r.median, r.lo, r.hi, s.median, s.lo, s.hi,
+                    c.epochs or 0)
+    if c.pick_ns is not None:
+        out += "; %s %.1f ns -> %s %.1f ns" % (pick or "-", c.pick_ns, routine, c.routine_ns)
+    if c.price_ns is not None:
+        out += " (the vector price %.1f ns of it)" % c.price_ns
+    if c.need_epochs is not None:
+        out += "; need epochs>=%d" % c.need_epochs
+    return out
+
+
+def bottom_rows(m):
+    """Every bottom line in words, then its passes."""
+    if not m.bottoms:
+        return []
+    out = ["", "-- bottom lines (all passes together; worth %s)" % ", ".join(
+        "%g%%" % w for w in sorted({b.worth_pct for b in m.bottoms}))]
+    flags = bottomtext.kernel_flags(m)
+    for b in m.bottoms:
+        out.append("  %s: %s" % (bottomtext.kernel_text([b], flags),
+                                        bottomtext.statement(b, runinfo.runs_on(m))))
+        out += [cell_text(c, b.routine, b.pick) for c in b.cells]
+        if b.sets:
+            out.append("    safe: %s; surely saves somewhere: %s" % (
+                ", ".join(b.safe_set) or "-", ", ".join(b.saves_set) or "-"))
+    return out
+
+
 def machine(m):
     out = ["== %s" % m.name, "cpu: " + runinfo.cpu_text(m),
            "ran: %s; %s" % (runinfo.host(m)[1], runinfo.runs_on_text(m)),
            "plan: " + runinfo.plan_text(m)]
     if not m.answers:
-        return out + [matrix.no_answers_line(m)]
+        return out + [decided.no_answers_line(m)]
     if m.answers_from == "pagebench-decide":
-        out.append("answers: made by build/bin/pagebench-decide from the "
-                   "log's value lines (the log has no answer lines)")
+        out.append("answers: made by pagebench-decide from the log's figures (%s)" % (
+            "its answer lines are from before the bottom lines and the vector price"
+            if getattr(m, "redecided", False) else "the log has no answer lines"))
+    out.append("vector price: " + (bottomtext.vector_price_text(m) or
+                                   "none in this log: vector routines are shown before "
+                                   "it (unpriced=), never as the answer"))
+    out += bottom_rows(m)
     rows = {}
     for a in m.answers:
         rows.setdefault((SUITE_OF.get(a.fn, a.fn),) + a.row, []).append(a)
-    for key in sorted(rows, key=lambda k: (k[0], matrix.row_order(k[1:]))):
+    for key in sorted(rows, key=lambda k: (k[0], picks.row_order(k[1:]))):
         suite, pid, sizes = key
         name = PASS_IDS.get(pid)
         label = pass_label(suite, name) if name and suite in ("clear", "copy") \
-            else "%s %s" % (suite, matrix.row_text((pid, sizes)))
+            else "%s %s" % (suite, picks.row_text((pid, sizes)))
         out.append("")
         out.append("-- %s (pass=%s)" % (label, pid))
         for a in rows[key]:

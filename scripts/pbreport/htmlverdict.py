@@ -1,21 +1,18 @@
-"""The sections the HTML report opens with: the answer matrix of each
-machine (its answer lines, or pagebench-decide's for a log without them)
-and the claims (docs/report.md, "html"). The matrix is drawn from
-matrix.py's model, cell by cell, as verdict's text is; nothing here
-decides or parses text."""
+"""The sections the HTML report opens with: the answer of each machine
+(its bottom lines, and the matrix the C engine draws from its answer
+lines, the same text as verdict's) and the claims (docs/report.md,
+"html"); nothing here decides, draws a cell or parses text."""
 import html
 
+from . import bottomtext, decided, engine, runinfo, verdictpage
 from . import claims as C
-from . import matrix as MX
 
 CSS = """
 table.verdict td,table.claims td{font-size:.92em}
-td.holds,td.keep{background:#e6f4ea}td.refuted,td.switch{background:#fde8e4}
+td.holds{background:#e6f4ea}td.refuted{background:#fde8e4}
 td.undecided,td.no-data,td.unknown{background:#f4f4f4}
-table.answer td.switch{background:#dcebfa}td.undecided{background:#fff4d6}
-table.answer td.none{background:#eee;color:#666}
-table.answer td,table.answer th{font-size:.9em;white-space:nowrap}
-table.answer{table-layout:auto;max-width:100%}
+pre.answer{font-size:.85em;overflow-x:auto}
+li.keep{color:#1e6b32}li.switch{color:#0b4f8a}li.trade-off,li.undecided{color:#7a5b00}
 details summary{cursor:default}
 """
 
@@ -24,76 +21,35 @@ def e(s):
     return html.escape(str(s), quote=True)
 
 
-def figure(a, name, ns, gbps):
-    if a.per_call:
-        return "%s %.1f ns/call" % (name, ns)
-    return "%s %.1f ns/page (%.2f GB/s)" % (name, ns, gbps)
-
-
-def answer_table(screen, t):
-    """One Table of the model as HTML: a head row of functions, one of
-    picks (their kernels in the title), a row per pass."""
-    out = ['<table class="answer" data-suite="%s"><tr><th rowspan="2">pass'
-           '</th>' % e(t.suite)]
-    fns = []
-    for c in t.columns:
-        if fns and fns[-1][0] == c.fn:
-            fns[-1][1] += 1
-        else:
-            fns.append([c.fn, 1])
-    out.append("".join('<th colspan="%d">%s</th>' % (n, e(fn))
-                       for fn, n in fns) + "</tr><tr>")
-    out.append("".join('<th class="pick" title="%s">%s</th>' % (
-        e(MX.who_text(screen, c)), e(c.label)) for c in t.columns) + "</tr>")
-    for p in t.passes:
-        row = ['<tr data-pass="%s"%s><th>%s</th>' % (
-            e(p[0]), ' data-sizes="%d-%d"' % p[1] if p[1] else "",
-            e(MX.row_text(p)))]
-        for i, c in enumerate(t.columns):
-            cell = t.cells[(p, i)]
-            a = cell.answer
-            tip = ""
-            if a is not None and a.pick_ns is not None:
-                # No interval (fewer than 3 epochs): the figures, no epochs.
-                tip = "%s, %s%s" % (
-                    figure(a, a.pick, a.pick_ns, a.pick_gbps),
-                    figure(a, a.routine, a.routine_ns, a.routine_gbps),
-                    "" if a.epochs is None else ", %d epochs" % a.epochs)
-            row.append('<td class="%s" data-fn="%s" data-pick="%s" '
-                       'data-action="%s" title="%s">%s</td>' % (
-                           e(cell.action or "blank"), e(c.fn), e(c.label),
-                           e(cell.action), e(tip), e(cell.text())))
-        out.append("".join(row) + "</tr>")
-    out.append("</table>")
-    return "".join(out)
-
-
 def answer_section(machines):
-    """The answer matrix of every machine with answer lines; "" when no
-    log has them."""
-    screens = [s for s in (MX.build(m) for m in machines) if s]
-    if not screens:
+    """Each machine with answer lines: its header, its bottom lines, the
+    engine's matrix; "" when no log has them."""
+    shown = [m for m in machines if m.answers]
+    if not shown:
         return ""
     out = ['<section id="answer"><h2>Answer</h2>',
-           '<p class="note">Per machine, function, pass and kernel pick, '
-           'the one decision of the C engine (the log\'s answer lines, or '
-           'build/bin/pagebench-decide\'s for a log without them): keep '
-           'the pick, or switch to a routine, saving a share of its ns per '
-           '4 KiB page (memset, memcpy: per call; 95% interval), or '
-           'undecided. The same as <code>pagebench-report verdict</code>; '
-           'a cell\'s title gives its ns per page and GB/s.</p>']
-    for sc in screens:
+           '<p class="note">Per machine, the one decision of the C engine per '
+           'function and kernel pick over all passes (its bottom lines), then '
+           'per pass (the matrix, as the engine draws it: the log\'s answer '
+           'lines, or pagebench-decide\'s for a log without them): keep the '
+           'pick, or switch to a routine, saving a share of its ns per 4 KiB '
+           'page (memset, memcpy: per call; 95% interval), or undecided. The '
+           'same as <code>pagebench-report verdict</code>.</p>']
+    for m in shown:
         out.append('<section class="answer-machine" data-machine="%s">'
-                   '<h3>%s</h3>' % (e(sc.machine), e(sc.machine)))
+                   '<h3>%s</h3>' % (e(m.name), e(m.name)))
         out.append('<p class="note">%s</p>' % "<br>".join(
-            "%s: %s" % (e(k), e(v)) for k, v in sc.header))
-        for t in sc.tables:
-            out.append(answer_table(sc, t))
-            out.append('<p class="note">picks: %s</p>' % e("; ".join(
-                MX.who_text(sc, c) for c in t.columns)))
-        if sc.notes:
-            out.append('<ol class="note">%s</ol>' % "".join(
-                "<li>%s</li>" % e(n) for n in sc.notes))
+            e(l) for l in verdictpage.header(m, m.answers)[1:]))
+        flags = bottomtext.kernel_flags(m)
+        items = ['<li class="%s" data-fn="%s" data-kernel="%s" data-action="%s">%s</li>' % (
+            e(bs[0].action), e(bs[0].fn), e(bs[0].kernel), e(bs[0].action),
+            e("%s: %s" % (bottomtext.kernel_text(bs, flags),
+                          bottomtext.statement(bs[0], runinfo.runs_on(m)))))
+            for bs in bottomtext.grouped(m.bottoms)]
+        if items:
+            out.append('<ul class="bottom">%s</ul>' % "".join(items))
+        out.append('<pre class="answer">%s</pre>' % e(
+            "\n".join(engine.matrix(m.answers, m.bottoms, 1000))))
         out.append("</section>")
     out.append("</section>")
     return "\n".join(out)
@@ -137,7 +93,7 @@ def no_answers(machines):
     if not left:
         return ""
     return '<p class="note" id="no-answers">%s</p>' % "<br>".join(
-        e(MX.no_answers_line(m)) for m in left)
+        e(decided.no_answers_line(m)) for m in left)
 
 
 def sections(machines, alpha):

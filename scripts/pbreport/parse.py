@@ -766,10 +766,10 @@ class Reader:
         elif kind == "ratio":
             self.ratio_line(g, lineno)
         elif kind == "answer":
-            cur.answers.append(Answer.from_groups(g, lineno))
+            cur.answers.append(Answer.from_groups(g, lineno, m.group(0)))
         elif kind in bottom.KINDS:
             try:
-                bottom.Collector(cur.bottoms).add(kind, g, lineno)
+                bottom.Collector(cur.bottoms).add(kind, g, lineno, m.group(0))
             except ValueError as e:
                 self.skip(lineno, str(e))
         elif kind == "pass":

@@ -1,11 +1,11 @@
 """Plain-text reports: summary, diff and winners tables. The winner of a
-page pass is its answer lines' (matrix.columns: the same columns the
-verdict screen draws), never decided here."""
+page pass is its answer lines' (picks.columns: a column per kernel pick,
+merged where picks of one variant agree), never decided here."""
 import re
 
 from . import analysis as A
 from . import facts as F
-from . import matrix
+from . import picks
 from . import scrub
 from . import strings as S
 from .answer import PAGE
@@ -182,14 +182,14 @@ def stat_legend(m, p):
 
 
 PASS_ID_OF = {name: pid for pid, name in PASS_IDS.items()}
-SUITE_FNS = dict(matrix.SUITE_FNS)
+SUITE_FNS = dict(picks.SUITE_FNS)
 
 
 def pass_columns(m, suite, pid):
     """[(Column, Answer)]: the answers of one pass, by matrix column."""
     out = []
     for fn in SUITE_FNS.get(suite, ()):
-        for c in matrix.columns(m.answers, fn):
+        for c in picks.columns(m.answers, fn):
             a = c.answers.get((pid, None))
             if a is not None:
                 out.append((c, a))
@@ -216,7 +216,7 @@ def figure_text(a, name, ns, gbps):
 def decision_text(a):
     """"switch to avx512_t −20.5% (9.0–31.9)", "keep stosb", ..."""
     if a.action == "switch":
-        return "switch to %s %s" % (a.routine, matrix.saving_text(a.saving_pct))
+        return "switch to %s %s" % (a.routine, picks.saving_text(a.saving_pct))
     if a.action == "keep":
         return "keep %s" % (a.pick or "-")
     if a.action == "undecided":
@@ -236,8 +236,8 @@ def strings_answer_lines(m):
     column of the verdict screen; the leaders above only describe."""
     out = []
     for fn in ("memset", "memcpy"):
-        for c in matrix.columns(m.answers, fn):
-            for row in sorted(c.answers, key=matrix.row_order):
+        for c in picks.columns(m.answers, fn):
+            for row in sorted(c.answers, key=picks.row_order):
                 a = c.answers[row]
                 s = "answer %s %s %d-%d, %s: %s" % (
                     fn, row[0], row[1][0], row[1][1], judged(m, c, row),
@@ -247,7 +247,7 @@ def strings_answer_lines(m):
                         figure_text(a, a.pick or "-", a.pick_ns, a.pick_gbps),
                         figure_text(a, a.routine or "-", a.routine_ns,
                                     a.routine_gbps))
-                out.append(s + ("*" if a.fpu_unmeasured else ""))
+                out.append(s + ("*" if a.fpu_unmeasured or a.unpriced else ""))
     if not out:
         return ["answer: none for memset or memcpy (%s)" % (
             "the log has no answer lines and pagebench-decide made none"
@@ -274,7 +274,7 @@ def answer_lines(m, p):
             s += "; %s -> %s" % (
                 figure_text(a, a.pick or "-", a.pick_ns, a.pick_gbps),
                 figure_text(a, a.routine or "-", a.routine_ns, a.routine_gbps))
-        out.append(s + ("*" if a.fpu_unmeasured else ""))
+        out.append(s + ("*" if a.fpu_unmeasured or a.unpriced else ""))
     return out
 
 
@@ -430,22 +430,22 @@ def winner_rows(m):
     a machine, the answer's decision and its pick's and routine's figures
     (the rows of winners, and of the HTML page's winners table)."""
     out = []
-    for _, fns in matrix.SUITE_FNS:
+    for _, fns in picks.SUITE_FNS:
         for fn in fns:
-            cols = matrix.columns(m.answers, fn)
+            cols = picks.columns(m.answers, fn)
             for row in sorted({r for c in cols for r in c.answers},
-                              key=matrix.row_order):
+                              key=picks.row_order):
                 for c in cols:
                     a = c.answers.get(row)
                     if a is None:
                         continue
                     s = a.saving_pct
                     out.append((a, [
-                        fn, matrix.row_text(row), m.name, judged(m, c, row),
+                        fn, picks.row_text(row), m.name, judged(m, c, row),
                         a.pick or "-",
                         a.action if a.action != "none" else
                         "none: " + (a.why or "?"),
-                        (a.routine or "-") + ("*" if a.fpu_unmeasured else ""),
+                        (a.routine or "-") + ("*" if a.fpu_unmeasured or a.unpriced else ""),
                         "%.1f%%" % s.median if s and a.action == "switch"
                         else "-",
                         ns_cell(a, a.pick_ns), gbps_cell(a, a.pick_ns),
@@ -471,8 +471,10 @@ def winners(machines):
               "screen: decision keep, switch (saving: 1 - the routine's time "
               "over the pick's, median of the epochs), undecided, or none and "
               "why; ns per 4 KiB page and GB/s (4096 bytes over ns), "
-              "memset/memcpy ns per call; *: needs kernel_fpu_begin/end, its "
-              "cost not measured")
+              "memset/memcpy ns per call; *: a vector routine saves more before "
+              "the price of vector registers, which the log does not carry "
+              "(older logs: fpu=?, needs kernel_fpu_begin/end, its "
+              "cost not measured)")
     if without:
         legend += "\nno answers: %s (see verdict)" % ", ".join(without)
     return out + "\n\n" + legend
