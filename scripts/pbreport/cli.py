@@ -339,6 +339,10 @@ def run(argv):
         except (decided.DecideError, OSError) as err:
             say("error: %s" % err)
             return EXIT_ENV
+        for m in machines:
+            if m.decide_refused and not args.quiet:
+                say("warning: %s: no answers: pagebench-decide refused its "
+                    "figures: %s" % (m.name, m.decide_refused))
 
     if args.cmd == "summary":
         write_out("-", T.summary(machines, args.alpha, args.tie))

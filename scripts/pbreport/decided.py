@@ -6,8 +6,11 @@ it prints, exactly as it reads a log's. Nothing here decides; it gathers
 figures: each epoch's median of a variant's value lines (a log without
 epoch lines: each rep, which runs every variant once, is its epoch)."""
 import os
+import re
 import statistics
 import subprocess
+
+import cmdline  # noqa: E402  (scripts/cmdline.py)
 
 from . import cpufacts, grammar, runinfo
 from .answer import Answer, NOT_A_CPU
@@ -17,6 +20,9 @@ TOOL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "build", "bin", "pagebench-decide")
 CENTI = 100
 PASS_ID_OF = {name: pid for pid, name in PASS_IDS.items()}
+# The head of pagebench-decide's refusal (exit status cmdline.USAGE),
+# whose line number is of its input, not of the log.
+REFUSAL_RE = re.compile(r"^pagebench-decide: line \d+: ")
 # What cpufacts.machine_facts() gives beside feature bits.
 NOT_FEATURES = ("vendor", "family", "model", "stepping", "fast_string")
 
@@ -130,9 +136,16 @@ def _scrub_lines(m):
     return out
 
 
+def _decide(text):
+    return subprocess.run([TOOL], input=text, capture_output=True, text=True)
+
+
 def fill(machines):
     """Give every machine without answer lines the engine's answers, where
-    its figures allow; each machine's answers_from says which it has."""
+    its figures allow; each machine's answers_from says which it has. A
+    machine whose figures the engine refuses (out of its ranges:
+    tools/pagebench-decide.c) gets none, and decide_refused says why; the
+    others keep theirs."""
     pending = {}
     for i, m in enumerate(machines):
         m.answers_from = "log" if m.answers else None
@@ -142,14 +155,26 @@ def fill(machines):
                 pending[str(i)] = (m, text)
     if not pending or not os.access(TOOL, os.X_OK):
         return
-    r = subprocess.run([TOOL], input="".join(t for _, t in pending.values()),
-                       capture_output=True, text=True)
+    r = _decide("".join(t for _, t in pending.values()))
+    stdout = r.stdout
+    if r.returncode == cmdline.USAGE:
+        # Which machine it was: each alone, so that the rest are decided.
+        stdout = ""
+        for m, text in pending.values():
+            r = _decide(text)
+            if r.returncode == cmdline.USAGE:
+                m.decide_refused = REFUSAL_RE.sub("", r.stderr.strip().splitlines()[-1]
+                                                  if r.stderr.strip() else "refused")
+                continue
+            if r.returncode:
+                break
+            stdout += r.stdout
     if r.returncode:
         raise DecideError("pagebench-decide: %s" % (r.stderr.strip() or
                                                     "exit %d" % r.returncode))
     rx = grammar.compiled("answer")
     cur = None
-    for n, line in enumerate(r.stdout.splitlines(), 1):
+    for n, line in enumerate(stdout.splitlines(), 1):
         if line.startswith("machine "):
             cur = pending.get(line[len("machine "):], (None,))[0]
             continue

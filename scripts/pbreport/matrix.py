@@ -414,6 +414,8 @@ def no_answers_line(m):
     if not os.access(decided.TOOL, os.X_OK):
         why = ("build/bin/pagebench-decide, which decides such logs, is not "
                "built (make)")
+    elif m.decide_refused:
+        why = "pagebench-decide refused its figures: %s" % m.decide_refused
     elif m.strings or m.scrub:
         why = ("its memset, memcpy or scrub figures have no answer yet "
                "(build/bin/pagebench-decide decides clear_page, clear_pages "

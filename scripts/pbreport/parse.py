@@ -359,6 +359,7 @@ class Machine:
         self.cur_block = None           # the StrBlock lines go to
         self.answers = []               # answer.Answer, in log order
         self.answers_from = None        # "log", or "pagebench-decide" (decided.py)
+        self.decide_refused = None      # why pagebench-decide refused its figures
 
     # -- facts -----------------------------------------------------------
     @property
