@@ -42,7 +42,8 @@
  * Every number is a whole number within its field's range (FIGURE_MAX at
  * most, and narrower where the field says less: worth_bp 10 to 5000, a
  * TSC of 1 MHz to 100 GHz or 0 for unknown); one outside it refuses the
- * input with its line, never cut to fit.
+ * input with its line, never cut to fit. tests/fuzz/decide.c feeds
+ * decide_stream() inputs of its own.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -445,7 +446,7 @@ static void answer_sink(const char *s, size_t len)
 /*
  * Every machine of in, its answer lines on standard output: STATUS_DONE,
  * or STATUS_USAGE once a line is refused (fail() says which on stderr).
- * Each call starts afresh.
+ * Each call starts afresh: main() makes one, tests/fuzz/decide.c many.
  */
 int decide_stream(FILE *in)
 {
