@@ -187,7 +187,9 @@ void host_pass_end(const char *suite, const char *pass,
  */
 
 #define PROGRESS_EVERY_NS 200000000ll
-#define PROGRESS_PASSES_MAX 32
+#define PROGRESS_PASSES_MAX 64
+/* Longer than any suite's or pass's name (a strings block's is under 40). */
+#define PROGRESS_NAME_MAX 64
 
 static bool progress_shown;
 
@@ -199,21 +201,27 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
-/* Whether suite/pass is new to this run (the harness's names are static strings). */
+/*
+ * Whether suite/pass is new to this run. The names are kept as copies:
+ * a suite may build them in a buffer of its own that is gone, or says
+ * the next pass, by the next call (suite=strings' block names,
+ * suite=scrub's CPU counts).
+ */
 static bool first_of_pass(const struct progress *p)
 {
-	static const char *seen[PROGRESS_PASSES_MAX][2];
+	static char seen[PROGRESS_PASSES_MAX + 1][2][PROGRESS_NAME_MAX];
 	static unsigned int n;
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
 		if (!strcmp(seen[i][0], p->suite) && !strcmp(seen[i][1], p->pass))
 			return false;
-	if (n < PROGRESS_PASSES_MAX) {
-		seen[n][0] = p->suite;
-		seen[n][1] = p->pass;
-		n++;
-	}
+	/* Past the table, its last row is the pass shown last: a line when it changes. */
+	if (n > PROGRESS_PASSES_MAX)
+		n = PROGRESS_PASSES_MAX;
+	snprintf(seen[n][0], sizeof(seen[n][0]), "%s", p->suite);
+	snprintf(seen[n][1], sizeof(seen[n][1]), "%s", p->pass);
+	n++;
 	return true;
 }
 

@@ -1114,6 +1114,55 @@ class HelpDefaults(unittest.TestCase):
                 self.assertEqual(words["reps"], str(own[suite]))
 
 
+class ProgressNames(unittest.TestCase):
+    """Progress into a pipe names each pass once, as it first runs, even
+    where a suite builds the pass's name in a buffer of its own
+    (suite=strings' block names, suite=scrub's CPU counts): the host keeps
+    copies, not the pointers (issue 38: the strings blocks after the
+    first of each op, and scrub's cpus=2, were never shown, and under
+    AddressSanitizer the run stopped with a stack-use-after-scope)."""
+    SANITIZED = os.path.join(REPO, "build", "san", "bin", "pagebench-linux")
+    BLOCK = re.compile(r"^strings (memset|memcpy) ((?:tput|lat) dst=\d+(?: src=\d+)?):$")
+
+    def shown(self, stderr):
+        return [re.sub(r"^\[\s*\d+%\] | +\d+s(?:, ~\d+s left)?$", "", l)
+                for l in stderr.splitlines()]
+
+    def strings_blocks(self, tool):
+        proc = subprocess.run([tool, "suite=strings", "reps=1", "sizes=0,64", "log=-"],
+                              capture_output=True, text=True, timeout=300,
+                              env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0"))
+        self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
+        blocks = [" ".join(m.groups()) for m in
+                  (self.BLOCK.match(TAG.match(l).group(2)) for l in proc.stdout.splitlines())
+                  if m]
+        self.assertEqual(len(blocks), 6 + 18)
+        shown = self.shown(proc.stderr)
+        for b in blocks:
+            self.assertEqual(shown.count(b), 1, "%r in %r" % (b, shown))
+
+    def test_strings_blocks_each_shown(self):
+        self.strings_blocks(TOOL)
+
+    def test_strings_under_address_sanitizer(self):
+        """The same run, built with gcc's ASan and UBSan (make sanitized,
+        which make test runs)."""
+        if not os.access(self.SANITIZED, os.X_OK):
+            self.fail("%s is not built: run make sanitized (make test does)"
+                      % self.SANITIZED)
+        self.strings_blocks(self.SANITIZED)
+
+    def test_scrub_counts_each_shown(self):
+        if len(os.sched_getaffinity(0)) < 2:
+            self.skipTest("one CPU: suite=scrub runs one count")
+        proc = subprocess.run([TOOL, "suite=scrub", "scrub=1M", "reps=2", "log=-"],
+                              capture_output=True, text=True, timeout=300)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        shown = self.shown(proc.stderr)
+        self.assertEqual(shown.count("scrub cpus=1 local"), 1, shown)
+        self.assertEqual(shown.count("scrub cpus=2 local"), 1, shown)
+
+
 class StringsSuite(unittest.TestCase):
     """suite=strings under pagebench-linux (issue 12): the documented lines
     in their order, every variant the CPU offers, gating, option errors,
