@@ -10,7 +10,7 @@ import textwrap
 
 from . import matrix
 from . import runinfo
-from .answer import NOT_A_CPU
+from .answer import NOT_A_CPU, ZERO_NS
 from .grammar import PASS_HEADERS
 
 WIDTH = 76
@@ -45,6 +45,8 @@ def wrap(text, indent="", sub="  "):
 
 def ns_text(a, name, ns, gbps):
     """"avx512 254.6 ns/page (16.09 GB/s)"; memset/memcpy: ns/call."""
+    if not ns:
+        return "%s %s" % (name, ZERO_NS)
     if a.per_call:
         return "%s %.1f ns/call" % (name, ns)
     return "%s %.1f ns/page (%.2f GB/s)" % (name, ns, gbps)

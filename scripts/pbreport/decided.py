@@ -155,23 +155,22 @@ def fill(machines):
                 pending[str(i)] = (m, text)
     if not pending or not os.access(TOOL, os.X_OK):
         return
-    r = _decide("".join(t for _, t in pending.values()))
-    stdout = r.stdout
-    if r.returncode == cmdline.USAGE:
+    runs = [_decide("".join(t for _, t in pending.values()))]
+    if runs[0].returncode == cmdline.USAGE:
         # Which machine it was: each alone, so that the rest are decided.
-        stdout = ""
+        runs = []
         for m, text in pending.values():
             r = _decide(text)
             if r.returncode == cmdline.USAGE:
-                m.decide_refused = REFUSAL_RE.sub("", r.stderr.strip().splitlines()[-1]
-                                                  if r.stderr.strip() else "refused")
-                continue
-            if r.returncode:
-                break
-            stdout += r.stdout
-    if r.returncode:
-        raise DecideError("pagebench-decide: %s" % (r.stderr.strip() or
-                                                    "exit %d" % r.returncode))
+                why = r.stderr.strip().splitlines()
+                m.decide_refused = REFUSAL_RE.sub("", why[-1]) if why else "refused"
+            else:
+                runs.append(r)
+    for r in runs:
+        if r.returncode:
+            raise DecideError(r.stderr.strip() or "pagebench-decide: exit %d"
+                              % r.returncode)
+    stdout = "".join(r.stdout for r in runs)
     rx = grammar.compiled("answer")
     cur = None
     for n, line in enumerate(stdout.splitlines(), 1):

@@ -5,7 +5,7 @@ Every word of a decision is a field of an answer line (docs/log-format.md,
 1 - ratio, ns is ticks over the TSC rate, GB/s is 4096 bytes over ns."""
 from . import matrix
 from . import runinfo
-from .answer import PAGE
+from .answer import PAGE, ZERO_NS
 from .parse import PASS_IDS, pass_bytes, pass_label
 
 SUITE_OF = {"clear_page": "clear", "clear_pages": "clear",
@@ -21,6 +21,8 @@ def who(a):
 def figure(a, name, ns):
     if ns is None:
         return "%s -" % name
+    if not ns:
+        return "%s %s" % (name, ZERO_NS)
     if a.per_call:
         return "%s %.1f ns/call" % (name, ns)
     return "%s %.1f ns/page %.2f GB/s" % (name, ns, PAGE / ns)

@@ -7,6 +7,7 @@ import html
 
 from . import claims as C
 from . import matrix as MX
+from .answer import ZERO_NS
 
 CSS = """
 table.verdict td,table.claims td{font-size:.92em}
@@ -25,6 +26,8 @@ def e(s):
 
 
 def figure(a, name, ns, gbps):
+    if not ns:
+        return "%s %s" % (name, ZERO_NS)
     if a.per_call:
         return "%s %.1f ns/call" % (name, ns)
     return "%s %.1f ns/page (%.2f GB/s)" % (name, ns, gbps)

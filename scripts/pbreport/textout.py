@@ -8,7 +8,7 @@ from . import facts as F
 from . import matrix
 from . import scrub
 from . import strings as S
-from .answer import PAGE
+from .answer import PAGE, ZERO_NS
 from .parse import PASS_IDS, pass_bytes, pass_label
 from .stats import min_p
 # The cell and number formats every text report shares (textfmt.py).
@@ -208,6 +208,8 @@ def judged(m, c, row):
 def figure_text(a, name, ns, gbps):
     if ns is None:
         return name
+    if not ns:
+        return "%s %s" % (name, ZERO_NS)
     if a.per_call:
         return "%s %.1f ns/call" % (name, ns)
     return "%s %.1f ns/page %.2f GB/s" % (name, ns, gbps)
