@@ -74,6 +74,9 @@ def machine_json(m):
     return {"machine": m.name, "source": m.source, "format": m.format,
             "runs_on": runinfo.runs_on(m), "caveat": runinfo.caveat(m),
             "answers_from": m.answers_from,
+            # False where the run was cut short or its log ends early
+            # (parse.Machine.incomplete says why).
+            "complete": m.incomplete is None, "incomplete": m.incomplete,
             # What the log says of its CPU (pagebench-decide's input).
             "features": cpufacts.machine_facts(m)[0],
             "answers": [a.to_json() for a in m.answers]}
@@ -116,7 +119,8 @@ def answer_text(machines):
         screen = matrix.build(m)
         out.append(matrix.text(screen) if screen is not None else "\n".join(
             matrix.wrap("== " + m.name, matrix.no_answers_line(m)[
-                len(m.name) + 2:])) + "\n")
+                len(m.name) + 2:]) + (matrix.wrap("incomplete", m.incomplete)
+                                       if m.incomplete else [])) + "\n")
     text = "\n".join(out)
     if len([m for m in machines if m.answers]) > 1:
         text += ("\nfleet: --format commit gives the one choice per group "

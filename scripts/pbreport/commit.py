@@ -59,9 +59,9 @@ def saves_text(a):
 
 def measured(m):
     _, host = runinfo.host(m)
-    return "%s: pagebench %s, %s, %s; %s" % (
+    return "%s: pagebench %s, %s, %s; %s%s" % (
         m.name, m.facts.get("version", "?"), host, runinfo.runs_on_text(m),
-        runinfo.plan_text(m))
+        runinfo.plan_text(m), "; INCOMPLETE: %s" % m.incomplete if m.incomplete else "")
 
 
 def pass_name(row):

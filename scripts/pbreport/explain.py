@@ -90,6 +90,8 @@ def machine(m):
     out = ["== %s" % m.name, "cpu: " + runinfo.cpu_text(m),
            "ran: %s; %s" % (runinfo.host(m)[1], runinfo.runs_on_text(m)),
            "plan: " + runinfo.plan_text(m)]
+    if m.incomplete:
+        out.insert(1, "incomplete: " + m.incomplete)
     if not m.answers:
         return out + [matrix.no_answers_line(m)]
     if m.answers_from == "pagebench-decide":

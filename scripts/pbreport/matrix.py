@@ -230,6 +230,9 @@ def build(m):
             ", ".join("%g%%" % w for w in worth))),
         ("kernels", kernels_text(shown)),
     ]
+    if m.incomplete:
+        # Said here, on stdout, whatever -q hides: the figures are partial.
+        screen.header.insert(0, ("incomplete", m.incomplete))
     if m.answers_from == "pagebench-decide":
         screen.header.append(("answers", "made by build/bin/pagebench-decide, the run's own "
                               "engine, from the log's value lines (it has no answer lines)"))

@@ -351,6 +351,7 @@ class Machine:
         self.cycles = []                # "cycles" lines: per pass and variant
         self.scrub = []                 # suite=scrub's steps, as dicts
         self.done = None                # failures count from "done:"
+        self.interrupted = None         # (by, percent): "done: interrupted by ..."
         self.complete = None            # "halting" / "rebooting"
         self.kinds = set()              # line kinds seen
         self.cur_pass = None
@@ -391,6 +392,17 @@ class Machine:
     @property
     def truncated(self):
         return self.done is None
+
+    @property
+    def incomplete(self):
+        """Why the run's figures are not all it meant to measure, or None:
+        its done: line says it was cut short, or a pagebench log has none
+        (Jan's 2021 format has no done: line to miss)."""
+        if self.interrupted:
+            return "interrupted by %s at %d%% of the run" % self.interrupted
+        if self.done is None and self.format == "pagebench":
+            return "no \"done:\" line (cut off or reset)"
+        return None
 
     @property
     def has_data(self):
@@ -937,7 +949,8 @@ class Reader:
         elif kind == "runtime":
             f["runtime"] = {"ms": int(g[0]), "ticks": int(g[1], 16)}
         elif kind == "done":
-            cur.done = int(g[0])
+            cur.done = int(g[2])
+            cur.interrupted = (g[0], int(g[1])) if g[0] else None
             cur.cur_pass = cur.cur_block = None
         elif kind == "complete":
             cur.complete = g[0]
