@@ -9,6 +9,7 @@ import os
 import re
 import statistics
 import subprocess
+import threading
 
 import cmdline  # noqa: E402  (scripts/cmdline.py)
 
@@ -136,8 +137,47 @@ def _scrub_lines(m):
     return out
 
 
-def _decide(text):
-    return subprocess.run([TOOL], input=text, capture_output=True, text=True)
+def _decide(machines):
+    """pagebench-decide on the figures of machines {key: m}, each machine's
+    figures made as they are written to it and its answers read as they
+    come, so that memory holds neither all the figures nor all the lines
+    (docs/report.md, "Limits"): (exit status, stderr, {key: [Answer]})."""
+    proc = subprocess.Popen([TOOL], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+    def feed():
+        try:
+            for key, m in machines.items():
+                text = figures(m, key)
+                if text:
+                    proc.stdin.write(text)
+            proc.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass        # it stopped reading: its status says why
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    rx = grammar.compiled("answer")
+    got, cur, bad = {}, None, None
+    for n, line in enumerate(proc.stdout, 1):
+        line = line.rstrip("\n")
+        if line.startswith("machine "):
+            cur = line[len("machine "):]
+            if cur not in machines:
+                bad = bad or (n, line)
+            continue
+        g = rx.match(line.split(") ", 1)[-1])
+        if cur is None or not g:
+            bad = bad or (n, line)
+            continue
+        got.setdefault(cur, []).append(Answer.from_groups(g.groups()))
+    err = proc.stderr.read()
+    writer.join()
+    status = proc.wait()
+    if bad and not status:
+        raise DecideError("pagebench-decide printed an unexpected line %d: %r"
+                          % (bad[0], bad[1][:80]))
+    return status, err, got
 
 
 def fill(machines):
@@ -150,37 +190,24 @@ def fill(machines):
     for i, m in enumerate(machines):
         m.answers_from = "log" if m.answers else None
         if not m.answers:
-            text = figures(m, str(i))
-            if text:
-                pending[str(i)] = (m, text)
+            pending[str(i)] = m
     if not pending or not os.access(TOOL, os.X_OK):
         return
-    runs = [_decide("".join(t for _, t in pending.values()))]
-    if runs[0].returncode == cmdline.USAGE:
+    status, err, got = _decide(pending)
+    if status == cmdline.USAGE:
         # Which machine it was: each alone, so that the rest are decided.
-        runs = []
-        for m, text in pending.values():
-            r = _decide(text)
-            if r.returncode == cmdline.USAGE:
-                why = r.stderr.strip().splitlines()
+        got = {}
+        for key, m in pending.items():
+            status, err, one = _decide({key: m})
+            if status == cmdline.USAGE:
+                why = err.strip().splitlines()
                 m.decide_refused = REFUSAL_RE.sub("", why[-1]) if why else "refused"
-            else:
-                runs.append(r)
-    for r in runs:
-        if r.returncode:
-            raise DecideError(r.stderr.strip() or "pagebench-decide: exit %d"
-                              % r.returncode)
-    stdout = "".join(r.stdout for r in runs)
-    rx = grammar.compiled("answer")
-    cur = None
-    for n, line in enumerate(stdout.splitlines(), 1):
-        if line.startswith("machine "):
-            cur = pending.get(line[len("machine "):], (None,))[0]
-            continue
-        body = line.split(") ", 1)[-1]
-        g = rx.match(body)
-        if cur is None or not g:
-            raise DecideError("pagebench-decide printed an unexpected line %d: %r"
-                              % (n, line[:80]))
-        cur.answers.append(Answer.from_groups(g.groups()))
-        cur.answers_from = "pagebench-decide"
+                continue
+            if status:
+                break
+            got.update(one)
+    if status and status != cmdline.USAGE:
+        raise DecideError(err.strip() or "pagebench-decide: exit %d" % status)
+    for key, answers in got.items():
+        pending[key].answers.extend(answers)
+        pending[key].answers_from = "pagebench-decide"

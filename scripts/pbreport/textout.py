@@ -18,8 +18,14 @@ from .textfmt import interval_text, num, pct, pval, sig_text, table  # noqa: F40
 # -- summary ---------------------------------------------------------------
 
 def summary(machines, alpha, tie=S.DEFAULT_TIE):
-    out = []
+    return "\n".join(summary_parts(machines, alpha, tie))
+
+
+def summary_parts(machines, alpha, tie=S.DEFAULT_TIE):
+    """summary's text a machine at a time, to be joined by newlines, so
+    that a large log's whole report is never held at once."""
     for m in machines:
+        out = []
         out.append("== %s" % m.name)
         w = max(len(k) for k, _ in F.facts(m))
         for k, v in F.facts(m):
@@ -35,7 +41,7 @@ def summary(machines, alpha, tie=S.DEFAULT_TIE):
         if strings:
             out += ["", strings] + strings_answer_lines(m)
         out.append("")
-    return "\n".join(out)
+        yield "\n".join(out)
 
 
 def variant_lines(m):
