@@ -7,6 +7,7 @@
 #   make bench    pagebench-linux beside perf bench and likwid-bench, figures only
 #   make module   build/module/pagebench.ko, against KDIR's kernel headers
 #   V=1           every command as it runs, and make run's serial log as it comes
+#   make fuzz     each fuzz target of tests/fuzz/ for FUZZ_SECONDS (clang, libFuzzer)
 # Missing Debian packages are installed when run as root (scripts/deps).
 #
 # Sources by layer, lowest first (docs/hacking.md, "Layout"): lib/, cpu/,
@@ -99,12 +100,12 @@ NEEDED_FILES := /usr/share/consolefonts/Uni2-VGA16.psf.gz
 MISSING := $(foreach t,$(NEEDED_TOOLS),$(if $(shell command -v $(t) 2>/dev/null),,$(t))) \
 	   $(foreach f,$(NEEDED_FILES),$(if $(wildcard $(f)),,$(f)))
 ifneq ($(strip $(MISSING)),)
-ifeq ($(filter deps clean run test bench module,$(MAKECMDGOALS)),)
+ifeq ($(filter deps clean run test bench fuzz module,$(MAKECMDGOALS)),)
 $(error missing $(strip $(MISSING)): run scripts/deps (as root it installs what is missing, otherwise it prints the apt-get command), or make run, which does)
 endif
 endif
 
-.PHONY: all run test unit-tests bench deps clean module FORCE
+.PHONY: all run test unit-tests bench fuzz sanitized deps clean module FORCE
 # Keep the objects pattern rules make on the way: no rebuild on the next make.
 .SECONDARY:
 all: $(B)/pagebench.elf $(B)/pagebench.iso $(BIN)
@@ -278,12 +279,81 @@ run: deps all
 unit-tests: $(UNIT_TESTS)
 
 test: DEPS_FOR = test
-test: deps all unit-tests
+test: deps all unit-tests sanitized
 	$(Q)tests/run
 
 bench: DEPS_FOR = bench
 bench: deps all
 	$(Q)scripts/bench-vs-peers $(BENCH_ARGS)
+
+# Fuzzing (tests/fuzz/): pagebench-decide's input and the option parser,
+# each a libFuzzer target that clang builds under AddressSanitizer and
+# UndefinedBehaviorSanitizer; make fuzz runs each for FUZZ_SECONDS on its
+# seeds (tests/fuzz/seeds, and tests/fuzz/regressions/: inputs that once
+# failed), keeping what it adds under build/fuzz/corpus/ and what fails
+# under build/fuzz/artifacts/. make test needs no clang: make sanitized
+# builds the same targets with gcc and the same sanitizers, with a main()
+# that runs each seed once (tests/test_fuzz_seeds.py), and pagebench-linux
+# sanitized (tests/test_linux.py runs suite=strings with it).
+CLANG	?= clang
+FUZZ_SECONDS ?= 60
+# The longest input tried: a seed cut there still starts as a machine's
+# figures, and short inputs run thousands a second, not a hundred.
+FUZZ_MAX_LEN ?= 65536
+FUZZ_TARGETS := decide options
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN	:= $(B)/san
+FUZZ	:= $(B)/fuzz
+SEEDS	:= $(B)/seeds
+
+$(SAN)/%.o: %.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(HCFLAGS) $(SANFLAGS) -c -o $@ $<
+
+$(FUZZ)/%.o: %.c Makefile
+	@mkdir -p $(dir $@)
+	$(CLANG) $(HCFLAGS) $(SANFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(SAN)/libharness.a: $(patsubst %.c,$(SAN)/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(FUZZ)/libharness.a: $(patsubst %.c,$(FUZZ)/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(SAN)/bin/fuzz-%: $(SAN)/tests/fuzz/%.o $(SAN)/tests/fuzz/run_seeds.o $(SAN)/libharness.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^
+
+$(SAN)/bin/pagebench-linux: $(patsubst %.c,$(SAN)/%.o,$(wildcard linux/*.c)) $(SAN)/libharness.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^
+
+$(FUZZ)/bin/%: $(FUZZ)/tests/fuzz/%.o $(FUZZ)/libharness.a
+	@mkdir -p $(dir $@)
+	$(CLANG) $(SANFLAGS) -fsanitize=fuzzer -o $@ $^
+
+# Each target's seeds in a folder, made again when what they come from changes.
+$(SEEDS)/%.made: tests/fuzz/seeds scripts/pbreport/decided.py tests/boots.cfg \
+		$(wildcard tests/fixtures/*/*.log results/*.log)
+	rm -rf $(SEEDS)/$*
+	tests/fuzz/seeds $* $(SEEDS)/$*
+	touch $@
+
+sanitized: $(addprefix $(SAN)/bin/fuzz-,$(FUZZ_TARGETS)) $(SAN)/bin/pagebench-linux \
+	   $(patsubst %,$(SEEDS)/%.made,$(FUZZ_TARGETS))
+
+fuzz: DEPS_FOR = fuzz
+fuzz: deps $(addprefix $(FUZZ)/bin/,$(FUZZ_TARGETS)) $(patsubst %,$(SEEDS)/%.made,$(FUZZ_TARGETS))
+	@mkdir -p $(FUZZ)/artifacts
+	set -e; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ)/corpus/$$t; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+		$(FUZZ)/bin/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) -print_final_stats=1 \
+			-artifact_prefix=$(FUZZ)/artifacts/$$t- $(FUZZ)/corpus/$$t \
+			$(SEEDS)/$$t tests/fuzz/regressions/$$t; \
+	done
 
 clean:
 	$(Q)rm -rf $(B)

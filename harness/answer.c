@@ -4,6 +4,7 @@
 #include "harness/prefer.h"
 #include "lib/fmt.h"
 #include "lib/out.h"
+#include "lib/sat.h"
 #include "lib/str.h"
 
 #define FIGURE_LEN	24
@@ -171,9 +172,9 @@ static const struct epoch_series *plus(const struct epoch_series *s, uint64_t ad
 		return s;
 	*out = *s;
 	for (e = 0; e < s->epochs && e < INTERVAL_EPOCHS_MAX; e++)
-		buf[e] = s->med[e] + add;
+		buf[e] = sat_add_u64(s->med[e], add);
 	out->med = buf;
-	out->median = s->median + add;
+	out->median = sat_add_u64(s->median, add);
 	return out;
 }
 

@@ -3,6 +3,7 @@
 #include "harness/answer_strings.h"
 #include "harness/prefer.h"
 #include "lib/fmt.h"
+#include "lib/sat.h"
 #include "lib/str.h"
 #include "variants/store.h"
 
@@ -68,7 +69,8 @@ void answer_strings_add(enum strings_mode mode, unsigned int n, unsigned int vi,
 	if (!acc.reps || reps < acc.reps)
 		acc.reps = reps;
 	for (r = 0; r < reps; r++)
-		acc.sum[mode][c][vi][r] += fig[r] > 0 ? fig[r] : 0;
+		acc.sum[mode][c][vi][r] = sat_add_i64(acc.sum[mode][c][vi][r],
+						      fig[r] > 0 ? fig[r] : 0);
 	acc.count[mode][c][vi]++;
 }
 

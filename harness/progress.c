@@ -30,6 +30,13 @@ void progress_figures(const struct progress_clock *c, uint64_t elapsed_ms,
 		*left_ms = elapsed_ms * (c->total - c->done) / c->done;
 }
 
+static unsigned int shown_percent;
+
+unsigned int progress_percent(void)
+{
+	return shown_percent;
+}
+
 void progress_next(struct progress_clock *c, const char *suite, const char *pass,
 		   const char *variant, unsigned int rep, unsigned int reps,
 		   uint64_t units)
@@ -42,6 +49,7 @@ void progress_next(struct progress_clock *c, const char *suite, const char *pass
 	if (c->tsc_khz)
 		pr.elapsed_ms = (rdtsc_ordered() - c->t_start) / c->tsc_khz;
 	progress_figures(c, pr.elapsed_ms, &pr.percent, &pr.left_ms);
+	shown_percent = pr.percent;
 	host_progress(&pr);
 	c->done += units;
 }

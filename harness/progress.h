@@ -38,4 +38,7 @@ void progress_next(struct progress_clock *c, const char *suite, const char *pass
 		   const char *variant, unsigned int rep, unsigned int reps,
 		   uint64_t units);
 
+/* The percent progress_next() showed last: how far a run cut short came. */
+unsigned int progress_percent(void);
+
 #endif

@@ -73,9 +73,35 @@ void run_print_runtime(uint64_t ticks, uint64_t tsc_khz)
 		 (unsigned long)ticks);
 }
 
+static const char *interrupted_by;
+static unsigned int interrupted_at;
+
+void run_set_interrupted(const char *by, unsigned int percent)
+{
+	interrupted_by = by;
+	interrupted_at = percent;
+}
+
+const char *run_interrupted_by(void)
+{
+	return interrupted_by;
+}
+
+void run_done_text(char *buf, size_t len)
+{
+	if (interrupted_by)
+		fmt_snprintf(buf, len, "done: interrupted by %s at %u%% of the run, %u failure%s",
+			     interrupted_by, interrupted_at, failures, failures == 1 ? "" : "s");
+	else
+		fmt_snprintf(buf, len, "done: %u failure%s", failures, failures == 1 ? "" : "s");
+}
+
 void run_print_done(void)
 {
-	out_line("done: %u failure%s", failures, failures == 1 ? "" : "s");
+	char text[96];
+
+	run_done_text(text, sizeof(text));
+	out_line("%s", text);
 }
 
 void run_set_end(void (*end)(void))

@@ -6,6 +6,7 @@
 #ifndef PB_RUN_H
 #define PB_RUN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The most CPUs any host runs on (harness/host.h's HOST_CPUS_MAX). */
@@ -29,7 +30,20 @@ unsigned int run_failures(void);
 
 /* The "runtime" line, from the TSC ticks of the whole run (khz may be 0). */
 void run_print_runtime(uint64_t ticks, uint64_t tsc_khz);
-/* The "done: N failures" line, the last of a run. */
+/*
+ * A run cut short at a point where the host could stop it (SIGINT or
+ * SIGTERM in pagebench-linux, rmmod in the module): by what, and how far
+ * its progress had come (harness/progress.h), which its done: line says.
+ */
+void run_set_interrupted(const char *by, unsigned int percent);
+const char *run_interrupted_by(void);	/* NULL: it was not */
+
+/*
+ * The done: line's text: "done: N failures", or for a run cut short
+ * "done: interrupted by SIGINT at 20% of the run, N failures".
+ */
+void run_done_text(char *buf, size_t len);
+/* The done: line, the last of a run. */
 void run_print_done(void);
 
 /*

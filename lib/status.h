@@ -18,6 +18,12 @@ enum status {
 	STATUS_FAILURES = 1,	/* done, and the run found failures */
 	STATUS_USAGE = 2,	/* a usage or option error: nothing was run */
 	STATUS_CANNOT = 3,	/* this environment cannot do what was asked */
+	/*
+	 * Interrupted: 128 + the signal's number (130 SIGINT, 143 SIGTERM),
+	 * as a shell reports a program that signal ended; the log ends with
+	 * its done: line, which says so (pagebench-linux).
+	 */
+	STATUS_INTERRUPTED = 128,
 };
 
 #endif

@@ -6,6 +6,7 @@
  * harness timed again (the counters of each sample: linux/sample.c).
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -95,11 +96,73 @@ bool host_call_guarded(void (*fn)(void *ctx), void *ctx, struct fault *f)
 	return true;
 }
 
-/* --- between epochs --- */
+/*
+ * --- a run interrupted (SIGINT, SIGTERM): stopped at the next yield
+ * point, as the module stops on rmmod ---
+ */
 
-/* The kernel preempts the thread wherever it likes. */
+static volatile sig_atomic_t stop_signal;
+static sigjmp_buf stop_jmp;
+static bool stoppable;		/* linux_run_stoppable() is under way */
+static pthread_t stop_thread;	/* the one that may jump back: suite=scrub has others */
+
+/* The first asks the run to stop; the second ends the program at once. */
+static void on_stop(int sig)
+{
+	if (stop_signal) {
+		signal(sig, SIG_DFL);
+		raise(sig);	/* blocked in here: delivered on return, and fatal */
+		return;
+	}
+	stop_signal = sig;
+}
+
+void linux_catch_stops(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	struct sigaction sa, old;
+	unsigned int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		/* Ignored by whoever started us (nohup, a shell's & ): left ignored. */
+		if (sigaction(sigs[i], NULL, &old) || old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+int linux_stop_signal(void)
+{
+	return stop_signal;
+}
+
+bool linux_run_stoppable(void (*fn)(void *ctx), void *ctx)
+{
+	/* savemask: the signals stay as they were after the jump. */
+	if (sigsetjmp(stop_jmp, 1)) {
+		stoppable = false;
+		return false;
+	}
+	stop_thread = pthread_self();
+	stoppable = true;
+	fn(ctx);
+	stoppable = false;
+	return true;
+}
+
+/*
+ * The kernel preempts the thread wherever it likes; here a run asked to
+ * stop does, on the thread that runs the suites: nothing is held at a
+ * yield point (harness/host.h), and the buffers are main()'s.
+ */
 void host_may_yield(void)
 {
+	if (stop_signal && stoppable && pthread_equal(pthread_self(), stop_thread))
+		siglongjmp(stop_jmp, 1);
 }
 
 #define PAUSE_SLICE_NS	100000ll
@@ -187,7 +250,9 @@ void host_pass_end(const char *suite, const char *pass,
  */
 
 #define PROGRESS_EVERY_NS 200000000ll
-#define PROGRESS_PASSES_MAX 32
+#define PROGRESS_PASSES_MAX 64
+/* Longer than any suite's or pass's name (a strings block's is under 40). */
+#define PROGRESS_NAME_MAX 64
 
 static bool progress_shown;
 
@@ -199,21 +264,27 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
-/* Whether suite/pass is new to this run (the harness's names are static strings). */
+/*
+ * Whether suite/pass is new to this run. The names are kept as copies:
+ * a suite may build them in a buffer of its own that is gone, or says
+ * the next pass, by the next call (suite=strings' block names,
+ * suite=scrub's CPU counts).
+ */
 static bool first_of_pass(const struct progress *p)
 {
-	static const char *seen[PROGRESS_PASSES_MAX][2];
+	static char seen[PROGRESS_PASSES_MAX + 1][2][PROGRESS_NAME_MAX];
 	static unsigned int n;
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
 		if (!strcmp(seen[i][0], p->suite) && !strcmp(seen[i][1], p->pass))
 			return false;
-	if (n < PROGRESS_PASSES_MAX) {
-		seen[n][0] = p->suite;
-		seen[n][1] = p->pass;
-		n++;
-	}
+	/* Past the table, its last row is the pass shown last: a line when it changes. */
+	if (n > PROGRESS_PASSES_MAX)
+		n = PROGRESS_PASSES_MAX;
+	snprintf(seen[n][0], sizeof(seen[n][0]), "%s", p->suite);
+	snprintf(seen[n][1], sizeof(seen[n][1]), "%s", p->pass);
+	n++;
 	return true;
 }
 

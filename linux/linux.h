@@ -16,6 +16,16 @@
 /* host.c */
 void linux_catch_faults(void);
 void linux_progress_end(void);
+/*
+ * SIGINT and SIGTERM (unless ignored when the program started): the
+ * first stops the run at its next yield point (host_may_yield()), the
+ * second ends the program at once. linux_run_stoppable() calls fn(ctx)
+ * and returns true, or false once a signal stopped it; linux_stop_signal()
+ * is the signal, or 0.
+ */
+void linux_catch_stops(void);
+bool linux_run_stoppable(void (*fn)(void *ctx), void *ctx);
+int linux_stop_signal(void);
 
 /*
  * log.c: where the log's lines go (log=): standard output, or a new file.

@@ -6,10 +6,12 @@
  * hundreds of raw lines. The file is created, never opened: an existing
  * path (a symlink too) is refused, so a run never overwrites a log or
  * writes through a link someone else placed, and so is a folder where
- * another user could swap it (scripts/cmdline.py's open_output rule).
+ * another user could swap it, or a path through a link another user
+ * could have planted (scripts/cmdline.py's open_output rule).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,6 +60,114 @@ static const char *folder_unsafe(const struct stat *st)
 	return NULL;
 }
 
+/* Whether another user can make entries in the folder: plant a link there. */
+static bool others_write(const struct stat *st)
+{
+	return (st->st_mode & 022) || (st->st_uid != 0 && st->st_uid != geteuid());
+}
+
+static bool ours(uid_t uid)
+{
+	return uid == 0 || uid == geteuid();
+}
+
+/* Links followed on one path at most, as the kernel's MAXSYMLINKS. */
+#define LINKS_MAX 40
+
+/*
+ * The folder named folder, opened a component at a time from "/" (or
+ * "."), each through the descriptor of the one before, so that what is
+ * checked is what is used. A symbolic link is followed only where no
+ * other user could have planted it: in a folder only root and we can
+ * write, or in a sticky one of ours or root's (as /tmp) where the link is
+ * ours or root's too. One in a folder another user can write is refused,
+ * wherever on the path (issue 38: log=ww/sub/x.log, ww writable by all
+ * and sub another user's link to a folder of root's, created the log
+ * there). -1 with why on stderr.
+ */
+static int open_folder_walk(const char *path, const char *folder)
+{
+	char rest[PATH_MAX], next[PATH_MAX], target[PATH_MAX], comp[NAME_MAX + 1] = "";
+	unsigned int links = 0;
+	const char *p = rest, *why = NULL;
+	struct stat st, lst;
+	int dfd, fd, err = 0;
+	ssize_t k;
+	size_t n;
+
+	if ((size_t)snprintf(rest, sizeof(rest), "%s", folder) >= sizeof(rest)) {
+		err = ENAMETOOLONG;
+		goto fail;
+	}
+	dfd = open(rest[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || fstat(dfd, &st)) {
+		err = errno;
+		goto fail;
+	}
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			return dfd;
+		n = strcspn(p, "/");
+		if (n > NAME_MAX) {
+			err = ENAMETOOLONG;
+			break;
+		}
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		p += n;
+		if (!strcmp(comp, "."))
+			continue;
+		fd = openat(dfd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			close(dfd);
+			dfd = fd;
+			if (fstat(dfd, &st)) {
+				err = errno;
+				break;
+			}
+			continue;
+		}
+		err = errno;
+		k = readlinkat(dfd, comp, target, sizeof(target) - 1);
+		if (k < 0 || fstatat(dfd, comp, &lst, AT_SYMLINK_NOFOLLOW))
+			break;		/* not a link: the open's error */
+		target[k] = '\0';
+		if (others_write(&st) &&
+		    !((st.st_mode & S_ISVTX) && ours(st.st_uid) && ours(lst.st_uid))) {
+			why = "is a symbolic link in a folder other users can write: they could "
+			      "have planted it (name the folder it points to)";
+			break;
+		}
+		if (++links > LINKS_MAX ||
+		    (size_t)snprintf(next, sizeof(next), "%s/%s", target, p) >= sizeof(next)) {
+			err = links > LINKS_MAX ? ELOOP : ENAMETOOLONG;
+			break;
+		}
+		memcpy(rest, next, sizeof(rest));
+		p = rest;
+		if (rest[0] == '/') {
+			close(dfd);
+			dfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (dfd < 0 || fstat(dfd, &st)) {
+				err = errno;
+				goto fail;
+			}
+		}
+	}
+	close(dfd);
+	if (why) {
+		fprintf(stderr, "pagebench-linux: cannot create the log %s: %s %s\n", path,
+			comp, why);
+		return -1;
+	}
+fail:
+	fprintf(stderr, "pagebench-linux: cannot create the log %s: %s%s%s\n", path, comp,
+		comp[0] ? ": " : "", strerror(err));
+	return -1;
+}
+
 /* path created new, through its checked folder; -1 with why on stderr. */
 static int create_in_safe_folder(const char *path)
 {
@@ -80,12 +190,13 @@ static int create_in_safe_folder(const char *path)
 			"not a file\n", path);
 		return -1;
 	}
-	dfd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0 || fstat(dfd, &st)) {
+	dfd = open_folder_walk(path, folder);
+	if (dfd < 0)
+		return -1;
+	if (fstat(dfd, &st)) {
 		fprintf(stderr, "pagebench-linux: cannot create the log %s: %s\n", path,
 			strerror(errno));
-		if (dfd >= 0)
-			close(dfd);
+		close(dfd);
 		return -1;
 	}
 	why = folder_unsafe(&st);

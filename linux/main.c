@@ -20,6 +20,7 @@
 #include "lib/status.h"
 #include "cpu/live.h"
 #include "harness/answer_matrix.h"
+#include "harness/progress.h"
 #include "harness/summary.h"
 #include "harness/vector_price.h"
 #include "linux/linux.h"
@@ -71,6 +72,12 @@ static void usage(void)
 	      "     variant), the buffers cannot be mapped, or the log cannot be\n"
 	      "     written (an existing log= file, a full disk, >/dev/full);\n"
 	      "     standard error says which\n"
+	      "  130, 143  interrupted by SIGINT (Ctrl-C) or SIGTERM: the run stops\n"
+	      "     at its next safe point (between epochs, reps, variants: well\n"
+	      "     under a second) and the log ends with \"done: interrupted by\n"
+	      "     SIGINT at N% of the run, ...\", the progress it had come to; a\n"
+	      "     second one ends the program at once. Ignored by whoever started\n"
+	      "     it (nohup), they stay ignored\n"
 	      "A closed pipe (the reader gone, as with | head) stops the run\n"
 	      "quietly with status 0.\n", stdout);
 	stdout_check();
@@ -108,15 +115,17 @@ static int print_answer(const struct summary *sum, int status)
 {
 	static const struct matrix_style style = { .width = 100, .height = 38 };
 
-	unsigned int failures = run_failures();
+	char done[96];
 
 	/* A run stopped before measuring (status 2, 3) has no answer to speak of. */
 	if (!answer_matrix(&sum->answers, &style, matrix_line, NULL) &&
 	    (status == STATUS_DONE || status == STATUS_FAILURES))
 		puts("answer: none (the answer decides clear_page, clear_pages and copy_page: "
 		     "this run measured none of them)");
-	printf("log: %s (done: %u failure%s)\n", linux_log_path(), failures,
-	       failures == 1 ? "" : "s");
+	else if (run_interrupted_by())
+		puts("answer: none (the run was interrupted: a run cut short answers nothing)");
+	run_done_text(done, sizeof(done));
+	printf("log: %s (%s)\n", linux_log_path(), done);
 	stdout_check();
 	errno = 0;
 	if (fflush(stdout) || ferror(stdout) || stdout_errno) {
@@ -151,14 +160,34 @@ static char *join_args(int argc, char **argv)
 }
 
 /* The end of the run: the done line, the log closed, the answer, and the status. */
-static int finish(enum status status, const struct summary *sum)
+static int finish(int status, const struct summary *sum)
 {
 	linux_progress_end();
 	run_print_done();
 	if (status == STATUS_DONE && run_failures())
 		status = STATUS_FAILURES;
 	linux_log_close();
-	return linux_log_to_file() ? print_answer(sum, status) : (int)status;
+	if (run_interrupted_by())
+		fprintf(stderr, "pagebench-linux: interrupted by %s at %u%% of the run: the log "
+			"ends there, with a done: line that says so\n", run_interrupted_by(),
+			progress_percent());
+	return linux_log_to_file() ? print_answer(sum, status) : status;
+}
+
+/* What the run measures, in one call that a signal may end early. */
+struct suites_call {
+	const struct plan *plan;
+	const struct cpu_desc *d;
+	const struct buffers *bufs;
+	uint64_t tsc_khz;
+	struct summary *sum;
+};
+
+static void run_suites(void *ctx)
+{
+	const struct suites_call *c = ctx;
+
+	suite_run(c->plan, c->d, c->bufs, c->tsc_khz, c->sum);
 }
 
 /*
@@ -214,7 +243,8 @@ int main(int argc, char **argv)
 	struct buffers bufs;
 	char pin_error[200], nothing[OUT_LINE_MAX];
 	uint64_t t_start = rdtsc_ordered(), mem;
-	enum status status = STATUS_DONE;
+	struct suites_call call = { &plan, &d, &bufs, 0, &sum };
+	int status = STATUS_DONE;
 	char *cmdline;
 	bool pinned;
 	int i;
@@ -251,6 +281,7 @@ int main(int argc, char **argv)
 	out_set_tag(o.tag);
 	out_add_sink(linux_log_sink);
 	linux_catch_faults();
+	linux_catch_stops();
 
 	/* Pinned first: CPUID and the TSC are read on the CPU that runs the suites. */
 	pinned = linux_pin(&o, pin_error, sizeof(pin_error));
@@ -293,7 +324,16 @@ int main(int argc, char **argv)
 		linux_sched_fifo();
 		out_line("linux wbinvd=no ibpb=no interrupts=on");
 		answers_begin(&sum.answers, &facts, have_running ? &running : NULL, &run);
-		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);
+		call.tsc_khz = live.tsc_khz;
+		if (!linux_run_stoppable(run_suites, &call)) {
+			int sig = linux_stop_signal();
+			const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+
+			out_line("stopped: interrupted by %s, during: %s", name, run_step_now());
+			run_set_interrupted(name, progress_percent());
+			sum.answers.on = false;	/* a run cut short answers nothing, as the module's */
+			status = STATUS_INTERRUPTED + sig;
+		}
 	} else {
 		fputs("pagebench-linux: cannot map the buffers of this plan (see the note: line)\n",
 		      stderr);

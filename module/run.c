@@ -13,6 +13,7 @@
 #include "harness/answers.h"
 #include "harness/bench.h"
 #include "harness/plan.h"
+#include "harness/progress.h"
 #include "harness/suites/suite.h"
 #include "harness/summary.h"
 #include "lib/fmt.h"
@@ -306,6 +307,7 @@ void pb_run(const struct pbk_fpu_cost *task)
 		if (!pbk_run_stoppable(run_suites, &call)) {
 			out_line("stopped: the module is being unloaded, during: %s",
 				 run_step_now());
+			run_set_interrupted("rmmod", progress_percent());
 			run_fail();
 			sum.answers.on = false;	/* a run cut short answers nothing */
 		}

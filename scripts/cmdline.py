@@ -114,7 +114,8 @@ def drop_stdout():
 # write where that user says (a symlink to /etc, a FIFO that hangs it). So a
 # script's outputs are opened here only: in a folder no other user can swap
 # entries in (owned by root or us; not writable by others, unless sticky),
-# never through a symlink (O_NOFOLLOW), never a FIFO or device (O_NONBLOCK,
+# never through a symlink (O_NOFOLLOW) there nor in a folder on the way
+# that another user can write, never a FIFO or device (O_NONBLOCK,
 # then the file's own fstat), never a file another user owns or that has
 # other links.
 
@@ -134,14 +135,78 @@ def folder_unsafe(st):
     return None
 
 
+def others_write(st):
+    """Whether another user can make entries in a folder: plant a link there."""
+    return bool(st.st_mode & 0o022) or st.st_uid not in (0, os.geteuid())
+
+
+# Links followed on one path at most, as the kernel's MAXSYMLINKS.
+LINKS_MAX = 40
+DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+
+
+def walk_folder(path, make=False):
+    """A descriptor of the folder path, opened a component at a time from
+    / (or .), each through the descriptor of the one before (each missing
+    one made, 0755, with make). A symbolic link is followed only where no
+    other user could have planted it: in a folder only root and we can
+    write, or in a sticky one of ours or root's (as /tmp) where the link is
+    ours or root's too; one in a folder another user can write is refused
+    (UnsafePath), wherever on the path. linux/log.c walks log= alike."""
+    rest = [c for c in path.split("/") if c not in ("", ".")]
+    fd = os.open("/" if path.startswith("/") else ".", DIR_FLAGS)
+    links = 0
+    try:
+        while rest:
+            comp = rest.pop(0)
+            st = os.fstat(fd)
+            try:
+                try:
+                    nfd = os.open(comp, DIR_FLAGS | os.O_NOFOLLOW, dir_fd=fd)
+                except FileNotFoundError:
+                    if not make:
+                        raise
+                    try:
+                        os.mkdir(comp, 0o755, dir_fd=fd)
+                    except FileExistsError:
+                        pass        # made meanwhile: checked as any other
+                    nfd = os.open(comp, DIR_FLAGS | os.O_NOFOLLOW, dir_fd=fd)
+            except OSError as e:
+                try:
+                    target = os.readlink(comp, dir_fd=fd)
+                    lst = os.stat(comp, dir_fd=fd, follow_symlinks=False)
+                except OSError:
+                    raise UnsafePath("%s: %s: %s" % (path, comp, e.strerror)) from None
+                if others_write(st) and not (st.st_mode & stat.S_ISVTX and
+                                             st.st_uid in (0, os.geteuid()) and
+                                             lst.st_uid in (0, os.geteuid())):
+                    raise UnsafePath("%s: %s is a symbolic link in a folder other users "
+                                     "can write: they could have planted it (name the "
+                                     "folder it points to)" % (path, comp)) from None
+                links += 1
+                if links > LINKS_MAX:
+                    raise UnsafePath("%s: %s" % (path, os.strerror(errno.ELOOP))) from None
+                rest[:0] = [c for c in target.split("/") if c not in ("", ".")]
+                if target.startswith("/"):
+                    os.close(fd)
+                    fd = os.open("/", DIR_FLAGS)
+                continue
+            os.close(fd)
+            fd = nfd
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def open_folder(path, make=False):
     """A descriptor of the folder path (made, 0755, when missing and make),
-    refused (UnsafePath) when another user can swap its entries. Writes go
-    through this descriptor, so the folder checked is the one written."""
+    refused (UnsafePath) when another user can swap its entries, or when
+    the way there goes through a link another user could have planted
+    (walk_folder). Writes go through this descriptor, so the folder
+    checked is the one written."""
     try:
-        if make:
-            os.makedirs(path, exist_ok=True)
-        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        fd = walk_folder(path, make)
     except OSError as e:
         raise UnsafePath("%s: %s" % (path, e.strerror))
     why = folder_unsafe(os.fstat(fd))

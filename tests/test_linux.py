@@ -2,14 +2,19 @@
 real CPU. Every line must be documented (docs/log-format.md), the report
 tool must read the log, every variant the CPU offers must run and verify,
 and bad input must fail the way the kernel fails."""
+import fcntl
+import json
 import os
 import pty
 import shutil
+import signal
 import statistics
 import re
 import subprocess
 import sys
 import tempfile
+import termios
+import time
 import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -1118,6 +1123,177 @@ class HelpDefaults(unittest.TestCase):
             with self.subTest(suite=suite):
                 words = plan_words(plan_line("suite=" + suite))
                 self.assertEqual(words["reps"], str(own[suite]))
+
+
+def start_stopped_later(args, **kw):
+    """pagebench-linux with args, its stdout a pipe; returns (process, the
+    lines read) once its first epoch line shows it inside the suite."""
+    proc = subprocess.Popen([TOOL] + list(args), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kw)
+    seen = []
+    for line in proc.stdout:
+        seen.append(line)
+        if ") epoch suite=" in line:
+            return proc, seen
+    proc.wait()
+    raise AssertionError("no epoch line: %s" % "".join(seen[-5:]))
+
+
+class InterruptedRun(unittest.TestCase):
+    """Ctrl-C (issue 38): the run stops at its next safe point, and its log
+    ends with stopped: and a done: line that says it was interrupted, and
+    how far it had come; status 128 + the signal; a second signal ends it
+    at once. pagebench-report marks such a log incomplete, on stdout and
+    in --json, whatever -q says (it printed full answers before)."""
+    ARGS = ("suite=clear", "time=30s", "log=-")
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.access(TOOL, os.X_OK):
+            raise AssertionError("%s is not built: run make" % TOOL)
+        proc, seen = start_stopped_later(cls.ARGS)
+        proc.send_signal(signal.SIGINT)
+        # Through the file objects: what they have read ahead is theirs
+        # (communicate() would read the descriptors); stderr is a few lines.
+        out, cls.err = proc.stdout.read(), proc.stderr.read()
+        cls.status, cls.log = proc.wait(timeout=60), "".join(seen) + out
+        cls.lines = [TAG.match(l).group(2) for l in cls.log.splitlines()]
+
+    def test_log_ends_interrupted(self):
+        self.assertEqual(self.status, 128 + signal.SIGINT, self.err[-2000:])
+        for line in self.lines:
+            self.assertIsNotNone(grammar.classify(line), "undocumented: %r" % line)
+        kinds = [grammar.classify(l) for l in self.lines]
+        self.assertEqual(kinds[-3:], ["stopped", "runtime", "done"])
+        self.assertRegex(self.lines[-3], r"^stopped: interrupted by SIGINT, during: clear ")
+        self.assertRegex(self.lines[-1], r"^done: interrupted by SIGINT at (\d|[1-9]\d|100)% "
+                         r"of the run, 0 failures$")
+        # A run cut short answers nothing, as the module's.
+        self.assertNotIn("answer", kinds)
+        self.assertIn("interrupted by SIGINT at", self.err)
+
+    def test_report_says_incomplete(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "int.log")
+            with open(path, "w") as f:
+                f.write(self.log)
+            v = subprocess.run([REPORT, "verdict", "-q", path], capture_output=True,
+                               text=True, timeout=300)
+            j = subprocess.run([REPORT, "verdict", "--json", "-q", path,
+                                os.path.join(REPO, "tests", "fixtures", "answer", "emr-a.log"),
+                                os.path.join(REPO, "tests", "fixtures", "report",
+                                             "xen-aorus.log")],
+                               capture_output=True, text=True, timeout=300)
+        self.assertEqual(v.returncode, 0, v.stderr)
+        head = v.stdout.splitlines()[:2]
+        self.assertEqual(head[0], "== int.log")
+        self.assertRegex(head[1], r"^incomplete: interrupted by SIGINT at \d+% of the run$")
+        self.assertEqual(j.returncode, 0, j.stderr)
+        got = {m["machine"]: (m["complete"], m["incomplete"])
+               for m in json.loads(j.stdout)["machines"]}
+        self.assertEqual(got["emr-a.log"], (True, None))
+        self.assertEqual(got["xen-aorus.log"], (True, None))
+        self.assertFalse(got["int.log"][0])
+        self.assertRegex(got["int.log"][1], r"^interrupted by SIGINT at \d+% of the run$")
+
+    def test_sigterm_into_a_file(self):
+        """SIGTERM, the log in a file: 143, and the terminal's last line
+        gives the done: line as the log has it."""
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "x.log")
+            proc = subprocess.Popen([TOOL, "suite=clear", "time=30s", "log=" + path],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(600):
+                if os.path.exists(path):
+                    with open(path) as f:
+                        if ") epoch suite=" in f.read():
+                            break
+                time.sleep(0.05)
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=60)
+            with open(path) as f:
+                last = f.read().splitlines()[-1]
+        self.assertEqual(proc.returncode, 128 + signal.SIGTERM, err)
+        self.assertRegex(last, r"^\(PB\) done: interrupted by SIGTERM at \d+% of the run, "
+                         r"0 failures$")
+        self.assertIn("answer: none (the run was interrupted", out)
+        self.assertTrue(out.endswith("log: %s (%s)\n" % (path, last[len("(PB) "):])), out)
+
+    def test_second_signal_ends_at_once(self):
+        """The first SIGINT while the run cannot reach a safe point (its
+        log into a pipe nobody reads: the write blocks) only asks; the
+        second ends the program by the signal itself."""
+        proc, _ = start_stopped_later(self.ARGS)
+        fd = proc.stdout.fileno()
+        for _ in range(600):        # until the pipe (64 KiB) is full and the writer waits
+            buf = bytearray(4)
+            fcntl.ioctl(fd, termios.FIONREAD, buf)
+            if int.from_bytes(buf, sys.byteorder) >= 60 << 10:
+                break
+            time.sleep(0.05)
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+        self.assertIsNone(proc.poll(), "the first SIGINT ended a run that could not stop")
+        proc.send_signal(signal.SIGINT)
+        try:
+            self.assertEqual(proc.wait(timeout=10), -signal.SIGINT)
+        finally:
+            proc.kill()
+            proc.communicate()
+
+    def test_help_documents_the_status(self):
+        out = subprocess.run([TOOL, "--help"], capture_output=True, text=True).stdout
+        self.assertRegex(out, r"130, 143 +interrupted by SIGINT \(Ctrl-C\) or SIGTERM")
+
+
+class ProgressNames(unittest.TestCase):
+    """Progress into a pipe names each pass once, as it first runs, even
+    where a suite builds the pass's name in a buffer of its own
+    (suite=strings' block names, suite=scrub's CPU counts): the host keeps
+    copies, not the pointers (issue 38: the strings blocks after the
+    first of each op, and scrub's cpus=2, were never shown, and under
+    AddressSanitizer the run stopped with a stack-use-after-scope)."""
+    SANITIZED = os.path.join(REPO, "build", "san", "bin", "pagebench-linux")
+    BLOCK = re.compile(r"^strings (memset|memcpy) ((?:tput|lat) dst=\d+(?: src=\d+)?):$")
+
+    def shown(self, stderr):
+        return [re.sub(r"^\[\s*\d+%\] | +\d+s(?:, ~\d+s left)?$", "", l)
+                for l in stderr.splitlines()]
+
+    def strings_blocks(self, tool):
+        proc = subprocess.run([tool, "suite=strings", "reps=1", "sizes=0,64", "log=-"],
+                              capture_output=True, text=True, timeout=300,
+                              env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0"))
+        self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
+        blocks = [" ".join(m.groups()) for m in
+                  (self.BLOCK.match(TAG.match(l).group(2)) for l in proc.stdout.splitlines())
+                  if m]
+        self.assertEqual(len(blocks), 6 + 18)
+        shown = self.shown(proc.stderr)
+        for b in blocks:
+            self.assertEqual(shown.count(b), 1, "%r in %r" % (b, shown))
+
+    def test_strings_blocks_each_shown(self):
+        self.strings_blocks(TOOL)
+
+    def test_strings_under_address_sanitizer(self):
+        """The same run, built with gcc's ASan and UBSan (make sanitized,
+        which make test runs)."""
+        if not os.access(self.SANITIZED, os.X_OK):
+            self.fail("%s is not built: run make sanitized (make test does)"
+                      % self.SANITIZED)
+        self.strings_blocks(self.SANITIZED)
+
+    def test_scrub_counts_each_shown(self):
+        if len(os.sched_getaffinity(0)) < 2:
+            self.skipTest("one CPU: suite=scrub runs one count")
+        proc = subprocess.run([TOOL, "suite=scrub", "scrub=1M", "reps=2", "log=-"],
+                              capture_output=True, text=True, timeout=300)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        shown = self.shown(proc.stderr)
+        self.assertEqual(shown.count("scrub cpus=1 local"), 1, shown)
+        self.assertEqual(shown.count("scrub cpus=2 local"), 1, shown)
 
 
 class StringsSuite(unittest.TestCase):

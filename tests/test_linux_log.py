@@ -5,6 +5,7 @@ cannot be written is an error, never a silent loss. The matrix is drawn
 once, by harness/answer_matrix.c: pagebench-report verdict shows the same
 text, from one real run. Runs are short (time=2s, one pass)."""
 import os
+import pwd
 import pty
 import re
 import resource
@@ -290,8 +291,8 @@ class LinuxLogErrors(unittest.TestCase):
         path = os.path.join(self.dir, "no", "such", "x.log")
         r = self.run_tool("log=" + path, *QUICK)
         self.assertEqual(r.returncode, 3)
-        self.assertEqual(r.stderr, "pagebench-linux: cannot create the log %s: No such file "
-                         "or directory\n" % path)
+        self.assertEqual(r.stderr, "pagebench-linux: cannot create the log %s: no: No such "
+                         "file or directory\n" % path)
 
     def test_folder_others_can_swap(self):
         """A folder any user may write and not sticky: another could put
@@ -308,6 +309,47 @@ class LinuxLogErrors(unittest.TestCase):
                           "reps=1", "variants=stosb")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(os.listdir(shared), ["x.log"])
+
+    @unittest.skipUnless(os.geteuid() == 0, "needs root: the link is another user's")
+    def test_link_planted_above_the_log(self):
+        """As root: a folder any user may write (ww), and in it another
+        user's link to a folder of root's (ww/sub -> rootonly, 0700).
+        log=ww/sub/x.log must not create rootonly/x.log (issue 38: only
+        the last folder, rootonly, was checked); wherever on the path, a
+        link in a folder another user can write is refused, and so is
+        nobody's link in a sticky one (/tmp's kind). Root's own link in
+        a sticky folder of root's, and any link in root's own folders,
+        are followed."""
+        nobody = pwd.getpwnam("nobody").pw_uid
+        ww, rootonly, sticky, safe = (os.path.join(self.dir, n)
+                                      for n in ("ww", "rootonly", "sticky", "safe"))
+        for d, mode in ((ww, 0o777), (rootonly, 0o700), (sticky, 0o1777), (safe, 0o755)):
+            os.mkdir(d)
+            os.chmod(d, mode)
+        os.mkdir(os.path.join(ww, "real"))
+        for link in (os.path.join(ww, "sub"), os.path.join(sticky, "theirs"),
+                     os.path.join(sticky, "mine"), os.path.join(safe, "mine")):
+            os.symlink(rootonly, link)
+        os.lchown(os.path.join(ww, "sub"), nobody, nobody)
+        os.lchown(os.path.join(sticky, "theirs"), nobody, nobody)
+        quick = ["suite=xen", "passes=l1", "reps=1", "variants=stosb"]
+        for path, what in (("ww/sub/x.log", "sub is a symbolic link in a folder other "
+                            "users can write"),
+                           (os.path.join(ww, "sub", "x.log"), "sub is a symbolic link"),
+                           ("ww/real/../sub/x.log", "sub is a symbolic link"),
+                           ("sticky/theirs/x.log", "theirs is a symbolic link")):
+            with self.subTest(log=path):
+                r = self.run_tool("log=" + path, *quick)
+                self.assertEqual(r.returncode, 3, r.stderr)
+                self.assertIn(what, r.stderr)
+                self.assertEqual(os.listdir(rootonly), [])
+        for path, name in (("sticky/mine/a.log", "a.log"), ("safe/mine/b.log", "b.log"),
+                           ("ww/real/c.log", None)):
+            with self.subTest(log=path):
+                r = self.run_tool("log=" + path, *quick)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                if name:
+                    self.assertIn(name, os.listdir(rootonly))
 
     def test_option_error_leaves_no_file(self):
         """A mistyped option with the log in a file: the error on stderr,

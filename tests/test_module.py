@@ -459,7 +459,8 @@ class StallLargePlan(StallBoot):
 class RmmodStops(unittest.TestCase):
     """rmmod mid-run: the run ends at its next yield point, the module
     unloads within a second, and the log (from dmesg, /proc/pagebench
-    having gone with the module) ends with stopped:, windows and done:."""
+    having gone with the module) ends with stopped:, windows and a done:
+    line that says rmmod interrupted it."""
 
     @classmethod
     def setUpClass(cls):
@@ -490,8 +491,11 @@ class RmmodStops(unittest.TestCase):
         tail = [grammar.classify(l) for l in b.lines[b.lines.index(stopped[0]):]]
         self.assertEqual([k for k in tail if k not in ("module_stall",)],
                          ["stopped", "module_windows", "runtime", "done"])
-        done = int(re.match(r"done: (\d+) failures?$", b.lines[-1]).group(1))
-        self.assertGreaterEqual(done, 1, "a stopped run is no complete run")
+        done = re.match(r"done: interrupted by rmmod at (\d+)% of the run, (\d+) "
+                        r"failures?$", b.lines[-1])
+        self.assertIsNotNone(done, b.lines[-1])
+        self.assertLessEqual(int(done.group(1)), 100)
+        self.assertGreaterEqual(int(done.group(2)), 1, "a stopped run is no complete run")
         self.assertEqual(b.status, 1)
 
 

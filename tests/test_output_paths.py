@@ -94,6 +94,39 @@ class Helpers(Base):
         with cmdline.open_output(os.path.join(sticky, "out.log")) as f:
             f.write("ok\n")
 
+    @unittest.skipUnless(ROOT, "needs root: the link is another user's")
+    def test_link_planted_above_the_folder(self):
+        """A folder any user may write (ww), and in it another user's link
+        to a folder of root's (ww/sub -> rootonly, 0700): ww/sub/out.log,
+        and ww/sub/new/ with make (usb-logs DEST), must not land in
+        rootonly (issue 38: only the last folder was checked). Nobody's
+        link in a sticky folder is refused too; root's own link in a
+        sticky folder of root's, and any in root's folders, are followed."""
+        ww, rootonly = self.folder(0o777), self.folder(0o700)
+        sticky, safe = self.folder(0o1777), self.folder(0o755)
+        for link, owner in ((os.path.join(ww, "sub"), NOBODY),
+                            (os.path.join(sticky, "theirs"), NOBODY),
+                            (os.path.join(sticky, "mine"), 0), (os.path.join(safe, "mine"), 0)):
+            os.symlink(rootonly, link)
+            os.lchown(link, owner, owner)
+        os.mkdir(os.path.join(ww, "real"))
+        for path, make in ((os.path.join(ww, "sub", "out.log"), False),
+                           (os.path.join(ww, "sub", "new", "out.log"), True),
+                           (os.path.join(ww, "real", "..", "sub", "out.log"), False),
+                           (os.path.join(sticky, "theirs", "out.log"), False)):
+            with self.subTest(path=path, make=make):
+                with self.assertRaisesRegex(cmdline.UnsafePath, "is a symbolic link in a "
+                                            "folder other users can write"):
+                    if make:
+                        cmdline.open_folder(os.path.dirname(path), make=True)
+                    else:
+                        cmdline.open_output(path)
+                self.assertEqual(os.listdir(rootonly), [])
+        for path in (os.path.join(sticky, "mine", "a.log"), os.path.join(safe, "mine", "b.log")):
+            with cmdline.open_output(path) as f:
+                f.write("ok\n")
+        self.assertEqual(sorted(os.listdir(rootonly)), ["a.log", "b.log"])
+
     def test_safe_folder_for_the_shell_scripts(self):
         r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "cmdline.py"),
                             "safe-folder", self.tmp], capture_output=True, text=True)

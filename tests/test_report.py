@@ -1155,7 +1155,7 @@ class StringsReportTest(unittest.TestCase):
         self.assertEqual(b.variants, ["rep", "vec"])
         self.assertEqual(b.keys, [0, 16, 256, 4096])
         f = b.figures[("vec", 16)]
-        self.assertEqual((f.min, f.median, f.values),
+        self.assertEqual((f.min, f.median, list(f.values)),
                          (3.1, 3.3, [3.1, 3.1, 3.3, 3.5, 3.7]))
         z = m.strings.blocks[("memset", "zero", None, None)]
         self.assertTrue(z.zero)
@@ -1177,7 +1177,7 @@ class StringsReportTest(unittest.TestCase):
         self.assertIn("x.log:4: skipped: strings zero line in a size block", got)
         self.assertTrue(any("has 1 of 2 figures" in d for d in got), got)
         b = m.strings.blocks[("memset", "lat", 7, None)]
-        self.assertEqual(b.figures[("rep", 1)].values, [-1.5])
+        self.assertEqual(list(b.figures[("rep", 1)].values), [-1.5])
 
     def test_winners_and_crossovers_by_hand(self):
         m, _ = strings_machine()

@@ -79,6 +79,25 @@ class Images(unittest.TestCase):
         self.assertTrue(rows[2].endswith("(PB) done: 0 failures"), rows[2])
         self.assertTrue(rows[3].endswith("no done: line (the run did not end?)"), rows[3])
 
+    def test_escapes_shown_not_obeyed(self):
+        """A log whose last line hides a done: behind terminal escapes (a
+        new title, a cleared screen, red text; issue 38): the listing shows
+        them as \\xNN and takes no done: from it."""
+        self.fill()
+        name = "20260103-000000.log"
+        src = os.path.join(self.tmp, name)
+        with open(src, "wb") as f:
+            f.write(b"(PB) pagebench version=abc\r\n"
+                    b"\x1b]0;PWNED\x07\x1b[2J\x1b[1;31mFAKE\x1b[0m (PB) done: 0 failures\r\n")
+        subprocess.run(["mcopy", "-i", self.volume(), src, "::/pagebench/" + name],
+                       check=True)
+        r = usb_logs(self.stick)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for c in "\x1b\x07\x9b":
+            self.assertNotIn(c, r.stdout + r.stderr)
+        row = next(l for l in r.stdout.splitlines() if l.strip().startswith(name))
+        self.assertTrue(row.endswith("no done: line (the run did not end?)"), row)
+
     def test_copies_without_replacing(self):
         self.fill()
         dest = os.path.join(self.tmp, "out", "logs")

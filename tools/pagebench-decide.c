@@ -58,8 +58,15 @@
  * again). With --matrix ROWS: "machine NAME", then the machine's answer
  * as the matrix of harness/answer_matrix.h, 100 columns and at most ROWS
  * lines.
+ *
+ * Every number is a whole number within its field's range (FIGURE_MAX at
+ * most, and narrower where the field says less: worth_bp 10 to 5000, a
+ * TSC of 1 MHz to 100 GHz or 0 for unknown); one outside it refuses the
+ * input with its line, never cut to fit. tests/fuzz/decide.c feeds
+ * decide_stream() inputs of its own.
  */
 #include <errno.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +85,19 @@
 #include "variants/variants.h"
 
 #define LINE_MAX_BYTES	16384
+/*
+ * The largest figure taken: 2^53, about 10^16 hundredths of a tick,
+ * months per call at any clock; a double still holds it exactly (the
+ * report's figures), and sums of thousands of them stay in 64 bits.
+ */
+#define FIGURE_MAX	(1ull << 53)
+/* A TSC rate, in kHz: 1 MHz to 100 GHz; 0 is a log that does not say. */
+#define TSC_KHZ_MIN	1000ull
+#define TSC_KHZ_MAX	100000000ull
+/* Bytes of a pass or a scrub step, and the module's window: 1 TiB at most. */
+#define BYTES_MAX	(1ull << 40)
+/* The module's kernel_fpu_begin/end cost, hundredths of a tick: 2^32, 43 million ticks. */
+#define FPU_CENTI_MAX	(1ull << 32)
 
 struct machine {
 	struct cpu_desc cpu;
@@ -107,12 +127,13 @@ struct machine {
 static struct machine m;
 static struct answers answers;
 static unsigned long lineno;
+static jmp_buf refused;		/* fail(): back to decide_stream(), which returns STATUS_USAGE */
 
-static void fail(const char *what, const char *word)
+static void __attribute__((noreturn)) fail(const char *what, const char *word)
 {
 	fprintf(stderr, "pagebench-decide: line %lu: %s%s%s\n", lineno, what,
 		word ? ": " : "", word ? word : "");
-	exit(STATUS_USAGE);
+	longjmp(refused, 1);
 }
 
 /* The value of key in the words after the line's first, or NULL. */
@@ -127,7 +148,9 @@ static char *value_of(char *const *w, unsigned int nw, const char *key)
 	return NULL;
 }
 
-static uint64_t number(char *const *w, unsigned int nw, const char *key)
+/* The value of key, a whole number from lo to hi: refused outside, never cut to fit. */
+static uint64_t number_in(char *const *w, unsigned int nw, const char *key, uint64_t lo,
+			  uint64_t hi)
 {
 	char *s = value_of(w, nw, key), *end;
 	unsigned long long x;
@@ -136,9 +159,28 @@ static uint64_t number(char *const *w, unsigned int nw, const char *key)
 		fail("missing", key);
 	errno = 0;
 	x = strtoull(s, &end, 10);
-	if (errno || end == s || *end || *s == '-')
+	if (errno || end == s || *end || *s < '0' || *s > '9')
 		fail("not a number", key);
+	if (x < lo || x > hi) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "%s=%s: out of range, %llu to %llu", key, s,
+			 (unsigned long long)lo, (unsigned long long)hi);
+		fail(why, NULL);
+	}
 	return x;
+}
+
+/* A figure or a count: 0 to FIGURE_MAX. */
+static uint64_t number(char *const *w, unsigned int nw, const char *key)
+{
+	return number_in(w, nw, key, 0, FIGURE_MAX);
+}
+
+/* A flag: 0 or 1. */
+static bool flag(char *const *w, unsigned int nw, const char *key)
+{
+	return number_in(w, nw, key, 0, 1);
 }
 
 static enum feat feat_named(const char *name)
@@ -162,9 +204,9 @@ static void cpu_words(char *const *w, unsigned int nw)
 	if (!vendor || strlen(vendor) > 12)
 		fail("cpu: a vendor of at most 12 characters is needed", vendor);
 	snprintf(m.cpu.vendor, sizeof(m.cpu.vendor), "%s", vendor);
-	m.cpu.family = number(w, nw, "family");
-	m.cpu.model = number(w, nw, "model");
-	m.cpu.stepping = number(w, nw, "stepping");
+	m.cpu.family = number_in(w, nw, "family", 0, UINT32_MAX);
+	m.cpu.model = number_in(w, nw, "model", 0, UINT32_MAX);
+	m.cpu.stepping = number_in(w, nw, "stepping", 0, UINT32_MAX);
 }
 
 /* Unknown names are features this build does not know: no rule reads them. */
@@ -209,7 +251,7 @@ static void scrub_words(char *const *w, unsigned int nw)
 		fail("scrub: step=cpusN expected", id);
 	snprintf(m.step, sizeof(m.step), "%s", id);
 	m.op = OP_CLEAR;
-	m.bytes = number(w, nw, "bytes");
+	m.bytes = number_in(w, nw, "bytes", 1, BYTES_MAX);
 	m.n = 0;
 	m.slot = ANSWER_PASSES_MAX;
 	m.scrub = true;
@@ -223,8 +265,8 @@ static void figure_words(char *const *w, unsigned int nw)
 	char *all = value_of(w, nw, "all"), *tok, *save;
 	int64_t fig[STRINGS_REPS_MAX];
 	unsigned int reps = 0, vi, md;
-	uint64_t n = number(w, nw, "n");
-	bool failed = number(w, nw, "failed") != 0;
+	uint64_t n = number_in(w, nw, "n", 0, UINT32_MAX);
+	bool failed = flag(w, nw, "failed");
 
 	if (!answers.on)
 		fail("figure before run", NULL);
@@ -251,6 +293,8 @@ static void figure_words(char *const *w, unsigned int nw)
 		fig[reps++] = strtoll(tok, &end, 10);
 		if (errno || *end || end == tok)
 			fail("figure: all= takes whole numbers", tok);
+		if (fig[reps - 1] > (int64_t)FIGURE_MAX || fig[reps - 1] < -(int64_t)FIGURE_MAX)
+			fail("figure: all= takes figures of -2^53 to 2^53", tok);
 	}
 	m.strings = true;
 	if (failed)
@@ -274,7 +318,7 @@ static void pass_words(char *const *w, unsigned int nw)
 		fail("pass: no such pass", id);
 	m.op = strcmp(op, "clear") ? OP_COPY : OP_CLEAR;
 	m.pass = p;
-	m.bytes = number(w, nw, "bytes");
+	m.bytes = number_in(w, nw, "bytes", 1, BYTES_MAX);
 	m.n = 0;
 	m.open_pass = true;
 	/* The answers keep at most ANSWER_PASSES_MAX; the last slot serves any beyond. */
@@ -314,7 +358,7 @@ static void series_words(char *const *w, unsigned int nw)
 	in = &m.in[m.n];
 	t = m.med[m.slot][m.n];
 	*in = (struct answer_input){ .v = variant_named(m.op, name),
-				     .failed = number(w, nw, "failed") != 0 };
+				     .failed = flag(w, nw, "failed") };
 	if (!in->v)
 		return;	/* a variant this build has not: nothing to decide with */
 	for (tok = strtok_r(med, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -324,8 +368,10 @@ static void series_words(char *const *w, unsigned int nw)
 			fail("series: too many epochs", name);
 		errno = 0;
 		t[e++] = strtoull(tok, &end, 10);
-		if (errno || *end || end == tok || *tok == '-')
+		if (errno || *end || end == tok || *tok < '0' || *tok > '9')
 			fail("series: med= takes whole numbers", tok);
+		if (t[e - 1] > FIGURE_MAX)
+			fail("series: med= takes figures of 0 to 2^53", tok);
 	}
 	if (e % 2 == 0 && e)
 		memmove(t, t + 1, --e * sizeof(*t));
@@ -347,7 +393,7 @@ static unsigned int worth_of(char *const *w, unsigned int nw)
 	struct options o;
 
 	if (value_of(w, nw, "worth_bp"))
-		return number(w, nw, "worth_bp");
+		return number_in(w, nw, "worth_bp", WORTH_MIN_BP, WORTH_MAX_BP);
 	options_parse(&o, PROGRAM_LINUX, NULL);
 	return o.worth_bp;
 }
@@ -378,10 +424,11 @@ static void run_words(char *const *w, unsigned int nw)
 		fail("a machine has either its own answer lines or figures", NULL);
 
 	m.run = (struct answer_run){ .worth_bp = worth_of(w, nw),
-				     .not_a_cpu = number(w, nw, "not_a_cpu") != 0,
+				     .not_a_cpu = flag(w, nw, "not_a_cpu"),
 				     .tsc_khz = number(w, nw, "tsc_khz") };
-	if (!m.run.worth_bp || m.run.worth_bp > 5000)
-		fail("run: worth_bp is 10 to 5000 (0.1% to 50%)", NULL);
+	if (m.run.tsc_khz && (m.run.tsc_khz < TSC_KHZ_MIN || m.run.tsc_khz > TSC_KHZ_MAX))
+		fail("run: tsc_khz is 1000 to 100000000 (1 MHz to 100 GHz), or 0 for unknown",
+		     value_of(w, nw, "tsc_khz"));
 	mix_of(w, nw);
 	rule_facts_init(&facts, &m.cpu, m.fast_string);
 	/* What the log does not say stays unknown, as the rules need it. */
@@ -437,11 +484,22 @@ static void fpu_words(char *const *w, unsigned int nw)
 	if (!answers.on)
 		fail("fpu before run", NULL);
 	*p = (struct vector_price){ .measured = true, .how = "kernel_fpu_begin/end",
-				    .where = "module", .ticks = number(w, nw, "entry_centi") / CENTI,
-				    .held_ticks = number(w, nw, "held_centi") / CENTI,
-				    .window_bytes = number(w, nw, "window_bytes") };
+				    .where = "module",
+				    .ticks = number_in(w, nw, "entry_centi", 0, FPU_CENTI_MAX) / CENTI,
+				    .held_ticks = number_in(w, nw, "held_centi", 0, FPU_CENTI_MAX) / CENTI,
+				    .window_bytes = number_in(w, nw, "window_bytes", 0, BYTES_MAX) };
 	p->lo = p->hi = p->ticks;
 	m.run.price = *p;
+}
+
+/* fast_string's word: 0, 1, or ? where the log does not say. */
+static int fast_string_word(const char *word)
+{
+	if (!strcmp(word, "?"))
+		return FACT_UNKNOWN;
+	if (strcmp(word, "0") && strcmp(word, "1"))
+		fail("fast_string: 0, 1 or ? expected", word);
+	return word[0] == '1';
 }
 
 static unsigned int matrix_rows;	/* --matrix ROWS; 0: the answer lines */
@@ -512,42 +570,29 @@ static void answer_sink(const char *s, size_t len)
 	fwrite(s, 1, len, stdout);
 }
 
-int main(int argc, char **argv)
+/*
+ * Every machine of in, its answer lines on standard output: STATUS_DONE,
+ * or STATUS_USAGE once a line is refused (fail() says which on stderr).
+ * Each call starts afresh: main() makes one, tests/fuzz/decide.c many.
+ */
+int decide_stream(FILE *in)
 {
 	static char line[LINE_MAX_BYTES];
 	char *w[64];
 
-	if (argc == 2 && !strcmp(argv[1], "--combine")) {
-		out_add_sink(answer_sink);
-		decide_combine(stdin, fail, &lineno);
-		return flushed();
-	}
-	if (argc == 3 && !strcmp(argv[1], "--matrix")) {
-		matrix_rows = (unsigned int)strtoul(argv[2], NULL, 10);
-		argc = matrix_rows && matrix_rows <= 1000 ? 1 : 0;
-	}
-	if (argc != 1) {
-		fputs("Usage: pagebench-decide [--matrix ROWS] < FIGURES\n"
-		      "       pagebench-decide --combine < BOTTOM_LINES\n"
-		      "The answer lines of each machine in FIGURES (or its log's own\n"
-		      "answer and bottom lines), as scripts/pagebench-report hands them\n"
-		      "over (tools/pagebench-decide.c gives the form); --matrix: its\n"
-		      "answer's matrix instead, in at most ROWS lines, 1 to 1000.\n"
-		      "--combine: the bottom lines of runs of CPU groups, combined per\n"
-		      "group, then the fleet's (tools/decide_combine.h gives the form).\n"
-		      "Exit status: 0 done, 2 malformed input, 3 the lines cannot be\n"
-		      "written.\n", argc == 2 &&
-		      !strcmp(argv[1], "--help") ? stdout : stderr);
-		return argc == 2 && !strcmp(argv[1], "--help") ? STATUS_DONE : STATUS_USAGE;
-	}
-	out_add_sink(answer_sink);
+	if (setjmp(refused))
+		return STATUS_USAGE;
+	memset(&m, 0, sizeof(m));
 	m.fast_string = FACT_UNKNOWN;
-	while (fgets(line, sizeof(line), stdin)) {
+	answers.on = false;
+	answer_strings_begin();
+	lineno = 0;
+	while (fgets(line, sizeof(line), in)) {
 		unsigned int nw = 0;
 		char *save, *tok;
 
 		lineno++;
-		if (!strchr(line, '\n') && !feof(stdin))
+		if (!strchr(line, '\n') && !feof(in))
 			fail("line too long", NULL);
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "machine ", 8)) {
@@ -571,7 +616,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(w[0], "features"))
 			feature_words(w, nw);
 		else if (!strcmp(w[0], "fast_string") && nw == 2)
-			m.fast_string = !strcmp(w[1], "?") ? FACT_UNKNOWN : w[1][0] == '1';
+			m.fast_string = fast_string_word(w[1]);
 		else if (!strcmp(w[0], "running"))
 			running_words(w, nw);
 		else if (!strcmp(w[0], "run"))
@@ -597,5 +642,51 @@ int main(int argc, char **argv)
 	}
 	if (answers.on)
 		machine_end();
+	return STATUS_DONE;
+}
+
+/* --combine: the bottom lines of runs of CPU groups, combined (tools/decide_combine.h). */
+static int combine_stream(FILE *in)
+{
+	if (setjmp(refused))
+		return STATUS_USAGE;
+	lineno = 0;
+	decide_combine(in, fail, &lineno);
+	return STATUS_DONE;
+}
+
+int main(int argc, char **argv)
+{
+	bool combine = argc == 2 && !strcmp(argv[1], "--combine");
+	int status;
+
+	if (argc == 3 && !strcmp(argv[1], "--matrix")) {
+		char *end;
+		unsigned long rows;
+
+		errno = 0;
+		rows = strtoul(argv[2], &end, 10);
+		argc = !errno && *end == '\0' && argv[2][0] >= '0' && argv[2][0] <= '9' &&
+		       rows >= 1 && rows <= 1000 ? 1 : 0;
+		matrix_rows = argc ? (unsigned int)rows : 0;
+	}
+	if (argc != 1 && !combine) {
+		fputs("Usage: pagebench-decide [--matrix ROWS] < FIGURES\n"
+		      "       pagebench-decide --combine < BOTTOM_LINES\n"
+		      "The answer lines of each machine in FIGURES (or its log's own\n"
+		      "answer and bottom lines), as scripts/pagebench-report hands them\n"
+		      "over (tools/pagebench-decide.c gives the form); --matrix: its\n"
+		      "answer's matrix instead, in at most ROWS lines, 1 to 1000.\n"
+		      "--combine: the bottom lines of runs of CPU groups, combined per\n"
+		      "group, then the fleet's (tools/decide_combine.h gives the form).\n"
+		      "Exit status: 0 done, 2 malformed input, 3 the lines cannot be\n"
+		      "written.\n", argc == 2 &&
+		      !strcmp(argv[1], "--help") ? stdout : stderr);
+		return argc == 2 && !strcmp(argv[1], "--help") ? STATUS_DONE : STATUS_USAGE;
+	}
+	out_add_sink(answer_sink);
+	status = combine ? combine_stream(stdin) : decide_stream(stdin);
+	if (status != STATUS_DONE)
+		return status;
 	return flushed();
 }

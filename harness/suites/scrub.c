@@ -273,6 +273,7 @@ static void count_steps(struct scrub *s, unsigned int count, enum where w)
 
 			if (!((s->runs >> i) & 1))
 				continue;
+			host_may_yield();
 			progress_next(&s->clock, "scrub", pass, variants[i].name, rep,
 				      s->p->reps, 1);
 			wall = step(s, i, count, w, rep);

@@ -22,5 +22,8 @@
 #ifndef INT64_MAX
 #define INT64_MAX	S64_MAX
 #endif
+#ifndef INT64_MIN
+#define INT64_MIN	S64_MIN
+#endif
 
 #endif

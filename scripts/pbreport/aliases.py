@@ -92,11 +92,9 @@ def apply(m, renames):
 
 
 def _rename_pass(p, name):
-    for s in p.samples:
-        s.variant = name(s.variant)
+    p.rename_variants(name)
     for a in p.aggregates.values():
         a.variant = name(a.variant)
-    p.by_variant = {name(v): ss for v, ss in p.by_variant.items()}
     p.aggregates = {name(v): a for v, a in p.aggregates.items()}
     p.iters = {name(v): n for v, n in p.iters.items()}
     p.variants = [name(v) for v in p.variants]

@@ -123,12 +123,10 @@ def raw_cell(m, p, variant, metric="time"):
         c = Cell(a.n, a.min, None, a.median, None, a.max, None, failed)
         return _with_stat(c, st, m, failed) if st else c
     if metric == "use":
-        vs = [u.ticks for u in p.uses if u.variant == variant]
+        vs = p.use_ticks(variant)
     else:
-        attr = {"time": "ticks", "pre": "pre", "post": "post"}[metric]
-        # suite=scrub's samples have no probes: pre and post are None.
-        vs = [getattr(s, attr) for s in p.by_variant.get(variant, ())
-              if getattr(s, attr) is not None]
+        # suite=scrub's samples have no probes: no pre and post.
+        vs = p.column(variant, {"time": "ticks", "pre": "pre", "post": "post"}[metric])
     c = None
     if vs:
         sp = stats.Spread(vs)

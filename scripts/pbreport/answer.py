@@ -203,5 +203,10 @@ def gbps(ns):
     return None if not ns else PAGE / ns
 
 
+# What a figure of 0 ns (a log's own answer line, or a TSC rate so high
+# that the engine's ns round to 0) is shown as: no call takes no time.
+ZERO_NS = "0.0 ns: not a measurement"
+
+
 def rnd(x, digits):
     return None if x is None else round(x, digits)

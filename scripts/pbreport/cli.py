@@ -109,7 +109,10 @@ def build_parser():
     common.add_argument("--max-input", type=size_type, default=P.MAX_INPUT,
                         metavar="BYTES",
                         help="read at most BYTES of each input (default "
-                             "%dM)" % (P.MAX_INPUT >> 20))
+                             "%dM). The report holds about 3 bytes of memory "
+                             "a byte read: the default input costs about "
+                             "%d MB" % (P.MAX_INPUT >> 20,
+                                        (3 * P.MAX_INPUT + (32 << 20)) // 10**6))
     common.add_argument("--machine", action="append", metavar="REGEX",
                         help="only machines whose name matches REGEX "
                              "(repeatable; a search, case-insensitive)")
@@ -298,9 +301,14 @@ def strings_variants(machines, option):
 
 def write_out(path, text):
     """Every output but export's: text, JSON and HTML, whose control
-    characters can only have come from a log."""
+    characters can only have come from a log. text: a string, or its
+    parts to be joined by newlines, written as they come."""
     with output(path, escape=True) as fh:
-        fh.write(text)
+        if isinstance(text, str):
+            fh.write(text)
+            return
+        for i, part in enumerate(text):
+            fh.write("\n" + part if i else part)
 
 
 def run(argv):
@@ -339,9 +347,13 @@ def run(argv):
         except (decided.DecideError, OSError) as err:
             say("error: %s" % err)
             return EXIT_ENV
+        for m in machines:
+            if m.decide_refused and not args.quiet:
+                say("warning: %s: no answers: pagebench-decide refused its "
+                    "figures: %s" % (m.name, m.decide_refused))
 
     if args.cmd == "summary":
-        write_out("-", T.summary(machines, args.alpha, args.tie))
+        write_out("-", T.summary_parts(machines, args.alpha, args.tie))
     elif args.cmd == "winners":
         write_out("-", T.winners(machines) + "\n")
     elif args.cmd == "diff":

@@ -79,6 +79,9 @@ def machine_json(m):
     return {"machine": m.name, "source": m.source, "format": m.format,
             "runs_on": runinfo.runs_on(m), "caveat": runinfo.caveat(m),
             "answers_from": m.answers_from,
+            # False where the run was cut short or its log ends early
+            # (parse.Machine.incomplete says why).
+            "complete": m.incomplete is None, "incomplete": m.incomplete,
             # What the log says of its CPU (pagebench-decide's input).
             "features": cpufacts.machine_facts(m)[0],
             "answers": [a.to_json() for a in m.answers],

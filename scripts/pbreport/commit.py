@@ -12,7 +12,7 @@ import re
 import textwrap
 
 from . import bottomtext, decided, engine, picks, runinfo
-from .answer import NOT_A_CPU
+from .answer import NOT_A_CPU, ZERO_NS
 
 WIDTH, HEIGHT = 72, 25
 
@@ -85,9 +85,10 @@ def measured(ms):
     m = ms[0]
     _, host = runinfo.host(m)
     runs = "%d runs, the first " % len(ms) if len(ms) > 1 else ""
-    return wrap("Measured: %s%s; %s; pagebench %s, %s" % (
+    cut = ["%s: %s" % (x.name, x.incomplete) for x in ms if x.incomplete]
+    return wrap("Measured: %s%s; %s; pagebench %s, %s%s" % (
         runs, host, runinfo.runs_on_text(m), m.facts.get("version", "?"),
-        runinfo.plan_text(m)))
+        runinfo.plan_text(m), "; INCOMPLETE: " + "; ".join(cut) if cut else ""))
 
 
 def cell_row(pass_id, c):

@@ -10,11 +10,19 @@ figures: each epoch's median of a variant's value lines (a log without
 epoch lines: each rep, which runs every variant once, is its epoch)."""
 import re
 import statistics
+import subprocess
+import threading
+
+import cmdline  # noqa: E402  (scripts/cmdline.py)
 
 from . import bottom
 from . import cpufacts, engine, grammar, runinfo
 from .answer import Answer, NOT_A_CPU
 from .parse import PASS_IDS, pass_bytes
+
+# The head of pagebench-decide's refusal (exit status cmdline.USAGE),
+# whose line number is of its input, not of the log.
+REFUSAL_RE = re.compile(r"^pagebench-decide: line \d+: ")
 
 CENTI = 100
 PASS_ID_OF = {name: pid for pid, name in PASS_IDS.items()}
@@ -150,33 +158,37 @@ def _scrub_lines(m):
     return out
 
 
-def fill(machines):
-    """Give every machine without answer and bottom lines the engine's
-    answers, where its figures allow; each machine's answers_from says
-    which it has ("log", "pagebench-decide", None), and redecided whether
-    the engine's replace answer lines of the log's own."""
-    pending = {}
-    for i, m in enumerate(machines):
-        m.answers_from = "log" if m.answers else None
-        m.redecided = False
-        # A log cut inside its bottom lines: the whole ones only.
-        m.bottoms = [b for b in m.bottoms if b.whole]
-        if m.answers and m.bottoms:
-            continue
-        text = figures(m, str(i))
-        if text:
-            pending[str(i)] = (m, text)
-    if not pending or not engine.available():
-        return
-    out = engine.run([], "".join(t for _, t in pending.values()))
+def _decide(machines):
+    """pagebench-decide on the figures of machines {key: m}, each machine's
+    figures made as they are written to it and its lines read as they
+    come, so that memory holds neither all the figures nor all the lines
+    (docs/report.md, "Limits"): (exit status, stderr, {key: ([Answer],
+    [BottomLine])})."""
+    proc = subprocess.Popen([engine.TOOL], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+    def feed():
+        try:
+            for key, m in machines.items():
+                text = figures(m, key)
+                if text:
+                    proc.stdin.write(text)
+            proc.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass        # it stopped reading: its status says why
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
     rx = grammar.compiled("answer")
     bottom_rx = {k: grammar.compiled(k) for k in bottom.KINDS}
-    got = {}
-    cur = None
-    for n, line in enumerate(out.splitlines(), 1):
+    got, cur, bad = {}, None, None
+    for n, line in enumerate(proc.stdout, 1):
+        line = line.rstrip("\n")
         if line.startswith("machine "):
             key = line[len("machine "):]
-            cur = got.setdefault(key, ([], [])) if key in pending else None
+            cur = got.setdefault(key, ([], [])) if key in machines else None
+            if cur is None:
+                bad = bad or (n, line)
             continue
         body = line.split(") ", 1)[-1]
         kind = body.split(" ", 1)[0]
@@ -186,11 +198,53 @@ def fill(machines):
             continue
         g = rx.match(body)
         if cur is None or not g:
-            raise DecideError("pagebench-decide printed an unexpected line %d: %r"
-                              % (n, line[:80]))
+            bad = bad or (n, line)
+            continue
         cur[0].append(Answer.from_groups(g.groups(), 0, body))
+    err = proc.stderr.read()
+    writer.join()
+    status = proc.wait()
+    if bad and not status:
+        raise DecideError("pagebench-decide printed an unexpected line %d: %r"
+                          % (bad[0], bad[1][:80]))
+    return status, err, got
+
+
+def fill(machines):
+    """Give every machine without answer and bottom lines the engine's
+    answers, where its figures allow; each machine's answers_from says
+    which it has ("log", "pagebench-decide", None), and redecided whether
+    the engine's replace answer lines of the log's own. A machine whose
+    figures the engine refuses (out of its ranges: tools/pagebench-decide.c)
+    gets none, and decide_refused says why; the others keep theirs."""
+    pending = {}
+    for i, m in enumerate(machines):
+        m.answers_from = "log" if m.answers else None
+        m.redecided = False
+        # A log cut inside its bottom lines: the whole ones only.
+        m.bottoms = [b for b in m.bottoms if b.whole]
+        if m.answers and m.bottoms:
+            continue
+        pending[str(i)] = m
+    if not pending or not engine.available():
+        return
+    status, err, got = _decide(pending)
+    if status == cmdline.USAGE:
+        # Which machine it was: each alone, so that the rest are decided.
+        got = {}
+        for key, m in pending.items():
+            status, err, one = _decide({key: m})
+            if status == cmdline.USAGE:
+                why = err.strip().splitlines()
+                m.decide_refused = REFUSAL_RE.sub("", why[-1]) if why else "refused"
+                continue
+            if status:
+                break
+            got.update(one)
+    if status and status != cmdline.USAGE:
+        raise DecideError(err.strip() or "pagebench-decide: exit %d" % status)
     for key, (answers, bottoms) in got.items():
-        m = pending[key][0]
+        m = pending[key]
         if answers:
             m.redecided = bool(m.answers)
             m.answers, m.bottoms = answers, bottoms
@@ -200,7 +254,9 @@ def fill(machines):
 def no_answers_line(m):
     """The one line for a log without answer lines: no decision is made
     here, so none is shown."""
-    if not engine.available():
+    if getattr(m, "decide_refused", None):
+        why = "pagebench-decide refused its figures: %s" % m.decide_refused
+    elif not engine.available():
         why = ("pagebench-decide, which decides such logs, is not built "
                "(make)")
     elif m.strings or m.scrub:

@@ -7,7 +7,7 @@ Every word of a decision is a field of an answer line (docs/log-format.md,
 1 - ratio, ns is ticks over the TSC rate, GB/s is 4096 bytes over ns."""
 from . import bottomtext, decided, picks
 from . import runinfo
-from .answer import PAGE
+from .answer import PAGE, ZERO_NS
 from .parse import PASS_IDS, pass_bytes, pass_label
 
 SUITE_OF = {"clear_page": "clear", "clear_pages": "clear",
@@ -23,6 +23,8 @@ def who(a):
 def figure(a, name, ns):
     if ns is None:
         return "%s -" % name
+    if not ns:
+        return "%s %s" % (name, ZERO_NS)
     if a.per_call:
         return "%s %.1f ns/call" % (name, ns)
     return "%s %.1f ns/page %.2f GB/s" % (name, ns, PAGE / ns)
@@ -125,6 +127,8 @@ def machine(m):
     out = ["== %s" % m.name, "cpu: " + runinfo.cpu_text(m),
            "ran: %s; %s" % (runinfo.host(m)[1], runinfo.runs_on_text(m)),
            "plan: " + runinfo.plan_text(m)]
+    if m.incomplete:
+        out.insert(1, "incomplete: " + m.incomplete)
     if not m.answers:
         return out + [decided.no_answers_line(m)]
     if m.answers_from == "pagebench-decide":

@@ -146,9 +146,11 @@ def facts(m):
 def result(m):
     if m.done is None:
         if m.format == "pagebench":
-            return "incomplete: no \"done:\" line (cut off or reset)"
+            return "incomplete: %s" % m.incomplete
         return "complete as far as the format tells (no \"done:\" line in it)"
     s = "done: %d failure%s" % (m.done, "" if m.done == 1 else "s")
+    if m.interrupted:
+        s = "incomplete: %s; %s" % (m.incomplete, s)
     if m.complete:
         s += ", run complete, %s" % m.complete
     return s

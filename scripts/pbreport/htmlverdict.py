@@ -6,6 +6,7 @@ import html
 
 from . import bottomtext, decided, engine, runinfo, verdictpage
 from . import claims as C
+from .answer import ZERO_NS
 
 CSS = """
 table.verdict td,table.claims td{font-size:.92em}

@@ -6,12 +6,14 @@ and reported as a Diag (file, line range, reason); nothing raises on bad
 input. The line grammar is docs/log-format.md; docs/report.md describes how
 files are split into machines.
 """
+import bisect
 import codecs
 import errno
 import io
 import os
 import re
 import sys
+from array import array
 
 from . import aliases, grammar
 from . import bottom
@@ -123,6 +125,52 @@ class Sample:
         self.variant, self.iter = variant, it
         self.pre, self.ticks, self.post, self.line = pre, ticks, post, line
         self.epoch = epoch
+
+
+# A sample's pre or post where its line has none (suite=scrub's steps):
+# every column is an array of 64-bit numbers, which hold no None.
+NO_PROBE = (1 << 64) - 1
+
+
+class SampleView:
+    """Samples of a pass (all, or one variant's: rows, their indices) as a
+    read-only sequence of Sample objects, each made when it is asked for:
+    the pass keeps its samples as columns of numbers, not an object each
+    (a value line costs some 40 bytes, not 300: docs/report.md, "Limits")."""
+    __slots__ = ("p", "rows")
+
+    def __init__(self, p, rows=None):
+        self.p, self.rows = p, rows
+
+    def __len__(self):
+        return len(self.p._ticks) if self.rows is None else len(self.rows)
+
+    def __bool__(self):
+        return len(self) > 0
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        return self.p._sample(i if self.rows is None else self.rows[i])
+
+    def __iter__(self):
+        p = self.p
+        for k in range(len(self)) if self.rows is None else self.rows:
+            yield p._sample(k)
+
+    def __eq__(self, other):
+        try:
+            return list(self) == list(other)
+        except TypeError:
+            return NotImplemented
+
+    def __repr__(self):
+        return "SampleView(%d samples)" % len(self)
 
 
 class Use:
@@ -249,15 +297,23 @@ class Pass:
         self.suite = suite          # "clear" or "copy"
         self.name = name            # one of PASSES
         self.line = line
-        self.samples = []
+        # The samples, in log order, a column each (SampleView shows them):
+        self._names = []            # the samples' variants, by number
+        self._number = {}           # variant -> its number in _names
+        self._vi = array("I")       # each sample's variant, its number
+        self._pre, self._ticks, self._post = array("Q"), array("Q"), array("Q")
+        self._line = array("Q")
+        self._epoch = array("q")    # -1: none
+        self._rows = {}             # variant -> array of its samples' indices
         self.bytes = None           # bytes a call covers, when the log says per sample
         self.aggregates = {}        # variant -> Aggregate
         self.variants = []          # in order of first appearance
-        self.by_variant = {}        # variant -> its samples, in log order
         self.memo = {}              # figures derived from the pass, by name
         self.iters = {}             # variant -> samples so far
         self.epoch = None           # the epoch the next lines belong to
-        self.uses = []              # Use, in log order
+        # The use lines, in log order, a column each (uses shows them).
+        self._use_names, self._use_vi = [], array("I")
+        self._use_epoch, self._use_ticks, self._use_line = array("q"), array("Q"), array("Q")
         self.stats = {}             # (variant, "time" or "use") -> Stat
         self.ratios = {}            # (variant, ref) -> Ratio
 
@@ -274,14 +330,90 @@ class Pass:
             self.variants.append(v)
 
     def add_sample(self, s):
-        """Numbers s as the variant's next iteration and keeps it."""
-        self.add_variant(s.variant)
-        s.iter = self.iters[s.variant] = self.iters.get(s.variant, 0) + 1
-        self.samples.append(s)
-        self.by_variant.setdefault(s.variant, []).append(s)
+        """Keeps Sample s as its variant's next iteration."""
+        self.add(s.variant, s.pre, s.ticks, s.post, s.line, s.epoch)
+
+    def add(self, variant, pre, ticks, post, line, epoch=None):
+        """Keeps a sample as its variant's next iteration (pre and post
+        None where the line has none)."""
+        rows = self._rows.get(variant)
+        if rows is None:
+            self.add_variant(variant)
+            rows = self._rows[variant] = array("I")
+            self._number[variant] = len(self._names)
+            self._names.append(variant)
+        self.iters[variant] = len(rows) + 1
+        rows.append(len(self._ticks))
+        self._vi.append(self._number[variant])
+        self._pre.append(NO_PROBE if pre is None else pre)
+        self._ticks.append(ticks)
+        self._post.append(NO_PROBE if post is None else post)
+        self._line.append(line)
+        self._epoch.append(-1 if epoch is None else epoch)
+
+    def _sample(self, k):
+        v = self._names[self._vi[k]]
+        pre, post, epoch = self._pre[k], self._post[k], self._epoch[k]
+        return Sample(v, bisect.bisect_left(self._rows[v], k) + 1,
+                      None if pre == NO_PROBE else pre, self._ticks[k],
+                      None if post == NO_PROBE else post, self._line[k],
+                      None if epoch < 0 else epoch)
+
+    @property
+    def samples(self):
+        return SampleView(self)
+
+    @property
+    def by_variant(self):
+        """variant -> its samples, in log order."""
+        return {v: SampleView(self, rows) for v, rows in self._rows.items()}
 
     def samples_of(self, variant):
-        return list(self.by_variant.get(variant, ()))
+        rows = self._rows.get(variant)
+        return list(SampleView(self, rows)) if rows is not None else []
+
+    def add_use(self, variant, epoch, ticks, line):
+        if variant not in self._use_names:
+            self._use_names.append(variant)
+        self._use_vi.append(self._use_names.index(variant))
+        self._use_epoch.append(-1 if epoch is None else epoch)
+        self._use_ticks.append(ticks)
+        self._use_line.append(line)
+
+    @property
+    def uses(self):
+        """The use lines as Use objects, in log order."""
+        return [Use(self._use_names[i], None if e < 0 else e, t, n) for i, e, t, n in
+                zip(self._use_vi, self._use_epoch, self._use_ticks, self._use_line)]
+
+    def use_ticks(self, variant):
+        """The ticks of variant's use lines, in log order."""
+        names = self._use_names
+        return [t for j, t in zip(self._use_vi, self._use_ticks) if names[j] == variant]
+
+    def column(self, variant, what):
+        """One figure ("ticks", "pre" or "post") of each sample of variant,
+        in log order, those the lines do not give left out: an array, 8
+        bytes a figure, as the pass keeps them."""
+        rows = self._rows.get(variant, ())
+        col = {"ticks": self._ticks, "pre": self._pre, "post": self._post}[what]
+        return array("Q", (col[k] for k in rows if col[k] != NO_PROBE))
+
+    def rename_variants(self, name):
+        """Every sample's variant v called name(v) from now on."""
+        self._use_names = [name(v) for v in self._use_names]
+        names = [name(v) for v in self._names]
+        merged = list(dict.fromkeys(names))
+        number = {v: i for i, v in enumerate(merged)}
+        if len(merged) != len(names):
+            # Two names become one: their samples merge, in log order.
+            self._vi = array("I", (number[names[i]] for i in self._vi))
+            self._rows = {v: array("I") for v in merged}
+            for k, i in enumerate(self._vi):
+                self._rows[merged[i]].append(k)
+        else:
+            self._rows = {name(v): rows for v, rows in self._rows.items()}
+        self._names, self._number = merged, number
 
     @property
     def has_data(self):
@@ -357,6 +489,7 @@ class Machine:
         self.cycles = []                # "cycles" lines: per pass and variant
         self.scrub = []                 # suite=scrub's steps, as dicts
         self.done = None                # failures count from "done:"
+        self.interrupted = None         # (by, percent): "done: interrupted by ..."
         self.complete = None            # "halting" / "rebooting"
         self.kinds = set()              # line kinds seen
         self.cur_pass = None
@@ -366,6 +499,7 @@ class Machine:
         self.answers = []               # answer.Answer, in log order
         self.answers_from = None        # "log", or "pagebench-decide" (decided.py)
         self.bottoms = []               # bottom.BottomLine, in log order
+        self.decide_refused = None      # why pagebench-decide refused its figures
 
     # -- facts -----------------------------------------------------------
     @property
@@ -397,6 +531,17 @@ class Machine:
     @property
     def truncated(self):
         return self.done is None
+
+    @property
+    def incomplete(self):
+        """Why the run's figures are not all it meant to measure, or None:
+        its done: line says it was cut short, or a pagebench log has none
+        (Jan's 2021 format has no done: line to miss)."""
+        if self.interrupted:
+            return "interrupted by %s at %d%% of the run" % self.interrupted
+        if self.done is None and self.format == "pagebench":
+            return "no \"done:\" line (cut off or reset)"
+        return None
 
     @property
     def has_data(self):
@@ -744,8 +889,7 @@ class Reader:
             if variant in ("pre", "post"):
                 self.skip(lineno, "value line without a variant")
                 return
-            p.add_sample(Sample(variant, None, int(g[0], 16),
-                                int(g[2], 16), int(g[3], 16), lineno, p.epoch))
+            p.add(variant, int(g[0], 16), int(g[2], 16), int(g[3], 16), lineno, p.epoch)
         elif kind == "epoch":
             # It names its pass: the passes take turns, an epoch at a time.
             name = PASS_IDS.get(g[1])
@@ -760,7 +904,7 @@ class Reader:
             if p is None:
                 self.skip(lineno, "use line outside a pass")
             else:
-                p.uses.append(Use(g[0], p.epoch, int(g[1], 16), lineno))
+                p.add_use(g[0], p.epoch, int(g[1], 16), lineno)
         elif kind == "stat":
             self.stat_line(g, lineno)
         elif kind == "ratio":
@@ -890,7 +1034,7 @@ class Reader:
         elif kind == "scrub":
             p = cur.get_pass("scrub", scrub_pass_name(int(g[1]), g[2]), lineno)
             # The step's time is the wall time; it has no probes.
-            p.add_sample(Sample(g[0], None, None, int(g[5]), None, lineno))
+            p.add(g[0], None, int(g[5]), None, lineno)
             p.bytes = int(g[4])
             cur.scrub.append({"variant": g[0], "cpus": int(g[1]), "node": g[2],
                               "rep": int(g[3]), "bytes": int(g[4]),
@@ -960,7 +1104,8 @@ class Reader:
         elif kind == "runtime":
             f["runtime"] = {"ms": int(g[0]), "ticks": int(g[1], 16)}
         elif kind == "done":
-            cur.done = int(g[0])
+            cur.done = int(g[2])
+            cur.interrupted = (g[0], int(g[1])) if g[0] else None
             cur.cur_pass = cur.cur_block = None
         elif kind == "complete":
             cur.complete = g[0]
@@ -978,9 +1123,11 @@ class Reader:
         def fig(x):
             return None if x == "?" else float(x)
         p = cur.get_pass(suite, name, lineno)
+        # Names and words interned: a large log repeats them thousands of times.
+        variant, metric = sys.intern(variant), sys.intern(metric)
         p.stats[(variant, metric)] = Stat(
             variant, metric, int(g[4]), int(g[5]), int(g[6]), float(g[7]),
-            fig(g[8]), fig(g[9]), g[10], g[11], lineno)
+            fig(g[8]), fig(g[9]), sys.intern(g[10]), sys.intern(g[11]), lineno)
         p.add_variant(variant)
 
     def ratio_line(self, g, lineno):
@@ -994,8 +1141,9 @@ class Reader:
         def fig(x):
             return None if x == "?" else float(x)
         p = self.cur.get_pass(g[0], name, lineno)
-        p.ratios[(g[2], g[3])] = Ratio(g[2], g[3], int(g[4]), float(g[5]),
-                                       fig(g[6]), fig(g[7]), lineno)
+        v, ref = sys.intern(g[2]), sys.intern(g[3])
+        p.ratios[(v, ref)] = Ratio(v, ref, int(g[4]), float(g[5]),
+                                   fig(g[6]), fig(g[7]), lineno)
 
     def strings_line(self, kind, m, g, lineno):
         """A line of suite=strings (docs/log-format.md, "The strings suite")."""
@@ -1031,8 +1179,8 @@ class Reader:
         else:
             key = g[1] if kind == "strings_zero" else int(g[1])
             cur.cur_block.add(StrFigures(
-                g[0], key, float(g[2]), float(g[3]),
-                [float(x) for x in g[4].split(",")], lineno))
+                sys.intern(g[0]), key, float(g[2]), float(g[3]),
+                array("d", map(float, g[4].split(","))), lineno))
 
     def close(self):
         cur = self.cur

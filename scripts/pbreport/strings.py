@@ -483,7 +483,7 @@ def machine_json(m):
          "label": b.label, "zero_calls": b.zero_calls, "zero_n": b.zero_n,
          "overhead": {str(k): v for k, v in b.overhead.items()},
          "figures": [{"variant": f.variant, "key": f.key, "min": f.min,
-                      "median": f.median, "values": f.values, "line": f.line}
+                      "median": f.median, "values": list(f.values), "line": f.line}
                      for f in sorted(b.figures.values(), key=lambda f: f.line)]}
         for b in blocks(m)]}
 

@@ -8,7 +8,7 @@ from . import facts as F
 from . import picks
 from . import scrub
 from . import strings as S
-from .answer import PAGE
+from .answer import PAGE, ZERO_NS
 from .parse import PASS_IDS, pass_bytes, pass_label
 from .stats import min_p
 # The cell and number formats every text report shares (textfmt.py).
@@ -18,8 +18,14 @@ from .textfmt import interval_text, num, pct, pval, sig_text, table  # noqa: F40
 # -- summary ---------------------------------------------------------------
 
 def summary(machines, alpha, tie=S.DEFAULT_TIE):
-    out = []
+    return "\n".join(summary_parts(machines, alpha, tie))
+
+
+def summary_parts(machines, alpha, tie=S.DEFAULT_TIE):
+    """summary's text a machine at a time, to be joined by newlines, so
+    that a large log's whole report is never held at once."""
     for m in machines:
+        out = []
         out.append("== %s" % m.name)
         w = max(len(k) for k, _ in F.facts(m))
         for k, v in F.facts(m):
@@ -35,7 +41,7 @@ def summary(machines, alpha, tie=S.DEFAULT_TIE):
         if strings:
             out += ["", strings] + strings_answer_lines(m)
         out.append("")
-    return "\n".join(out)
+        yield "\n".join(out)
 
 
 def variant_lines(m):
@@ -208,6 +214,8 @@ def judged(m, c, row):
 def figure_text(a, name, ns, gbps):
     if ns is None:
         return name
+    if not ns:
+        return "%s %s" % (name, ZERO_NS)
     if a.per_call:
         return "%s %.1f ns/call" % (name, ns)
     return "%s %.1f ns/page %.2f GB/s" % (name, ns, gbps)

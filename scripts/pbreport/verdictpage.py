@@ -32,6 +32,9 @@ def header(m, answers):
     _, host = runinfo.host(m)
     worth = sorted({a.worth_pct for a in answers})
     out = ["== %s" % m.name]
+    # A run cut short: said first, on standard output, whatever -q says.
+    if m.incomplete:
+        out += wrap("incomplete", m.incomplete)
     out += wrap("cpu", runinfo.cpu_text(m))
     out += wrap("ran", "%s; %s" % (host, runinfo.runs_on_text(m)))
     out += wrap("plan", "pagebench %s, %s; worth acting on: %s" % (
@@ -51,7 +54,8 @@ def header(m, answers):
 def screen(m, kernel=None, functions=None):
     """The lines of machine m's screen."""
     if not m.answers:
-        return wrap("", "== %s: %s" % (m.name, decided.no_answers_line(m)[len(m.name) + 2:]))
+        return wrap("", "== %s: %s" % (m.name, decided.no_answers_line(m)[len(m.name) + 2:])) + \
+            (wrap("incomplete", m.incomplete) if m.incomplete else [])
     answers, bottoms = only(m, kernel, functions)
     head = header(m, answers or m.answers)
     if not answers:

@@ -496,6 +496,29 @@ static void test_price(void)
 	       "answer.price_text", "%s", line);
 }
 
+/*
+ * A vector routine's figure near the top of 64 bits plus its vector price
+ * stays the largest (lib/sat.h): wrapped, it became a few ticks, and the
+ * slowest routine the one to switch to.
+ */
+static void test_fpu_saturates(void)
+{
+	struct answer_run run = cpu_run;
+	struct answer_pick pk = pick(RULE_LINUX, "clear_page", "stosb");
+	struct pass p = { 0 };
+	struct answer a = { 0 };
+	bool decided;
+
+	run.price = (struct vector_price){ .measured = true, .ticks = 60, .lo = 58, .hi = 62,
+					   .held_ticks = 10, .window_bytes = 1u << 20 };
+	add(&p, OP_CLEAR, "stosb", 100000, 0, E, 0);
+	add(&p, OP_CLEAR, "avx_t", UINT64_MAX - 1000, 0, E, 0);
+	decided = decide(&run, &pk, ANSWER_CLEAR_PAGE, PASS_L1, &p, &a);
+	result(!decided || a.action != ANSWER_SWITCH, "answer.fpu_cost_saturates",
+	       "action=%d routine=%s ratio=%llu", a.action, rname(&a),
+	       (unsigned long long)a.ratio.median);
+}
+
 /* The first flags line of a cpuinfo file, or NULL where the file is not there. */
 static char *flags_of(const char *path)
 {
@@ -769,6 +792,7 @@ int main(void)
 	test_hot_cold();
 	test_none();
 	test_price();
+	test_fpu_saturates();
 	test_picks();
 	test_running();
 	return check_exit();

@@ -324,10 +324,37 @@ static void test_scrub(void)
 	       "action=%d", ans.nx ? (int)ans.xrec[0].a.action : -1);
 }
 
+/*
+ * Four figures of 2^62 in one class sum past INT64_MAX: the total stays
+ * at the top (lib/sat.h), so the pick is the slowest and the answer
+ * switches; wrapped, it summed to 0 and the pick looked the fastest.
+ */
+static void test_sums_saturate(void)
+{
+	int64_t big[REPS], small[REPS];
+	const struct answer_x *x;
+
+	for (unsigned int r = 0; r < REPS; r++)
+		big[r] = INT64_C(1) << 62, small[r] = 1000;
+	begin("stosb");
+	for (unsigned int i = 0; i < 4; i++) {
+		answer_strings_add(MODE_TPUT, 16 + i, string_index(STRING_MEMSET, "stosb"),
+				   big, REPS);
+		answer_strings_add(MODE_TPUT, 16 + i, string_index(STRING_MEMSET, "stosq"),
+				   small, REPS);
+	}
+	answers_strings(&ans, 1);
+	x = rec(ANSWER_MEMSET, "tput", 16);
+	result(x && x->a.action == ANSWER_SWITCH && x->routine &&
+	       !strcmp(x->routine, "stosq"), "answer_strings.sums_saturate", "%s",
+	       x ? line_of(x) : "no record");
+}
+
 int main(void)
 {
 	test_classes();
 	test_strings();
 	test_scrub();
+	test_sums_saturate();
 	return check_exit();
 }

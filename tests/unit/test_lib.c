@@ -15,6 +15,7 @@
 #include <string.h>
 #include "cpu/cpu.h"
 #include "lib/fmt.h"
+#include "lib/sat.h"
 #include "lib/sort.h"
 #include "harness/options/options.h"
 #include "harness/options/internal.h"	/* the table's rows, for their defaults */
@@ -1541,6 +1542,22 @@ static bool i64_equal(const int64_t *a, const int64_t *b, unsigned int n)
 	return !memcmp(a, b, n * sizeof(*a));
 }
 
+/* Sums that stop at the type's ends (lib/sat.h), and are exact below them. */
+static void test_sat(void)
+{
+	result(sat_add_u64(UINT64_MAX - 1, 1) == UINT64_MAX &&
+	       sat_add_u64(UINT64_MAX - 1, 2) == UINT64_MAX &&
+	       sat_add_u64(UINT64_MAX, UINT64_MAX) == UINT64_MAX &&
+	       sat_add_u64(40, 2) == 42, "lib.sat_add_u64", "%llu",
+	       (unsigned long long)sat_add_u64(UINT64_MAX - 1, 2));
+	result(sat_add_i64(INT64_MAX, INT64_MAX) == INT64_MAX &&
+	       sat_add_i64(INT64_MAX, 1) == INT64_MAX &&
+	       sat_add_i64(INT64_MIN, -1) == INT64_MIN &&
+	       sat_add_i64(INT64_MAX, INT64_MIN) == -1 &&
+	       sat_add_i64(-40, -2) == -42, "lib.sat_add_i64", "%lld",
+	       (long long)sat_add_i64(INT64_MAX, 1));
+}
+
 static void test_sort(void)
 {
 	/* Values past 2^63 show a sort that compares as signed. */
@@ -1598,6 +1615,7 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_fmt();
 	test_sort();
+	test_sat();
 	test_options_basic();
 	test_options_passes();
 	test_options_variants();
