@@ -197,8 +197,10 @@ $(B)/bin/pagebench-cpuid: $(B)/h/tools/pagebench-cpuid.o $(TOOLS_COMMON)
 	$(Q)$(CC) -o $@ $^
 
 # The answer of a log without answer lines, by the run's own engine (scripts/pagebench-report).
-$(B)/bin/pagebench-decide: $(B)/h/tools/pagebench-decide.o $(B)/h/tools/answer_lines.o \
-	$(B)/h/tools/decide_combine.o $(HARNESS_LIB)
+# pagebench-decide's other parts, which tests/fuzz/decide.c takes with its main file.
+DECIDE_PARTS := tools/answer_lines.c tools/decide_combine.c
+$(B)/bin/pagebench-decide: $(B)/h/tools/pagebench-decide.o \
+	$(patsubst %.c,$(B)/h/%.o,$(DECIDE_PARTS)) $(HARNESS_LIB)
 	@mkdir -p $(dir $@)
 	$(call stage,tools)
 	$(Q)$(CC) -o $@ $^
@@ -322,7 +324,8 @@ $(FUZZ)/libharness.a: $(patsubst %.c,$(FUZZ)/%.o,$(HARNESS_C)) $(VARIANT_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(SAN)/bin/fuzz-%: $(SAN)/tests/fuzz/%.o $(SAN)/tests/fuzz/run_seeds.o $(SAN)/libharness.a
+$(SAN)/bin/fuzz-%: $(SAN)/tests/fuzz/%.o $(SAN)/tests/fuzz/run_seeds.o \
+		$(patsubst %.c,$(SAN)/%.o,$(DECIDE_PARTS)) $(SAN)/libharness.a
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) -o $@ $^
 
@@ -330,7 +333,8 @@ $(SAN)/bin/pagebench-linux: $(patsubst %.c,$(SAN)/%.o,$(wildcard linux/*.c)) $(S
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) -o $@ $^
 
-$(FUZZ)/bin/%: $(FUZZ)/tests/fuzz/%.o $(FUZZ)/libharness.a
+$(FUZZ)/bin/%: $(FUZZ)/tests/fuzz/%.o $(patsubst %.c,$(FUZZ)/%.o,$(DECIDE_PARTS)) \
+		$(FUZZ)/libharness.a
 	@mkdir -p $(dir $@)
 	$(CLANG) $(SANFLAGS) -fsanitize=fuzzer -o $@ $^
 

@@ -668,7 +668,7 @@ bool rule_flag_not_shown(const char *flag)
 }
 
 bool rule_running_linux(struct rule_running *r, const char *release,
-			const char *flags)
+			const char *flags, bool shows_all)
 {
 	unsigned int i, j, k;
 
@@ -687,7 +687,7 @@ bool rule_running_linux(struct rule_running *r, const char *release,
 			;
 		if (j < r->nflags || r->nflags == RULE_RUNNING_FLAGS)
 			continue;
-		if (rule_flag_not_shown(name)) {
+		if (!shows_all && rule_flag_not_shown(name)) {
 			for (j = 0; j < r->nnot_shown && !str_eq(r->not_shown[j], name); j++)
 				;
 			if (j == r->nnot_shown && r->nnot_shown < RULE_RUNNING_FLAGS)

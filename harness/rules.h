@@ -156,11 +156,13 @@ struct rule_running {
  * A running Linux from its release and the words of a /proc/cpuinfo
  * "flags" line (its flags in lower case: "rep_good", "erms"; a flag not
  * there is clear, but for those Linux never shows, which stay the
- * rules'). False where the release starts with no version.
+ * rules'); shows_all: the flags come from a source that knows them all
+ * (the module's boot_cpu_has()), none left to the rules. False where the
+ * release starts with no version.
  */
 bool rule_flag_not_shown(const char *flag);
 bool rule_running_linux(struct rule_running *r, const char *release,
-			const char *flags);
+			const char *flags, bool shows_all);
 
 /*
  * The running kernel's pick for entry: rule_picks()'s for its version,

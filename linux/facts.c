@@ -216,7 +216,7 @@ bool linux_running_kernel(struct rule_running *r)
 		return false;
 	}
 	ok = cpuinfo_flags(path, &flags, why, sizeof(why));
-	if (ok && !rule_running_linux(r, u.release, flags)) {
+	if (ok && !rule_running_linux(r, u.release, flags, false)) {
 		snprintf(why, sizeof(why), "release %s has no version", u.release);
 		ok = false;
 	}

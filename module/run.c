@@ -62,7 +62,7 @@ static bool running_kernel(struct rule_running *r)
 {
 	unsigned int i;
 
-	if (!rule_running_linux(r, pbk_release(), "")) {
+	if (!rule_running_linux(r, pbk_release(), "", true)) {
 		out_line("linux kernel_flags unknown (release %s has no version)", pbk_release());
 		return false;
 	}

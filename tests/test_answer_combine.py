@@ -44,6 +44,8 @@ def combine(text):
                           text=True, timeout=60)
 
 
+GROUPS = ("report",)
+
 class AnswerCombine(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

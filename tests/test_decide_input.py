@@ -39,6 +39,8 @@ def with_line(prefix, line):
     return "\n".join(out) + "\n"
 
 
+GROUPS = ("report",)
+
 class DecideInput(unittest.TestCase):
     def setUp(self):
         if not os.access(DECIDE, os.X_OK):
@@ -153,4 +155,4 @@ class ReportOnARefusal(unittest.TestCase):
         self.assertIn("absurd.log: no answers: pagebench-decide refused its figures",
                       r.stderr)
         self.assertRegex(r.stdout, r"== epyc-linux-cpu-2026-11-30.log\n(.*\n)*answers: "
-                         r"made by build/bin/pagebench-decide")
+                         r"made by pagebench-decide")

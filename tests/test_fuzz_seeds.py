@@ -23,6 +23,8 @@ def sanitized_env():
     return env
 
 
+GROUPS = ("report", "house")
+
 class FuzzSeeds(unittest.TestCase):
     def inputs(self, target):
         seeds = glob.glob(os.path.join(ROOT, "build", "seeds", target, "*"))

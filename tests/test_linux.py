@@ -324,17 +324,20 @@ class LinuxRunner(unittest.TestCase):
                          {(fn, p) for fn in ("clear_page", "clear_pages")
                           for p in ("l1", "l1f")
                           if any(a[0] == fn for a in answers)})
-        # pagebench-linux cannot time kernel_fpu_begin/end: fpu=? on exactly
-        # the routines that need vector registers (the tables' regs column).
-        vec = {(r["op"], r["name"]) for r in table_rows() if r["regs"] == "VEC"}
-        self.assertEqual({(a[10], a[17]) for a in answers if a[10] != "-"},
-                         {(a[10], "?" if ("clear", a[10]) in vec else None)
-                          for a in answers if a[10] != "-"})
-        self.assertIn("?", {a[17] for a in answers}, "no vector routine named: nothing checked")
+        # pagebench-linux measures the vector price (its vector_price line):
+        # price= on exactly the routines that need vector registers (the
+        # tables' regs column), never fpu=.
+        self.assertRegex(r.first("vector_price"), r" ticks=\d+ lo=\d+ hi=\d+")
+        vec = {(r_["op"], r_["name"]) for r_ in table_rows() if r_["regs"] == "VEC"}
+        self.assertEqual({(a[10], a[18] is not None) for a in answers
+                          if a[10] != "-" and a[15] is not None},
+                         {(a[10], ("clear", a[10]) in vec) for a in answers
+                          if a[10] != "-" and a[15] is not None})
+        self.assertEqual({a[17] for a in answers}, {None})
         for a in answers:
             (fn, pas, _, _, kernel, versions, entry, pick, assuming, action, routine,
-             ratio, lo, hi, epochs, pick_ns, routine_ns, fpu, worth, need, why, alike,
-             drift_first, drift_last) = a
+             ratio, lo, hi, epochs, pick_ns, routine_ns, fpu, price, worth, need, why,
+             alike, drift_first, drift_last, unpriced, unpriced_ratio) = a
             with self.subTest(answer=a):
                 self.assertEqual(worth, "2.5")
                 if routine == "-":

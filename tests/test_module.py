@@ -266,9 +266,11 @@ class ClearPlan(ModuleBoot):
         at = [i for i, k in enumerate(kinds) if k == "answer"]
         self.assertEqual(at, list(range(at[0], at[-1] + 1)), "the answer lines together")
         self.assertLess(kinds.index("module_windows"), at[0])
-        self.assertEqual(kinds[at[-1] + 1:], ["runtime", "done"])
+        after = kinds[at[-1] + 1:]
+        self.assertEqual([k for k in after if not k.startswith("bottom")], ["runtime", "done"])
+        self.assertTrue(after[0].startswith("bottom"), "the bottom lines follow the answers")
         # Groups: fn pass sizes(2) kernel versions entry pick assuming action routine
-        # ratio lo hi epochs pick_ns routine_ns fpu worth need why.
+        # ratio lo hi epochs pick_ns routine_ns fpu price worth need why ....
         questions = [a[:7] for a in answers]
         self.assertEqual(len(questions), len(set(questions)), "one line per question")
         self.assertEqual({a[1] for a in answers}, {"l1", "l3"})
@@ -308,8 +310,9 @@ class ClearPlan(ModuleBoot):
             with self.subTest(answer=a):
                 if runs_on != "cpu":
                     self.assertEqual(a[9], "none")
+                self.assertIsNone(a[17], "no fpu=: the vector_price line's price= instead")
                 if a[10] != "avx_t":
-                    self.assertIsNone(a[17], "fpu= only on a vector routine")
+                    self.assertIsNone(a[18], "price= only on a vector routine")
                     continue
                 named += 1
                 pages = sizes[a[1]] // 4096
@@ -317,8 +320,12 @@ class ClearPlan(ModuleBoot):
                 add = max(0, pages * entry - windows * held)
                 d = khz * pages
                 ns10 = (add * 100000 + d // 2) // d
-                self.assertEqual(a[17], "%d.%dns" % divmod(ns10, 10))
-        self.assertGreater(named, 0, "no answer names avx_t: its fpu= went unchecked")
+                self.assertEqual(a[18], "%d.%d" % divmod(ns10, 10))
+        self.assertGreater(named, 0, "no answer names avx_t: its price= went unchecked")
+        # The price is the module's own fpu lines, summed, as its vector_price line says.
+        price = grammar.compiled("vector_price").match(b.first("vector_price")).groups()
+        self.assertEqual((price[1], int(price[6]), int(price[9]), int(price[10])),
+                         ("module", entry // 100, held // 100, window))
 
 class CopyPlan(ModuleBoot):
     ROW = "module-copy"

@@ -66,6 +66,8 @@ def every_value(text, digit):
     return re.sub(r"(?<=[=: ,.x/(-])\d+", lambda m: digit * len(m.group(0)), text)
 
 
+GROUPS = ("report",)
+
 class ExtremeFigures(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -103,10 +105,10 @@ class ExtremeFigures(unittest.TestCase):
                     self.assertTrue(r.stdout, r.stderr[-3000:])
 
     def test_zero_ns_shown_as_such(self):
-        """pick_ns=0.0: what summary, verdict --explain, --format commit
-        and html show of it."""
-        for cmd in (["summary"], ["verdict", "--explain"], ["verdict", "--format", "commit"],
-                    ["html"]):
+        """pick_ns=0.0: what summary and verdict --explain show of it (the
+        commit block and the HTML page show no answer's ns of a log
+        without bottom lines: the matrix, drawn by the engine, has none)."""
+        for cmd in (["summary"], ["verdict", "--explain"]):
             with self.subTest(cmd=" ".join(cmd)):
                 r = self.report(*cmd, "-q", self.logs["zero"])
                 self.assertEqual(r.returncode, 0, r.stderr[-3000:])

@@ -455,7 +455,7 @@ static void running_words(char *const *w, unsigned int nw)
 			   (*c == '-' && !strcmp(flags, "-"))))
 			fail("running: flags= takes lower-case names, comma-separated", flags);
 	}
-	if (!rule_running_linux(&m.running, release, strcmp(flags, "-") ? flags : ""))
+	if (!rule_running_linux(&m.running, release, strcmp(flags, "-") ? flags : "", false))
 		fail("running: release= starts with no version", release);
 	m.has_running = true;
 }

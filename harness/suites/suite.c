@@ -123,6 +123,25 @@ static uint64_t due(const struct pass_state *ps, uint64_t span, unsigned int npa
 }
 
 /*
+ * What time= bought: where passes stopped at INTERVAL_EPOCHS_MAX epochs
+ * with questions still open and the run ended before its budget, a longer
+ * time= would buy nothing more; a note says so, and what would decide
+ * them (docs/running.md, "time=").
+ */
+static void capped_note(const struct suite_run *s, const struct budget_pass *bp,
+			unsigned int n, uint64_t elapsed, uint64_t budget)
+{
+	unsigned int k, capped = 0;
+
+	for (k = 0; k < n; k++)
+		capped += bp[k].stop == EPOCH_STOP_EPOCHS && bp[k].open;
+	if (capped && elapsed < budget)
+		out_line("note: time=%lums: the run ended after %lu ms, %u passes at %u epochs with questions still open: a longer time= buys them nothing; narrow the run (variants=PICK,ROUTINE) to decide them",
+			 (unsigned long)s->p->time_ms, (unsigned long)(elapsed / s->ticks_per_ms),
+			 capped, INTERVAL_EPOCHS_MAX);
+}
+
+/*
  * time=: the passes take turns as the run's time budget says
  * (harness/budget.h), from the start of the suite: first round, pairs of
  * epochs, the passes furthest from what their open questions need first;
@@ -169,6 +188,7 @@ static void spend_time(struct suite_run *s, struct pass_state *ps, unsigned int 
 		if (!op_runs(s, ps[next].op))
 			bp[next].stop = EPOCH_STOP_REPS;
 	}
+	capped_note(s, bp, n, elapsed, budget);
 }
 
 /*

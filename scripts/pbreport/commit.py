@@ -97,8 +97,9 @@ def cell_row(pass_id, c):
     if c is None or c.ratio is None:
         return "  %-5s %9s %9s  %s" % (pass_id, "-", "-", "not measured")
     s = c.saving_pct
-    ns = ("%9.1f %9.1f" % (c.pick_ns, c.routine_ns)) if c.pick_ns is not None \
-        else "%9s %9s" % ("-", "-")
+    # A figure of 0 ns is no measurement (a TSC rate the engine cannot use): "0?".
+    ns = ("%9s %9s" % tuple("%.1f" % x if x else "0?" for x in (c.pick_ns, c.routine_ns))) \
+        if c.pick_ns is not None else "%9s %9s" % ("-", "-")
     return "  %-5s %s  %5.1f%% [%.1f, %.1f] %s" % (pass_id, ns, s.median, s.lo, s.hi,
                                                   c.verdict)
 

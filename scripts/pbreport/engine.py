@@ -59,11 +59,16 @@ def lines_of(answers, bottoms):
 
 def matrix(answers, bottoms, rows):
     """The matrix of these lines, at most rows lines of 100 columns; []
-    where there is no answer line."""
+    where there is no answer line. Lines the engine refuses (a log's own
+    figures out of its ranges) give the one line that says so, not the
+    report's end."""
     if not answers or rows < 1:
         return []
     text = "machine m\n" + "\n".join(lines_of(answers, bottoms)) + "\n"
-    out = run(["--matrix", str(min(rows, 1000))], text).splitlines()
+    try:
+        out = run(["--matrix", str(min(rows, 1000))], text).splitlines()
+    except EngineError as e:
+        return ["no matrix: %s" % str(e).splitlines()[-1][:200]]
     return out[1:]
 
 

@@ -553,7 +553,7 @@ static void running_case(const char *name, const char *path, const char *want_cl
 		return;
 	}
 	rule_facts_init(&facts, &d, FACT_UNKNOWN);
-	result(rule_running_linux(&r, "6.18.44-fc-v1045", flags) &&
+	result(rule_running_linux(&r, "6.18.44-fc-v1045", flags, false) &&
 	       r.version.n == 3 && r.version.part[0] == 6 && r.version.part[1] == 18 &&
 	       r.version.part[2] == 44 &&
 	       rule_pick_running(&r, "clear_page", &facts, &c) &&
@@ -581,7 +581,7 @@ static void test_running(void)
 	running_case("amd_zen5", "../shared/cpuinfo/AuthenticAMD-family1a-model02-zen5-vm.txt",
 		     "stosb", "movsq");
 	/* The words themselves, not parts of others: "erms" is not in "perms". */
-	rule_running_linux(&r, "6.1", "fpu perms rep_good_not fsrm");
+	rule_running_linux(&r, "6.1", "fpu perms rep_good_not fsrm", false);
 	for (i = 0; i < r.nflags; i++) {
 		if (!strcmp(r.flag[i].flag, "REP_GOOD"))
 			rep_good = r.flag[i].value;
@@ -594,10 +594,10 @@ static void test_running(void)
 	       "REP_GOOD=%d ERMS=%d FSRM=%d", rep_good, erms, fsrm);
 	/* Before 5.4 the rules answer nothing; a release without a version is refused. */
 	rule_facts_init(&facts, &d, FACT_UNKNOWN);
-	result(rule_running_linux(&r, "4.19.0-27", "rep_good erms") &&
+	result(rule_running_linux(&r, "4.19.0-27", "rep_good erms", false) &&
 	       !rule_pick_running(&r, "clear_page", &facts, &p), "answer.running.before_5_4",
 	       "picked for 4.19");
-	result(!rule_running_linux(&r, "custom", "rep_good erms"), "answer.running.no_version",
+	result(!rule_running_linux(&r, "custom", "rep_good erms", false), "answer.running.no_version",
 	       "accepted a release without a version");
 	/*
 	 * FSRS, which /proc/cpuinfo never shows: an AMD CPU with FSRM under
@@ -609,21 +609,21 @@ static void test_running(void)
 	d.model = 2;
 	d.feats = 1ull << FEAT_FSRM | 1ull << FEAT_ERMS;
 	rule_facts_init(&facts, &d, FACT_UNKNOWN);
-	result(rule_running_linux(&r, "6.18.44-fc", "rep_good erms fsrm") &&
+	result(rule_running_linux(&r, "6.18.44-fc", "rep_good erms fsrm", false) &&
 	       r.nnot_shown == 1 && !strcmp(r.not_shown[0], "FSRS") &&
 	       rule_pick_running(&r, "memset", &facts, &p) && p.rule &&
 	       !strcmp(p.rule->variant, "stosb"), "answer.running.fsrs_from_rules",
 	       "not_shown=%u pick=%s", r.nnot_shown, p.rule ? p.rule->variant : "?");
 	d.feats = 1ull << FEAT_ERMS;	/* no FSRM: no FSRS, memset_orig */
 	rule_facts_init(&facts, &d, FACT_UNKNOWN);
-	result(rule_running_linux(&r, "6.18.44-fc", "rep_good erms") &&
+	result(rule_running_linux(&r, "6.18.44-fc", "rep_good erms", false) &&
 	       rule_pick_running(&r, "memset", &facts, &p) && p.rule &&
 	       !strcmp(p.rule->variant, "orig"), "answer.running.no_fsrs_orig",
 	       "pick=%s", p.rule ? p.rule->variant : "?");
 	d = (struct cpu_desc){ 0 };
 	rule_facts_init(&facts, &d, FACT_UNKNOWN);
 	/* 7.0 and on: clear_pages has a pick too, the range one. */
-	result(rule_running_linux(&r, "7.0.1", "rep_good erms") &&
+	result(rule_running_linux(&r, "7.0.1", "rep_good erms", false) &&
 	       rule_pick_running(&r, "clear_pages", &facts, &p) && p.rule &&
 	       !strcmp(p.rule->variant, "stosb_all"), "answer.running.clear_pages_7_0",
 	       "%s", p.rule ? p.rule->variant : "?");
