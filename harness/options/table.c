@@ -157,7 +157,10 @@ const struct option_def option_defs[] = {
 	  .what = "suites all, clear and copy: the whole run's time, 1s to "
 		  STR(TIME_MAX_S) "s, like 30s or 2000ms, shared between the passes by "
 		  "what they still need to decide (docs/method.md, \"One time "
-		  "budget\"); it wins over precision= and budget=; where no CPU "
+		  "budget\"); a pass stops at its cap of epochs (stop=epochs), so "
+		  "a run whose passes all reach it or settle ends sooner (a note: line "
+		  "says so): narrow it (variants=) to decide more; it wins over "
+		  "precision= and budget=; where no CPU "
 		  "runs this (runs_on tcg or emulator) its default is "
 		  STR(TIME_NOT_A_CPU_MS) "ms, the first round alone, whose figures "
 		  "advise nothing",
