@@ -330,15 +330,17 @@ unsigned int pass_placements(const struct plan *p, enum pass_id id)
 }
 
 /*
- * Pages from one placement to the next: the 2021 region's share (nr/2
- * pages to clear, nr/4 each way to copy), at most PLACEMENT_MAX_BYTES
- * to clear; a call's bytes are that less a guard page.
+ * Pages from one placement to the next, a call's bytes and a guard page:
+ * to clear, a huge page; to copy, the 2021 region's share (nr/4 each
+ * way), at most PLACEMENT_MAX_BYTES / 2.
  */
 static size_t placement_pages(const struct plan *p, enum pass_id id, enum op op)
 {
-	size_t share = (op == OP_COPY ? p->nr[id] / 4 : p->nr[id] / 2) / PLACEMENTS;
-	size_t most = (op == OP_COPY ? PLACEMENT_MAX_BYTES / 2 : PLACEMENT_MAX_BYTES) / PAGE;
+	size_t share = p->nr[id] / 4 / PLACEMENTS;
+	size_t most = PLACEMENT_MAX_BYTES / 2 / PAGE;
 
+	if (op == OP_CLEAR)
+		return HUGE_PAGE_BYTES / PAGE + 1;
 	return share < most ? share : most;
 }
 

@@ -97,13 +97,16 @@ size_t pass_bytes(const struct plan *p, enum pass_id id, enum op op);
 
 /*
  * The L3 and MEM passes with stats: a call clears (copies) one of
- * PLACEMENTS placements in turn, each the 2021 region's share, at most
- * PLACEMENT_MAX_BYTES to clear (docs/method.md, "Placements"); 1 for
+ * PLACEMENTS placements in turn (docs/method.md, "Placements"); 1 for
  * every other pass, and where the cache is too small for placements of
- * 2 pages or more to copy.
+ * 2 pages or more to copy. A copy's placement is the 2021 region's
+ * share, at most PLACEMENT_MAX_BYTES / 2 each way; a clear's is a huge
+ * page, HUGE_PAGE_BYTES: what clear_pages() exists for (a 2 MiB fault,
+ * clear_huge_page()), and clear_page() called 512 times over it.
  */
 #define PLACEMENTS		32u
 #define PLACEMENT_MAX_BYTES	(8u << 20)
+#define HUGE_PAGE_BYTES		(2u << 20)
 unsigned int pass_placements(const struct plan *p, enum pass_id id);
 
 /*

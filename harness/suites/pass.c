@@ -145,17 +145,22 @@ static unsigned int rep_order(const struct suite_run *s, const struct pass_state
 
 /*
  * Call number k's slot and its share of fill (nr pages): with
- * placements, placement k % placements of the layout and the same share
- * of fill, twice what a call clears, as in 2021; else slot 0 and the
- * whole of fill.
+ * placements, placement k % placements of the layout and a share of
+ * fill twice what a call clears, as in 2021, the shares taken in turn
+ * and wrapping round fill where they do not all fit (a huge page's is 4
+ * MiB: eight of them in a 32 MiB L3); else slot 0 and the whole of fill.
  */
 static struct layout call_slot(const struct pass_state *ps, unsigned long k,
 			       uint8_t **fill, size_t *nr)
 {
 	unsigned int at = ps->placements > 1 ? (unsigned int)(k % ps->placements) : 0;
+	size_t shares;
 
 	*nr = ps->placements > 1 ? 2 * ps->l.stride / PAGE : ps->nr;
-	*fill = ps->fill + (size_t)at * *nr * PAGE;
+	if (*nr > ps->nr)
+		*nr = ps->nr;
+	shares = *nr ? ps->nr / *nr : 1;
+	*fill = ps->fill + (size_t)(at % (shares ? shares : 1)) * *nr * PAGE;
 	return layout_slot(&ps->l, at);
 }
 
