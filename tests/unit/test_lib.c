@@ -559,9 +559,8 @@ static void test_plan_sizes(void)
 	/* A clear pass clears half the cache, a copy pass copies a quarter each way. */
 	expect_u("plan.bytes_l1_clear", pass_bytes(&p, PASS_L1, OP_CLEAR), 4 * 4096);
 	expect_u("plan.bytes_l1_copy", pass_bytes(&p, PASS_L1, OP_COPY), 2 * 4096);
-	/* With stats the MEM pass clears one of its placements a call (below). */
-	expect_u("plan.bytes_mem_clear", pass_bytes(&p, PASS_MEM, OP_CLEAR),
-		 (8192 / PLACEMENTS - 1) * 4096ull);
+	/* With stats the MEM pass clears one of its placements a call, a huge page (below). */
+	expect_u("plan.bytes_mem_clear", pass_bytes(&p, PASS_MEM, OP_CLEAR), HUGE_PAGE_BYTES);
 	expect_u("plan.bytes_hot_copy", pass_bytes(&p, PASS_HOT, OP_COPY), 4096);
 	expect_u("plan.bytes_hot_clear", pass_bytes(&p, PASS_HOT, OP_CLEAR), 0);
 	plan_buffer_sizes(&p, &bs);
@@ -667,21 +666,22 @@ static void test_plan_placements(void)
 						    id == PASS_MEM ? PLACEMENTS : 1),
 			       "plan.placements_deep_passes_only", "%s: %u", passes[id].id,
 			       p.placements[id]);
-	/* L3 32 MiB: 4096 pages to clear in 2021, 128 a placement, less its guard. */
-	expect_u("plan.placement_l3_clear", pass_bytes(&p, PASS_L3, OP_CLEAR), 127 * 4096ull);
+	/* L3 32 MiB: a clear placement is a huge page whatever the cache; a copy's its share. */
+	expect_u("plan.placement_l3_clear", pass_bytes(&p, PASS_L3, OP_CLEAR), HUGE_PAGE_BYTES);
 	expect_u("plan.placement_l3_copy", pass_bytes(&p, PASS_L3, OP_COPY), 63 * 4096ull);
 	expect_u("plan.placement_mem_copy", pass_bytes(&p, PASS_MEM, OP_COPY), 127 * 4096ull);
 	plan_buffer_sizes(&p, &bs);
-	/* The MEM pass's 32 placements of 256 pages tile its 2021 region; fill as in 2021. */
-	result(bs.work == (PLACEMENTS * 256 + 3 + EPOCH_SHIFT_PAGES) * 4096ull &&
+	/* 32 placements of a huge page and its guard page; fill as in 2021. */
+	result(bs.work == (PLACEMENTS * (HUGE_PAGE_BYTES / 4096 + 1) + 3 + EPOCH_SHIFT_PAGES) *
+			  4096ull &&
 	       bs.fill == (16384 + EPOCH_SHIFT_PAGES) * 4096ull,
 	       "plan.placements_work_area", "work=%zu fill=%zu", bs.work, bs.fill);
 
-	/* A 512 MiB L3 (this project's AMD VM under bhyve): each placement at most 8 MiB. */
+	/* A 512 MiB L3 (this project's AMD VM under bhyve): a copy's placement at most 8 MiB. */
 	d.l3.size_kib = 512 * 1024;
 	build(&p, NULL, &d, 8192 * MIB);
 	expect_u("plan.placement_capped_clear", pass_bytes(&p, PASS_MEM, OP_CLEAR),
-		 PLACEMENT_MAX_BYTES - 4096ull);
+		 HUGE_PAGE_BYTES);
 	expect_u("plan.placement_capped_copy", pass_bytes(&p, PASS_MEM, OP_COPY),
 		 PLACEMENT_MAX_BYTES / 2 - 4096ull);
 	plan_buffer_sizes(&p, &bs);
