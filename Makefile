@@ -205,7 +205,7 @@ $(B)/bin/pagebench-decide: $(B)/h/tools/pagebench-decide.o \
 	$(call stage,tools)
 	$(Q)$(CC) -o $@ $^
 
-# Whether the value stored changes the speed (docs/method.md, "The value stored").
+# Whether the value stored changes the speed (docs/method.md, "The peers' state").
 $(B)/bin/pagebench-store-value: $(B)/h/tools/pagebench-store-value.o $(HARNESS_LIB)
 	@mkdir -p $(dir $@)
 	$(call stage,tools)
