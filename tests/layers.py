@@ -1,0 +1,182 @@
+"""The layers of the C tree, as data: every source folder, what it holds,
+and what it may include (and so call).
+
+One row per folder, lowest layer first. A folder may include only itself
+and what its row names: a folder (every file in it), or one header, which
+also admits the symbols of its .c (a narrow interface into a folder the
+row does not name). tests/layout.py checks the tree against these rows;
+scripts/docs-layout writes docs/hacking.md's Layout table from them
+(tests/test_layout.py holds the two equal). Edit the rows here, never the
+table in the doc.
+
+Fields: folder (no trailing slash); holds, Markdown, the table's middle
+column; includes, folders and headers; notes, {entry: what the table says
+after it in parentheses}, None for after the whole list.
+"""
+import collections
+
+Layer = collections.namedtuple("Layer", "folder holds includes notes")
+Layer.__new__.__defaults__ = ({},)
+
+LAYERS = (
+    Layer('lib',
+          "formatting (`fmt`), the log's lines and their sinks (`out`),"
+          " the run's steps, failures and its one end hook (`run`), the"
+          ' sort, additions that saturate rather than wrap (`sat.h`), '
+          "the user-space programs' exit statuses (`status.h`)",
+          ()),
+    Layer('cpu',
+          'CPUID decoded into a CPU description (`cpu`), its log lines '
+          '(`describe`), CPUID on this CPU (`live`), the instructions '
+          '(`insn.h`)',
+          ('lib',)),
+    Layer('variants',
+          'the measured routines, one `.asm` per family, and their '
+          'tables: `clear.def`, `copy.def`, `strings.def`, whose rows '
+          'name their routines (row `sse2` of `clear.def` runs '
+          '`clear_sse2`, row `memset, stosb` of `strings.def` runs '
+          '`memset_stosb`), so adding a variant is its routine and one '
+          '`.def` line; the suites (`suites.def`) and passes '
+          '(`passes.def`) they run in, read by `passes`, which the '
+          "options name; a row that stands for a kernel's routine cites"
+          ' where it was read, and `tests/test_routines.py` compares '
+          'its instructions with the sequence recorded there '
+          '(`tests/fixtures/routines/`); `store.h`, the kinds of store',
+          ('cpu', 'lib')),
+    Layer('harness/options',
+          'the options, from a kernel command line or an argument '
+          'vector: `options.h` (all others see), `table` (every key, '
+          'the programs that take it, its parser, its default, written '
+          'once as a value the parser reads, and what --help says), '
+          '`parse` (the driver: defaults, words, and the checks and '
+          'defaults of `options_finish()`), `names` and `values` (the '
+          'value parsers), `help` (--help, from the table), `words` '
+          '(what they share); `internal.h` is private to the folder '
+          "(and `tests/unit/test_lib.c`, which checks the table's "
+          'defaults). Below the harness and the hosts, which include '
+          '`options.h`; above the suites and passes tables it names',
+          ('variants', 'cpu', 'lib')),
+    Layer('harness',
+          'the benchmark, compiled once per host: `host.h` (all it asks'
+          ' of the program it runs in), the plan, the timed call, '
+          'retiming disturbed samples and summing their cycles '
+          "(`sample`), `time=`'s one budget for a run (`budget`: which "
+          'pass goes next, and which stops) and the race of the '
+          'questions still open (`race`: which variants are still '
+          'measured), the summary, and the answer (`answer`: the one '
+          'decision, in integers, on the selection rules of `rules/` '
+          'evaluated by `rules` on the tables `scripts/rules2c` '
+          'generates), bottom lines of several runs and CPU groups '
+          'combined (`combine`: `pagebench-decide --combine`), and the '
+          'answer as text (`answer_matrix`: the matrix of pass × kernel'
+          " pick with each pick's bottom row, drawn once, here, for the"
+          " screen's answer page, pagebench-linux's terminal and "
+          '`pagebench-report verdict`)',
+          ('harness/options', 'variants', 'cpu', 'lib')),
+    Layer('harness/suites',
+          'the page suites (`suite.c` the driver, which lets the passes'
+          " take turns; `pass.c` one pass's epochs; `questions.c` the "
+          'questions `time=` races in a pass, from the kernel rules; '
+          "`copy_hot_cold.c` Ma Ling's copies; below them `call.c` the "
+          "timed call, `verify.c` the checks, `layout.c` the buffers' "
+          'slots; what they share in `suite_internal.h`), `scrub`, '
+          '`strings` (`strings.c` walks its blocks; `strings_time.c` '
+          'the timed batches, with their loops in `strings_loop.asm`; '
+          '`strings_verify.c` the checks of every byte; '
+          '`strings_lines.c` the report lines)',
+          ('harness', 'harness/options', 'variants', 'cpu', 'lib')),
+    Layer('kernel/lib',
+          'the freestanding C library (`memset`, `memcpy`)',
+          ()),
+    Layer('kernel/x86',
+          "the CPU's own: GDT, IDT and exception stubs (`trap`, "
+          '`isr.asm`), local APIC, page tables (`paging` pure, `map` '
+          'live), MSRs, APERF/MPERF, XSAVE, delays',
+          ('cpu', 'lib')),
+    Layer('kernel/acpi',
+          'ACPI tables: parsing (`tables`, pure) and reading them live '
+          '(`acpi`)',
+          ('kernel/x86', 'lib')),
+    Layer('kernel/time',
+          "the TSC's rate (`tsc`) and its reference clocks: HPET, PIT, "
+          'PM timer, AMD P-states',
+          ('kernel/acpi', 'kernel/x86', 'harness', 'harness/options', 'cpu', 'lib')),
+    Layer('kernel/efi',
+          'UEFI: taking over the firmware, its file system, the log '
+          'saved on the stick',
+          ('kernel/x86', 'kernel/lib', 'lib')),
+    Layer('kernel/boot',
+          'what the loader handed over: `boot_info`, the multiboot v1 '
+          'and v2 readers, the memory they describe (`mem`)',
+          ('kernel/efi', 'kernel/x86', 'lib')),
+    Layer('kernel/smp',
+          'every CPU of the MADT: bring-up (`smp`, `trampoline.asm`), '
+          'which to start (`plan`, pure), the CPU slots (`cpu`), calls '
+          '(`call`), stopping (`stop`), the watchdog, the self-tests',
+          ('kernel/boot', 'kernel/acpi', 'kernel/x86', 'kernel/lib', 'harness', 'harness/options', 'lib')),
+    Layer('kernel/screen',
+          "serial, VGA text, the framebuffer and the font, the screen's"
+          " layout, log window, progress and summary, the answer's "
+          'page, and the console that writes to all of them',
+          ('kernel/smp', 'kernel/efi', 'kernel/boot', 'kernel/x86', 'harness', 'variants', 'cpu', 'lib')),
+    Layer('kernel',
+          'the ring-0 host: `main.c` (reads top to bottom), `host.c` '
+          "(the harness's host interface), `exit.c`, `numa.c`",
+          ('kernel/screen', 'kernel/smp', 'kernel/boot', 'kernel/efi', 'kernel/time', 'kernel/acpi', 'kernel/x86', 'kernel/lib', 'harness/suites', 'harness', 'harness/options', 'cpu', 'lib')),
+    Layer('boot',
+          'nasm: the multiboot v1 and v2 headers, the 32→64-bit entry, '
+          'the UEFI entry; it fills the GDT pointer and the firmware '
+          'state that C owns, then calls `kmain()`',
+          ('kernel', 'kernel/efi', 'kernel/x86')),
+    Layer('linux',
+          'the user-space host, `build/bin/pagebench-linux`',
+          ('harness/suites', 'harness', 'harness/options', 'cpu', 'lib')),
+    Layer('module/compat',
+          'the C library headers the harness includes (`stdint.h` and '
+          "friends), from the kernel's types, for the module's build",
+          ()),
+    Layer('module',
+          'the host as a Linux kernel module, '
+          '`build/module/pagebench.ko`: `run.c` drives the harness and '
+          "includes none of the kernel's headers, the other files "
+          "include only the kernel's, `kernel.h` is all that passes "
+          'between them; `clear.def`, `copy.def`, `strings.def` are the'
+          " module's own variant rows (the running kernel's routines), "
+          'which its build appends to the tables of `variants/`; '
+          '`jump.asm` is the way back from a trap or an unload (setjmp '
+          'and longjmp); `Kbuild` builds it from the tree `make module`'
+          ' lays out under `build/module/`',
+          ('harness/suites', 'harness', 'harness/options', 'variants', 'cpu', 'lib')),
+    Layer('tools',
+          '`pagebench-cpuid` and its dump reader; '
+          '`pagebench-core-probe`, what the core gives a CPU over '
+          'minutes (docs/method.md, "Ratios"); `pagebench-store-value`,'
+          ' whether the value stored or the statistic (median or mean '
+          'call) changes a store loop\'s figure (docs/method.md, "The '
+          'value stored", "A median call, a mean loop"); '
+          '`pagebench-decide`, the answer of a log without answer '
+          'lines, by the engine of `harness/answer.c`, and the matrix '
+          "of a log's own answer lines read back (`answer_lines`), "
+          'never decided again, and with `--combine` runs and CPU '
+          'groups combined (`decide_combine`)',
+          ('harness', 'harness/options', 'variants', 'cpu', 'lib'),
+          notes={None: 'the probe: none'}),
+    Layer('tests/unit',
+          'C unit tests, one program per file, run by '
+          '`tests/test_unit.py`',
+          ('tools', 'linux', 'kernel/screen', 'kernel/smp', 'kernel/boot', 'kernel/efi', 'kernel/time', 'kernel/acpi', 'kernel/x86', 'harness/suites', 'harness', 'harness/options', 'variants', 'cpu', 'lib'),
+          notes={'linux': 'host_ring0.c: the host of the tests that run a suite'}),
+    Layer('tests/fuzz',
+          "the fuzz targets (libFuzzer's `LLVMFuzzerTestOneInput`): "
+          "`decide.c` pagebench-decide's input (it includes "
+          '`tools/pagebench-decide.c` whole), `options.c` the option '
+          'parser; `run_seeds.c`, a `main()` that runs each seed once; '
+          "`seeds`, the script that makes their seeds from the tree's "
+          'logs; `regressions/`, inputs that once failed',
+          ('tools', 'harness', 'harness/options', 'variants', 'cpu', 'lib')),
+)
+
+
+def table():
+    """{folder: set of what it may include}: folders and headers."""
+    return {l.folder: set(l.includes) for l in LAYERS}
