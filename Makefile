@@ -115,7 +115,7 @@ all: $(B)/pagebench.elf $(B)/pagebench.iso $(BIN)
 $(B)/version: FORCE
 	@mkdir -p $(B)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
-$(B)/k/kernel/main.o $(B)/h/tools/pagebench-cpuid.o $(B)/h/linux/main.o: $(B)/version
+$(B)/k/harness/sequence.o $(B)/h/harness/sequence.o $(B)/h/tools/pagebench-cpuid.o $(B)/h/linux/main.o: $(B)/version
 
 $(FONT_C): scripts/psf2c
 	@mkdir -p $(dir $@)

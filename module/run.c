@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The module's run, in the order the data flows: options, CPU description,
- * the plan less what the module will not call, the buffers, the suites and
- * the end. The lines are the other hosts', plus "linux-module ..." lines
- * saying how this run differs (docs/log-format.md). This file includes the
- * harness's headers and none of the kernel's (module/kernel.h says why).
+ * The module's run: the options, then the run (harness/sequence.h) with
+ * what the module does its own way (the plan less what it will not call,
+ * buffers from the page allocator, kernel_fpu_begin/end's price, an
+ * unload that stops the suites), then the end. The lines are the other
+ * hosts', plus "linux-module ..." lines saying how this run differs
+ * (docs/log-format.md). This file includes the harness's headers and
+ * none of the kernel's (module/kernel.h says why).
  */
 #include "cpu/describe.h"
 #include "cpu/hot_load.h"
@@ -12,10 +14,8 @@
 #include "cpu/live.h"
 #include "harness/answers.h"
 #include "harness/bench.h"
-#include "harness/plan.h"
 #include "harness/progress.h"
-#include "harness/suites/suite.h"
-#include "harness/summary.h"
+#include "harness/sequence.h"
 #include "lib/fmt.h"
 #include "lib/out.h"
 #include "lib/run.h"
@@ -23,34 +23,28 @@
 #include "module/kernel.h"
 #include "module/run.h"
 
-#ifndef PB_VERSION
-#error "build with -DPB_VERSION=\"...\" (module/Kbuild passes git describe)"
-#endif
-
 #define US_PER_MS		1000
 
 static struct options opts;
 static const char *given_args;
 
-/* The description lines, of the CPU this is called on, and its live facts. */
-static void describe(struct cpu_desc *d, struct live_facts *live)
+/* The CPU this is called on, and its live facts. */
+static void module_live_facts(void *ctx, struct run_state *r)
 {
-	cpu_describe_live(d);
-	*live = (struct live_facts){
+	(void)ctx;
+	cpu_describe_live(&r->d);
+	r->live = (struct live_facts){
 		.ucode_readable = true,
 		.ucode = pbk_microcode(pbk_this_cpu()),
 		/* Only Intel's kernels read it (the rules' fast_string), as Linux and Xen do. */
-		.fast_string = str_eq(d->vendor, "GenuineIntel") ? pbk_fast_string() :
-								  FAST_STRING_UNKNOWN,
+		.fast_string = str_eq(r->d.vendor, "GenuineIntel") ? pbk_fast_string() :
+								    FAST_STRING_UNKNOWN,
 		.tsc_khz = pbk_tsc_khz(),
 		.tsc_src = TSC_SRC_LINUX_KERNEL,
 		.hot_load_ticks = hot_load_ticks(),
 		.mem_usable = pbk_ram_bytes(),
 		.cmdline = given_args ? given_args : "",
 	};
-	describe_cpu(d, PB_VERSION, live);
-	out_line("linux-module release=%s cpu=%d online=%u", pbk_release(),
-		 pbk_this_cpu(), pbk_online_cpus());
 }
 
 /*
@@ -80,33 +74,42 @@ static bool running_kernel(struct rule_running *r)
 	return true;
 }
 
-bool pb_prepare(const char *args, int *cpu)
-{
-	static struct cpu_desc d;
-	static struct live_facts live;
+/*
+ * The module's part of the run (harness/sequence.h). prepare_error: the
+ * run stops after the description with the option errors (pb_prepare()).
+ */
+struct module_run {
+	const struct pbk_fpu_cost *task;
+	struct buffer_sizes sizes;
+	bool prepare_error;
 	int run_cpu;
-	bool online;
+};
 
-	given_args = args;
-	options_parse(&opts, PROGRAM_MODULE, args);
-	out_set_tag(opts.tag);
-	out_add_sink(pbk_log_sink);
-	run_cpu = opts.cpu == CPU_DEFAULT ? pbk_last_online_cpu() : opts.cpu;
-	online = pbk_cpu_online(run_cpu);
-	if (!opts.nerrors && online) {
-		*cpu = run_cpu;
-		return true;
-	}
+static struct module_run mod;
+static struct run_state state = { .o = &opts };
+
+static void print_module_lines(const struct cpu_desc *d);
+
+static bool module_described(void *ctx, struct run_state *r)
+{
+	struct module_run *m = ctx;
+
+	out_line("linux-module release=%s cpu=%d online=%u", pbk_release(),
+		 pbk_this_cpu(), pbk_online_cpus());
 	/* As pagebench-linux does: say what the machine is, what was wrong, and stop. */
-	describe(&d, &live);
-	options_print_errors(&opts);
-	if (!online) {
-		out_line("option error: cpu=%d: no such CPU online (the last online CPU is %d)",
-			 run_cpu, pbk_last_online_cpu());
-		run_fail();
+	if (m->prepare_error) {
+		options_print_errors(&opts);
+		if (!pbk_cpu_online(m->run_cpu)) {
+			out_line("option error: cpu=%d: no such CPU online (the last online CPU is %d)",
+				 m->run_cpu, pbk_last_online_cpu());
+			run_fail();
+		}
+		return false;
 	}
-	run_print_done();
-	return false;
+	r->has_running = running_kernel(&r->running);
+	print_module_lines(&r->d);
+	r->mem_bytes = pbk_available_bytes() / 2;
+	return true;
 }
 
 /* How the run differs from the other hosts'. */
@@ -130,10 +133,11 @@ static void print_module_lines(const struct cpu_desc *d)
  * feature). A variant of a forced feature runs, as in the other hosts: a
  * trap in it is a fault: line (module/host.c).
  */
-static void leave_out(struct plan *p)
+static void leave_out(void *ctx, struct plan *p)
 {
 	unsigned int i;
 
+	(void)ctx;
 	for (i = 0; i < variant_count; i++) {
 		const char *missing = pbk_routine_missing((const void *)variants[i].fn);
 
@@ -160,11 +164,18 @@ static bool take(uint8_t **p, const char *name, size_t bytes)
 	return *p != NULL;
 }
 
-static bool take_buffers(struct buffers *b, const struct buffer_sizes *s)
+static bool take_buffers(void *ctx, struct run_state *r)
 {
-	return take(&b->fill, "fill", s->fill) && take(&b->work, "work", s->work) &&
-	       take(&b->cold, "cold", s->cold) &&
-	       take(&b->strings, "strings", s->strings);
+	struct module_run *m = ctx;
+	struct buffers *b = &r->bufs;
+	const struct buffer_sizes *s = &m->sizes;
+
+	plan_buffer_sizes(&r->plan, &m->sizes);
+	if (take(&b->fill, "fill", s->fill) && take(&b->work, "work", s->work) &&
+	    take(&b->cold, "cold", s->cold) && take(&b->strings, "strings", s->strings))
+		return true;
+	run_fail();
+	return false;
 }
 
 static void free_buffers(const struct buffers *b, const struct buffer_sizes *s)
@@ -247,78 +258,71 @@ static void print_windows(uint64_t tsc_khz)
 	}
 }
 
-/* What the run measures, in one call that an unload may end early. */
-struct suites_call {
-	const struct plan *plan;
-	const struct cpu_desc *d;
-	const struct buffers *bufs;
-	uint64_t tsc_khz;
-	struct summary *sum;		/* its answers (harness/answer.h) */
+/* kernel_fpu_begin/end in the run's kthread, then the price of both contexts. */
+static void module_price(void *ctx, struct run_state *r, struct vector_price *p)
+{
+	static struct pbk_fpu_cost kthread;
+	struct module_run *m = ctx;
+
+	pbk_fpu_cost(&kthread);
+	print_fpu(m->task);
+	print_fpu(&kthread);
+	price_of(p, m->task, &kthread, r->live.tsc_khz);
+}
+
+/* The suites, which an unload stops at the next yield point. */
+static bool module_stoppable(void *ctx, void (*suites)(void *arg), void *arg)
+{
+	(void)ctx;
+	if (pbk_run_stoppable(suites, arg))
+		return true;
+	out_line("stopped: the module is being unloaded, during: %s", run_step_now());
+	run_set_interrupted("rmmod", progress_percent());
+	run_fail();
+	return false;
+}
+
+static void module_after_suites(void *ctx, struct run_state *r)
+{
+	(void)ctx;
+	print_windows(r->live.tsc_khz);
+}
+
+static const struct run_host module_host = {
+	.live_facts = module_live_facts,
+	.described = module_described,
+	.trim_plan = leave_out,
+	.buffers = take_buffers,
+	.price = module_price,
+	.stoppable = module_stoppable,
+	.after_suites = module_after_suites,
 };
 
-static void run_suites(void *ctx)
+bool pb_prepare(const char *args, int *cpu)
 {
-	const struct suites_call *c = ctx;
-
-	suite_run(c->plan, c->d, c->bufs, c->tsc_khz, c->sum);
+	given_args = args;
+	options_parse(&opts, PROGRAM_MODULE, args);
+	out_set_tag(opts.tag);
+	out_add_sink(pbk_log_sink);
+	mod.run_cpu = opts.cpu == CPU_DEFAULT ? pbk_last_online_cpu() : opts.cpu;
+	if (!opts.nerrors && pbk_cpu_online(mod.run_cpu)) {
+		*cpu = mod.run_cpu;
+		return true;
+	}
+	mod.prepare_error = true;
+	run_describe(&module_host, &mod, &state);
+	run_print_done();
+	return false;
 }
 
 void pb_run(const struct pbk_fpu_cost *task)
 {
-	static struct cpu_desc d;
-	static struct live_facts live;
-	static struct plan plan;
-	static struct pbk_fpu_cost kthread;
-	static struct buffers bufs;
-	static struct buffer_sizes sizes;
-	static struct summary sum;
-	static struct rule_facts facts;
-	static struct rule_running running;
 	uint64_t t_start = rdtsc_ordered(), tsc_khz = pbk_tsc_khz();
-	struct suites_call call = { &plan, &d, &bufs, tsc_khz, &sum };
-	struct answer_run answer_run;
-	bool have_running;
 
 	pbk_yield_start(tsc_khz);
-	run_step("module: describe");
-	describe(&d, &live);
-	have_running = running_kernel(&running);
-	print_module_lines(&d);
-	host_may_yield();
-	run_step("module: plan");
-	answer_run = answer_run_live(&d, &live, &opts);
-	plan_build(&plan, &opts, &d, pbk_available_bytes() / 2, answer_run.not_a_cpu);
-	leave_out(&plan);
-	plan_print(&plan);
-	plan_buffer_sizes(&plan, &sizes);
-	host_may_yield();
-	run_step("module: buffers");
-	if (take_buffers(&bufs, &sizes)) {
-		host_may_yield();
-		run_step("module: fpu cost");
-		pbk_fpu_cost(&kthread);
-		print_fpu(task);
-		print_fpu(&kthread);
-		rule_facts_init(&facts, &d, live.fast_string);
-		price_of(&answer_run.price, task, &kthread, tsc_khz);
-		vector_price_print(&answer_run.price, tsc_khz);
-		answers_begin(&sum.answers, &facts, have_running ? &running : NULL,
-			      &answer_run);
-		if (!pbk_run_stoppable(run_suites, &call)) {
-			out_line("stopped: the module is being unloaded, during: %s",
-				 run_step_now());
-			run_set_interrupted("rmmod", progress_percent());
-			run_fail();
-			sum.answers.on = false;	/* a run cut short answers nothing */
-		}
-		print_windows(tsc_khz);
-		host_may_yield();
-		run_step("module: answers");
-		answers_print(&sum.answers);
-	} else {
-		run_fail();
-	}
-	free_buffers(&bufs, &sizes);
+	mod.task = task;
+	run_sequence(&module_host, &mod, &state);
+	free_buffers(&state.bufs, &mod.sizes);
 
 	if (pbk_log_lost()) {
 		out_line("linux-module log: %lu lines lost (no free page for them)",
