@@ -3,94 +3,8 @@
 #include "harness/answer_strings.h"
 #include "harness/prefer.h"
 #include "lib/fmt.h"
-#include "lib/sat.h"
 #include "lib/str.h"
 #include "variants/store.h"
-
-/* Rows of strings.def, counted at compile time to size the totals. */
-enum {
-#define STRING_VARIANT(op, name, store, need, regs, cite, what) ANSWER_ROW_##op##_##name,
-#include "variants/strings.def"
-#undef STRING_VARIANT
-	ANSWER_STRING_ROWS
-};
-
-/*
- * Where a routine's cost changes shape: n=0 (nothing to store: a REP
- * with rcx=0 against a branch around it), below 16 (a few stores, no
- * loop), to 127 (two cache lines), to 1023 (a loop, within the L1), to
- * 4096 (a page, STRINGS_SIZE_LIMIT).
- */
-const struct strings_class strings_classes[STRINGS_CLASSES] = {
-	{ 0, 0 }, { 1, 15 }, { 16, 127 }, { 128, 1023 }, { 1024, STRINGS_SIZE_LIMIT },
-};
-
-int strings_class_of(unsigned int n)
-{
-	unsigned int c;
-
-	for (c = 0; c < STRINGS_CLASSES; c++)
-		if (n >= strings_classes[c].lo && n <= strings_classes[c].hi)
-			return (int)c;
-	return -1;
-}
-
-/* Each variant's per-rep totals by mode and class, and how many figures each holds. */
-static struct {
-	unsigned int reps;		/* the fewest any figure had; 0: none yet */
-	uint64_t failed;		/* by index in string_variants */
-	unsigned int count[MODE_COUNT][STRINGS_CLASSES][ANSWER_STRING_ROWS];
-	int64_t sum[MODE_COUNT][STRINGS_CLASSES][ANSWER_STRING_ROWS][STRINGS_REPS_MAX];
-} acc;
-
-void answer_strings_begin(void)
-{
-	acc.reps = 0;
-	acc.failed = 0;
-	for (unsigned int m = 0; m < MODE_COUNT; m++)
-		for (unsigned int c = 0; c < STRINGS_CLASSES; c++)
-			for (unsigned int v = 0; v < ANSWER_STRING_ROWS; v++) {
-				acc.count[m][c][v] = 0;
-				for (unsigned int r = 0; r < STRINGS_REPS_MAX; r++)
-					acc.sum[m][c][v][r] = 0;
-			}
-}
-
-void answer_strings_add(enum strings_mode mode, unsigned int n, unsigned int vi,
-			const int64_t *fig, unsigned int reps)
-{
-	int c = strings_class_of(n);
-	unsigned int r;
-
-	if (c < 0 || mode >= MODE_COUNT || vi >= ANSWER_STRING_ROWS || !reps)
-		return;
-	if (reps > STRINGS_REPS_MAX)
-		reps = STRINGS_REPS_MAX;
-	if (!acc.reps || reps < acc.reps)
-		acc.reps = reps;
-	for (r = 0; r < reps; r++)
-		acc.sum[mode][c][vi][r] = sat_add_i64(acc.sum[mode][c][vi][r],
-						      fig[r] > 0 ? fig[r] : 0);
-	acc.count[mode][c][vi]++;
-}
-
-void answer_strings_failed(unsigned int vi)
-{
-	if (vi < 64)
-		acc.failed |= 1ull << vi;
-}
-
-unsigned int answer_odd_epochs(uint64_t *med, unsigned int n)
-{
-	unsigned int i;
-
-	if (n && n % 2 == 0) {
-		for (i = 1; i < n; i++)
-			med[i - 1] = med[i];
-		n--;
-	}
-	return n;
-}
 
 static enum string_op op_of(enum answer_xfn fn)
 {
@@ -132,11 +46,11 @@ static void decide_class(struct answers *a, enum answer_xfn fn, enum strings_mod
 			 unsigned int c, const struct epoch_series *s, const bool *have,
 			 unsigned int calls)
 {
-	const struct epoch_series *cand[ANSWER_STRING_ROWS];
-	struct answer_price add[ANSWER_STRING_ROWS];
-	unsigned int from[ANSWER_STRING_ROWS], unpriced[ANSWER_STRING_ROWS];
+	const struct epoch_series *cand[STRINGS_FIGURES_ROWS];
+	struct answer_price add[STRINGS_FIGURES_ROWS];
+	unsigned int from[STRINGS_FIGURES_ROWS], unpriced[STRINGS_FIGURES_ROWS];
 	enum string_op op = op_of(fn);
-	unsigned int key[ANSWER_STRING_ROWS];
+	unsigned int key[STRINGS_FIGURES_ROWS];
 	unsigned int i, v, nc, nu;
 
 	for (i = 0; i < a->nxpicks[fn]; i++) {
@@ -205,14 +119,14 @@ static void decide_class(struct answers *a, enum answer_xfn fn, enum strings_mod
 	}
 }
 
-void answers_strings(struct answers *a, uint64_t quantum)
+void answers_strings(struct answers *a, const struct strings_figures *f, uint64_t quantum)
 {
-	static uint64_t med[ANSWER_STRING_ROWS][STRINGS_REPS_MAX];
-	static struct epoch_series s[ANSWER_STRING_ROWS];
-	bool have[ANSWER_STRING_ROWS];
+	static uint64_t med[STRINGS_FIGURES_ROWS][STRINGS_REPS_MAX];
+	static struct epoch_series s[STRINGS_FIGURES_ROWS];
+	bool have[STRINGS_FIGURES_ROWS];
 	unsigned int fn, mode, c, v, r;
 
-	if (!a->on || !acc.reps)
+	if (!a->on || !f->reps)
 		return;
 	for (fn = ANSWER_MEMSET; fn <= ANSWER_MEMCPY; fn++)
 		for (mode = 0; mode < MODE_COUNT; mode++)
@@ -222,8 +136,8 @@ void answers_strings(struct answers *a, uint64_t quantum)
 				/* A variant with fewer figures than the most (a fault cut it short) is left out. */
 				for (v = 0; v < string_variant_count; v++)
 					if (string_variants[v].op == op_of(fn) &&
-					    acc.count[mode][c][v] > full)
-						full = acc.count[mode][c][v];
+					    f->count[mode][c][v] > full)
+						full = f->count[mode][c][v];
 				if (!full)
 					continue;
 				for (v = 0; v < string_variant_count; v++) {
@@ -231,13 +145,13 @@ void answers_strings(struct answers *a, uint64_t quantum)
 					unsigned int e;
 
 					have[v] = string_variants[v].op == op_of(fn) &&
-						  acc.count[mode][c][v] == full &&
-						  !((acc.failed >> v) & 1);
+						  f->count[mode][c][v] == full &&
+						  !((f->failed >> v) & 1);
 					if (!have[v])
 						continue;
-					for (r = 0; r < acc.reps; r++)
-						med[v][r] = (uint64_t)acc.sum[mode][c][v][r];
-					e = answer_odd_epochs(med[v], acc.reps);
+					for (r = 0; r < f->reps; r++)
+						med[v][r] = (uint64_t)f->sum[mode][c][v][r];
+					e = interval_odd_epochs(med[v], f->reps);
 					for (r = 0; r < e; r++)
 						sorted[r] = med[v][r];
 					s[v] = (struct epoch_series){ med[v], e,

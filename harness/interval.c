@@ -17,6 +17,26 @@ uint64_t median_u64(uint64_t *t, unsigned int n)
 	return t[(n - 1) / 2] / 2 + t[n / 2] / 2 + (t[(n - 1) / 2] & t[n / 2] & 1);
 }
 
+uint64_t median2_u64(uint64_t *t, unsigned int n)
+{
+	if (!n)
+		return 0;
+	sort_u64(t, n);
+	return t[(n - 1) / 2] + t[n / 2];
+}
+
+unsigned int interval_odd_epochs(uint64_t *med, unsigned int n)
+{
+	unsigned int i;
+
+	if (n && n % 2 == 0) {
+		for (i = 1; i < n; i++)
+			med[i - 1] = med[i];
+		n--;
+	}
+	return n;
+}
+
 uint64_t isqrt_u64(uint64_t x)
 {
 	uint64_t r = 0, bit = 1ull << 62;

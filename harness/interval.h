@@ -60,6 +60,15 @@ struct interval {
 
 /* The median of t[0..n), sorted in place; of two middle values their mean, rounded down. */
 uint64_t median_u64(uint64_t *t, unsigned int n);
+/* The same doubled, exact for an even count: their sum. */
+uint64_t median2_u64(uint64_t *t, unsigned int n);
+
+/*
+ * Epochs for an interval, an odd count: of an even count, the first,
+ * nearest the start and its warm-up, is left out. med[] is shifted in
+ * place; returns the count kept.
+ */
+unsigned int interval_odd_epochs(uint64_t *med, unsigned int n);
 
 /*
  * The figure of epochs epoch medians med[] (left as they are); quantum is

@@ -33,6 +33,26 @@
 
 #define RACE_QUESTIONS_MAX	16
 
+/*
+ * The question list a run hands its passes: each function a kernel
+ * calls whose picks time= races (clear_page, clear_pages, copy_page), by
+ * the op and shape of the variants that measure it, with every variant
+ * some era of Linux or Xen picks for it on this CPU. The rules make it
+ * (race_questions_of(), harness/questions.h); the passes read no rule.
+ */
+#define RACE_FNS_MAX		4
+
+struct race_fn {
+	enum op op;
+	enum variant_shape shape;
+	variant_set picks;		/* by index in variants[] */
+};
+
+struct race_questions {
+	unsigned int n;
+	struct race_fn fn[RACE_FNS_MAX];
+};
+
 struct race_question {
 	unsigned int pick;		/* a variant's index */
 	variant_set cands;		/* its candidates; never the pick */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* One run, in the one order (harness/sequence.h). */
-#include "harness/answers.h"
+#include "harness/answer_strings.h"
 #include "harness/host.h"
+#include "harness/questions.h"
 #include "harness/sequence.h"
 #include "harness/suites/suite.h"
 #include "harness/vector_price.h"
@@ -26,7 +27,29 @@ static void run_suites(void *arg)
 {
 	struct run_state *r = arg;
 
-	suite_run(&r->plan, &r->d, &r->bufs, r->live.tsc_khz, &r->sum);
+	suite_run(&r->plan, &r->d, &r->bufs, r->live.tsc_khz, &r->questions, &r->record);
+}
+
+/* The suites are over: what they recorded, pass by pass, to the decisions. */
+static void decide(struct run_state *r)
+{
+	/* Off the stack: the module's kernel stack is 16 KiB. */
+	static struct answer_input in[VARIANTS_MAX];
+	const struct run_record *rec = &r->record;
+	unsigned int k, i;
+
+	for (k = 0; k < rec->n; k++) {
+		const struct record_pass *p = &rec->pass[k];
+
+		for (i = 0; i < p->nin; i++)
+			in[i] = (struct answer_input){ p->in[i].v, p->in[i].failed, p->in[i].s };
+		if (p->step[0])
+			answers_scrub(&r->answers, p->step, p->bytes, in, p->nin);
+		else
+			answers_pass(&r->answers, p->op, p->id, p->bytes, in, p->nin);
+	}
+	if (rec->strings)
+		answers_strings(&r->answers, &rec->strings_figs, rec->strings_quantum);
 }
 
 /*
@@ -62,8 +85,10 @@ void run_sequence(const struct run_host *h, void *ctx, struct run_state *r)
 	h->price(ctx, r, &r->answer_run.price);
 	vector_price_print(&r->answer_run.price, r->live.tsc_khz);
 	rule_facts_init(&r->facts, &r->d, r->live.fast_string);
-	answers_begin(&r->sum.answers, &r->facts, r->has_running ? &r->running : NULL,
+	answers_begin(&r->answers, &r->facts, r->has_running ? &r->running : NULL,
 		      &r->answer_run);
+	race_questions_of(&r->questions, &r->d);
+	record_begin(&r->record);
 	if (h->before_suites)
 		h->before_suites(ctx, r);
 	r->outcome = RUN_MEASURED;
@@ -71,11 +96,12 @@ void run_sequence(const struct run_host *h, void *ctx, struct run_state *r)
 		run_suites(r);
 	else if (!h->stoppable(ctx, run_suites, r)) {
 		r->outcome = RUN_STOPPED;
-		r->sum.answers.on = false;	/* a run cut short answers nothing */
+		r->answers.on = false;	/* a run cut short answers nothing */
 	}
 	if (h->after_suites)
 		h->after_suites(ctx, r);
 	host_may_yield();
 	run_step("answers");
-	answers_print(&r->sum.answers);
+	decide(r);
+	answers_print(&r->answers);
 }

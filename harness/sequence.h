@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * One run, in the one order every host runs it: the CPU described, the
- * plan, the buffers, the vector price, the rule facts and the kernel
- * picks, the suites, the decisions and their lines. The kernel
+ * plan, the buffers, the vector price, the rule facts, the kernel picks
+ * and time='s questions, the suites, which record what they measured
+ * (harness/record.h), then the decisions on that record and their lines.
+ * The kernel
  * (kernel/main.c), pagebench-linux (linux/main.c) and the module
  * (module/run.c) each call run_sequence() with what differs
  * between them, a struct run_host; what they do before it (parse the
@@ -17,9 +19,11 @@
 #include "cpu/describe.h"
 #include "harness/buffers.h"
 #include "harness/options/options.h"
+#include "harness/answers.h"
 #include "harness/plan.h"
+#include "harness/race.h"
+#include "harness/record.h"
 #include "harness/rules.h"
-#include "harness/summary.h"
 #include "lib/out.h"
 
 /* How far a run came. */
@@ -44,7 +48,9 @@ struct run_state {
 	char nothing[OUT_LINE_MAX];	/* RUN_NOTHING: which part and why */
 	struct buffers bufs;
 	struct rule_facts facts;
-	struct summary sum;		/* the passes' ranked figures, and the answers */
+	struct race_questions questions;	/* time='s, from the rules */
+	struct run_record record;	/* what the suites measured */
+	struct answers answers;		/* the decisions on it */
 	enum run_outcome outcome;
 };
 

@@ -1,19 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "harness/bench.h"
 #include "lib/fmt.h"
-#include "lib/sort.h"
 #include "harness/interval.h"
 #include "harness/summary.h"
 
 #define PAGE PAGE_SIZE
-
-uint64_t summary_median2(uint64_t *t, unsigned int n)
-{
-	if (!n)
-		return 0;
-	sort_u64(t, n);
-	return t[(n - 1) / 2] + t[n / 2];
-}
 
 static void begin(struct summary *s, enum op op, enum pass_id id, size_t bytes)
 {
@@ -61,22 +52,6 @@ void summary_add_interval(struct summary *s, const char *variant,
 	p->row[p->n++] = (struct summary_row){ variant, median2, lo2, hi2, true };
 }
 
-/* Twice a figure in hundredths of a tick, in whole ticks, as rows keep medians. */
-static uint64_t twice(uint64_t centi)
-{
-	return (2 * centi + CENTI / 2) / CENTI;
-}
-
-void summary_add_figure(struct summary *s, const struct variant *v,
-			const struct interval *printed)
-{
-	if (printed->has_interval)
-		summary_add_interval(s, v->name, twice(printed->median), twice(printed->lo),
-				     twice(printed->hi));
-	else
-		summary_add(s, v->name, twice(printed->median));
-}
-
 /* Whether row r's interval overlaps the first row's: as good as it. */
 static bool as_good(const struct summary_pass *p, unsigned int r)
 {
@@ -86,11 +61,26 @@ static bool as_good(const struct summary_pass *p, unsigned int r)
 	       a->lo2 <= b->hi2;
 }
 
-void summary_add_samples(struct summary *s, const struct variant *v,
-			 uint64_t *t, unsigned int n, bool failed)
+void summary_of_record(struct summary *s, const struct run_record *r)
 {
-	(void)failed;
-	summary_add(s, v->name, summary_median2(t, n));
+	unsigned int k, i;
+
+	s->n = 0;
+	for (k = 0; k < r->n; k++) {
+		const struct record_pass *p = &r->pass[k];
+
+		if (p->step[0])
+			summary_begin_titled(s, p->title, p->bytes);
+		else
+			summary_begin(s, p->op, p->id, p->bytes);
+		for (i = 0; i < p->nfig; i++)
+			if (p->fig[i].has_interval)
+				summary_add_interval(s, p->fig[i].variant, p->fig[i].median2,
+						     p->fig[i].lo2, p->fig[i].hi2);
+			else
+				summary_add(s, p->fig[i].variant, p->fig[i].median2);
+		summary_end(s);
+	}
 }
 
 /* Insertion sort: stable, so equal medians keep the table's order. */

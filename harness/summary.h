@@ -13,9 +13,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "harness/answers.h"
-#include "variants/passes.h"
 #include "harness/interval.h"
+#include "harness/record.h"
+#include "variants/passes.h"
 #include "variants/variants.h"
 
 struct summary_row {
@@ -36,12 +36,11 @@ struct summary_pass {
 
 struct summary {
 	unsigned int n;
-	struct summary_pass pass[OP_COUNT * PASS_COUNT + 16];
-	struct answers answers;	/* the one decision (harness/answer.h) */
+	struct summary_pass pass[RECORD_PASSES_MAX];
 };
 
-/* The median of t[0..n) (sorted in place), doubled. */
-uint64_t summary_median2(uint64_t *t, unsigned int n);
+/* Every pass and scrub step of a run's record, each ranked. */
+void summary_of_record(struct summary *s, const struct run_record *r);
 
 /* Starts a pass's block; its rows follow with summary_add(). */
 void summary_begin(struct summary *s, enum op op, enum pass_id id, size_t bytes);
@@ -51,19 +50,6 @@ void summary_add(struct summary *s, const char *variant, uint64_t median2);
 /* A row whose figure has an interval (harness/interval.h), all doubled. */
 void summary_add_interval(struct summary *s, const char *variant,
 			  uint64_t median2, uint64_t lo2, uint64_t hi2);
-/*
- * A clear or copy pass's row from epochs: its figure and interval as its
- * stat line prints them, in hundredths of a tick per call.
- */
-void summary_add_figure(struct summary *s, const struct variant *v,
-			const struct interval *printed);
-/*
- * A clear or copy pass's row, from its n samples (sorted in place):
- * suite=xen. failed is unused since the old verdict went; pass.c, which
- * passes it, drops it later.
- */
-void summary_add_samples(struct summary *s, const struct variant *v,
-			 uint64_t *t, unsigned int n, bool failed);
 /* Ranks the rows of the last pass begun. */
 void summary_end(struct summary *s);
 

@@ -19,6 +19,7 @@
 #include "lib/out.h"
 #include "lib/run.h"
 #include "harness/sequence.h"
+#include "harness/summary.h"
 #include "harness/vector_price.h"
 #include "kernel/boot/mem.h"
 #include "kernel/numa.h"
@@ -189,6 +190,7 @@ void kmain(uint32_t magic, uint32_t info)
 	static struct options o;
 	static struct kernel_run k = { .bi = &bi, .o = &o };
 	static struct run_state r = { .o = &o };
+	static struct summary sum;
 	uint64_t t_start = rdtsc_ordered();
 
 	exit_init();
@@ -201,7 +203,8 @@ void kmain(uint32_t magic, uint32_t info)
 	run_sequence(&kernel_host, &k, &r);
 
 	run_print_runtime(rdtsc_ordered() - t_start, r.live.tsc_khz);
-	screen_run_summary(&r.sum, r.live.tsc_khz);
+	summary_of_record(&sum, &r.record);
+	screen_run_summary(&sum, &r.answers, r.live.tsc_khz);
 	run_step("end of run");
 	run_end();
 }

@@ -111,14 +111,14 @@ static void matrix_line(const char *line, void *ctx)
  * failures if any, and where the log is. The log is safe by now, so a
  * closed pipe or a full disk here only costs this screen, but is said.
  */
-static int print_answer(const struct summary *sum, int status)
+static int print_answer(const struct answers *answers, int status)
 {
 	static const struct matrix_style style = { .width = 100, .height = 38 };
 
 	char done[96];
 
 	/* A run stopped before measuring (status 2, 3) has no answer to speak of. */
-	if (!answer_matrix(&sum->answers, &style, matrix_line, NULL) &&
+	if (!answer_matrix(answers, &style, matrix_line, NULL) &&
 	    (status == STATUS_DONE || status == STATUS_FAILURES))
 		puts("answer: none (the answer decides clear_page, clear_pages and copy_page: "
 		     "this run measured none of them)");
@@ -160,7 +160,7 @@ static char *join_args(int argc, char **argv)
 }
 
 /* The end of the run: the done line, the log closed, the answer, and the status. */
-static int finish(int status, const struct summary *sum)
+static int finish(int status, const struct answers *answers)
 {
 	linux_progress_end();
 	run_print_done();
@@ -171,7 +171,7 @@ static int finish(int status, const struct summary *sum)
 		fprintf(stderr, "pagebench-linux: interrupted by %s at %u%% of the run: the log "
 			"ends there, with a done: line that says so\n", run_interrupted_by(),
 			progress_percent());
-	return linux_log_to_file() ? print_answer(sum, status) : status;
+	return linux_log_to_file() ? print_answer(answers, status) : status;
 }
 
 /*
@@ -380,5 +380,5 @@ int main(int argc, char **argv)
 	if (r.outcome != RUN_NOT_STARTED)
 		run_print_runtime(rdtsc_ordered() - l.t_start, r.live.tsc_khz);
 	free(cmdline);
-	return finish(status, &r.sum);
+	return finish(status, &r.answers);
 }

@@ -126,6 +126,8 @@ struct machine {
 
 static struct machine m;
 static struct answers answers;
+/* The machine's suite=strings figures, by size class (harness/strings_figures.h). */
+static struct strings_figures strings_figs;
 static unsigned long lineno;
 static jmp_buf refused;		/* fail(): back to decide_stream(), which returns STATUS_USAGE */
 
@@ -298,8 +300,8 @@ static void figure_words(char *const *w, unsigned int nw)
 	}
 	m.strings = true;
 	if (failed)
-		answer_strings_failed(vi);
-	answer_strings_add(md, (unsigned int)n, vi, fig, reps);
+		strings_figures_failed(&strings_figs, vi);
+	strings_figures_add(&strings_figs, md, (unsigned int)n, vi, fig, reps);
 }
 
 static void pass_words(char *const *w, unsigned int nw)
@@ -533,7 +535,7 @@ static void machine_end(void)
 		fail(e, NULL);
 	pass_end();
 	if (m.strings)
-		answers_strings(&answers, m.strings_quantum);
+		answers_strings(&answers, &strings_figs, m.strings_quantum);
 	answers_end(&answers);
 	if (matrix_rows)
 		answer_matrix(&answers, &(struct matrix_style){ .width = 100,
@@ -549,7 +551,7 @@ static void machine_begin(const char *name)
 		machine_end();
 	memset(&m, 0, sizeof(m));
 	m.fast_string = FACT_UNKNOWN;
-	answer_strings_begin();
+	strings_figures_begin(&strings_figs);
 	lines_forget();
 	printf("machine %s\n", name);
 }
@@ -585,7 +587,7 @@ int decide_stream(FILE *in)
 	memset(&m, 0, sizeof(m));
 	m.fast_string = FACT_UNKNOWN;
 	answers.on = false;
-	answer_strings_begin();
+	strings_figures_begin(&strings_figs);
 	lineno = 0;
 	while (fgets(line, sizeof(line), in)) {
 		unsigned int nw = 0;

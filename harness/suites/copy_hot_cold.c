@@ -8,7 +8,6 @@
 #include "lib/run.h"
 #include "harness/sample.h"
 #include "harness/suites/suite_internal.h"
-#include "harness/summary.h"
 
 /*
  * What comes before each timed copy: copy-cold's other data (ma_ling()
@@ -128,7 +127,7 @@ void ma_ling(struct suite_run *s, struct pass_state *ps)
 			variant_fault(s, ps, i, &f);
 			continue;
 		}
-		median = summary_median2(t, n) / 2;
+		median = median2_u64(t, n) / 2;
 		out_line("%s variant=%s n=%u min=%lu median=%lu max=%lu", pass,
 			 v->name, n, (unsigned long)t[0], (unsigned long)median,
 			 (unsigned long)t[n - 1]);

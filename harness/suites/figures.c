@@ -203,29 +203,33 @@ void figures_print(const struct pass_figures *pf, variant_set runs,
 	ratio_lines(pf, runs);
 }
 
-void figures_summarise(const struct pass_figures *pf, variant_set runs,
-		       variant_set failed, unsigned int aggregate_n,
-		       struct summary *sum)
+/* Twice a figure in hundredths of a tick, in whole ticks, as the record keeps figures. */
+static uint64_t twice(uint64_t centi)
+{
+	return (2 * centi + CENTI / 2) / CENTI;
+}
+
+void figures_record(const struct pass_figures *pf, variant_set runs,
+		    variant_set failed, struct record_pass *p)
 {
 	unsigned int i;
 
-	/* The verdict's, which read them, is gone; suite.c still passes them. */
-	(void)failed;
-	(void)aggregate_n;
-	if (!sum)
-		return;
+	for (i = 0; i < variant_count; i++)
+		if ((runs >> i) & 1)
+			record_add_input(p, &variants[i], (failed >> i) & 1,
+					 figures_series(pf, i));
 	for (i = 0; i < variant_count; i++) {
 		const struct variant_figures *v = &pf->v[i];
 		bool decimals = v->batch > 1;
-		struct interval fig = { .median = printed(v->iv.median, decimals),
-					.has_interval = v->iv.has_interval };
+		uint64_t median = printed(v->iv.median, decimals);
 
 		if (!((runs >> i) & 1) || !v->n)
 			continue;
-		if (fig.has_interval) {
-			fig.lo = printed(v->iv.lo, decimals);
-			fig.hi = printed(v->iv.hi, decimals);
-		}
-		summary_add_figure(sum, &variants[i], &fig);
+		if (v->iv.has_interval)
+			record_add_interval(p, variants[i].name, twice(median),
+					    twice(printed(v->iv.lo, decimals)),
+					    twice(printed(v->iv.hi, decimals)));
+		else
+			record_add_figure(p, variants[i].name, twice(median));
 	}
 }

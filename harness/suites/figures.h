@@ -18,7 +18,7 @@
 #include "harness/interval.h"
 #include "harness/options/options.h"
 #include "variants/passes.h"
-#include "harness/summary.h"
+#include "harness/record.h"
 #include "variants/variants.h"
 
 /* Passes whose figures are kept at once: every pass of every table. */
@@ -90,13 +90,11 @@ void figures_print(const struct pass_figures *pf, variant_set runs,
 		   enum epoch_stop stop);
 
 /*
- * Each variant's figure and interval, as its stat line prints them, to
- * the summary (sum NULL: none). failed and aggregate_n are unused since
- * the old verdict went (the answer reads the figures, harness/answer.h);
- * they stay until suite.c, which passes them, drops them.
+ * What the pass measured, into p (NULL: nothing): each variant of runs
+ * with its epochs, failed or not, for the decision; each one's figure and
+ * interval as its stat line prints them, for the summary.
  */
-void figures_summarise(const struct pass_figures *pf, variant_set runs,
-		       variant_set failed, unsigned int aggregate_n,
-		       struct summary *sum);
+void figures_record(const struct pass_figures *pf, variant_set runs,
+		    variant_set failed, struct record_pass *p);
 
 #endif

@@ -12,22 +12,16 @@
 #include "lib/run.h"
 #include "harness/sample.h"
 #include "harness/suites/suite_internal.h"
-#include "harness/summary.h"
 
-/*
- * Each variant's samples, for the summary and the verdict (suite=xen);
- * failed: the variants that printed a verify FAILED or fault line in this
- * pass.
- */
-static void summarise(struct suite_run *s, enum op op, uint64_t (*t)[REPS_MAX],
-		      const unsigned int *n, variant_set failed)
+/* Each variant's median of its samples, for the summary (suite=xen), sorting them. */
+static void record_samples(struct record_pass *p, enum op op, uint64_t (*t)[REPS_MAX],
+			   const unsigned int *n)
 {
 	unsigned int i;
 
 	for (i = 0; i < variant_count; i++)
 		if (variants[i].op == op && n[i])
-			summary_add_samples(s->sum, &variants[i], t[i], n[i],
-					    (failed >> i) & 1);
+			record_add_figure(p, variants[i].name, median2_u64(t[i], n[i]));
 }
 
 /*
@@ -377,7 +371,7 @@ void pass_stop(struct suite_run *s, struct pass_state *ps, enum epoch_stop stop)
 static void timed_reps(struct suite_run *s, struct pass_state *ps,
 		       unsigned int reps)
 {
-	/* suite=xen's samples for the summary, too large for a stack. */
+	/* suite=xen's samples for the record, too large for a stack. */
 	static uint64_t legacy[VARIANTS_MAX][REPS_MAX];
 	static unsigned int nlegacy[VARIANTS_MAX];
 	uint64_t ticks[VARIANTS_MAX], shortest = UINT64_MAX;
@@ -403,8 +397,8 @@ static void timed_reps(struct suite_run *s, struct pass_state *ps,
 		}
 	}
 	if (!s->p->stats) {
-		if (ps->rep + 1 == s->p->reps && s->sum)
-			summarise(s, ps->op, legacy, nlegacy, ps->failed);
+		if (ps->rep + 1 == s->p->reps)
+			record_samples(ps->rec, ps->op, legacy, nlegacy);
 		return;
 	}
 	/* The first rep's calls say whether the pass batches, rep 0 included. */

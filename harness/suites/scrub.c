@@ -8,7 +8,6 @@
  * clears its share; the step's time is from the deadline to the last CPU's
  * end. Every byte is checked afterwards.
  */
-#include "harness/answer_strings.h"
 #include "harness/bench.h"
 #include "lib/fmt.h"
 #include "cpu/insn.h"
@@ -17,7 +16,6 @@
 #include "lib/run.h"
 #include "harness/sample.h"
 #include "harness/suites/scrub.h"
-#include "harness/summary.h"
 #include "harness/timer.h"
 
 #define PAGE PAGE_SIZE
@@ -48,7 +46,7 @@ struct scrub {
 	uint64_t tsc_khz;
 	variant_set runs;		/* the plan's, less what faulted */
 	variant_set failed;		/* a verify FAILED line: no answer's candidate */
-	struct summary *sum;
+	struct run_record *rec;		/* may be NULL */
 	struct progress_clock clock;	/* in steps */
 };
 
@@ -227,33 +225,38 @@ static unsigned int counts(unsigned int n, unsigned int *c)
 }
 
 /*
- * A step's answers (harness/answer_strings.h): each rep's wall time, in
- * hundredths of a tick, is a variant's epoch (its quantum a tick).
+ * What a step measured, into the record: each variant's reps, their wall
+ * times in hundredths of a tick, as its epochs (quantum a tick; an
+ * interval takes at most INTERVAL_EPOCHS_MAX of them, the first ones, in
+ * an odd count), for the decision; their medians, for the summary.
  */
-static void answer_step(struct scrub *s, const char *id,
+static void record_step(struct scrub *s, const char *id, const char *title,
 			uint64_t walls[VARIANTS_MAX][REPS_MAX], const unsigned int *n)
 {
-	/* Static: a kernel's stack is small; one step is answered at a time. */
-	static uint64_t med[VARIANTS_MAX][INTERVAL_EPOCHS_MAX];
-	static struct answer_input in[VARIANTS_MAX];
-	unsigned int i, r, e, k = 0;
+	struct record_pass *rp = record_add_step(s->rec, id, title, s->p->scrub_bytes);
+	unsigned int i, r, e;
 
 	for (i = 0; i < variant_count; i++) {
-		uint64_t sorted[INTERVAL_EPOCHS_MAX];
+		uint64_t med[INTERVAL_EPOCHS_MAX], sorted[INTERVAL_EPOCHS_MAX];
+		const uint64_t *kept;
 
-		/* An interval takes at most INTERVAL_EPOCHS_MAX epochs: the first ones. */
 		e = n[i] < INTERVAL_EPOCHS_MAX ? n[i] : INTERVAL_EPOCHS_MAX;
 		if (!e)
 			continue;
 		for (r = 0; r < e; r++)
-			med[i][r] = walls[i][r] * CENTI;
-		e = answer_odd_epochs(med[i], e);
+			med[r] = walls[i][r] * CENTI;
+		e = interval_odd_epochs(med, e);
 		for (r = 0; r < e; r++)
-			sorted[r] = med[i][r];
-		in[k++] = (struct answer_input){ &variants[i], (s->failed >> i) & 1,
-						 { med[i], e, median_u64(sorted, e), CENTI } };
+			sorted[r] = med[r];
+		kept = record_keep_series(s->rec, med, e);
+		record_add_input(rp, &variants[i], (s->failed >> i) & 1,
+				 kept ? (struct epoch_series){ kept, e, median_u64(sorted, e), CENTI } :
+					(struct epoch_series){ 0 });
 	}
-	answers_scrub(&s->sum->answers, id, s->p->scrub_bytes, in, k);
+	/* After the epochs were copied: the median sorts the walls. */
+	for (i = 0; i < variant_count; i++)
+		if (n[i])
+			record_add_figure(rp, variants[i].name, median2_u64(walls[i], n[i]));
 }
 
 /* All steps of one count (and place), reps of every variant, grouped by rep. */
@@ -282,21 +285,15 @@ static void count_steps(struct scrub *s, unsigned int count, enum where w)
 		}
 	}
 	sample_pass_end("scrub", id);
-	if (!s->sum)
+	if (!s->rec)
 		return;
-	answer_step(s, id, walls, n);
 	fmt_snprintf(title, sizeof(title), "scrub, %u CPU%s%s", count,
 		     count == 1 ? "" : "s", w == REMOTE ? ", remote node" : "");
-	summary_begin_titled(s->sum, title, s->p->scrub_bytes);
-	for (i = 0; i < variant_count; i++)
-		if (n[i])
-			summary_add(s->sum, variants[i].name,
-				    summary_median2(walls[i], n[i]));
-	summary_end(s->sum);
+	record_step(s, id, title, walls, n);
 }
 
 void scrub_run(const struct plan *p, const struct cpu_desc *d,
-	       const struct buffers *b, uint64_t tsc_khz, struct summary *sum)
+	       const struct buffers *b, uint64_t tsc_khz, struct run_record *rec)
 {
 	static struct scrub s;
 	unsigned int c[32], nc, k, i, node, nvar = 0;
@@ -304,7 +301,7 @@ void scrub_run(const struct plan *p, const struct cpu_desc *d,
 	size_t len = 0;
 
 	s = (struct scrub){ .p = p, .b = b, .tsc_khz = tsc_khz, .runs = p->runs,
-			    .sum = sum };
+			    .rec = rec };
 	bench_env_init(&s.env, d);
 	out_line("flush: %s", flush_method_name(&s.env));
 	if (!p->scrub_bytes)

@@ -14,13 +14,14 @@
 #include "harness/host.h"
 #include "harness/plan.h"
 #include "harness/buffers.h"
-#include "harness/summary.h"
+#include "harness/record.h"
 
 /*
  * b->scrub[node] is one region of plan_buffer_sizes()'s scrub bytes (the
  * region between two guard pages) for each NUMA node of host_cpus().
+ * rec, when not NULL, receives each step's figures.
  */
 void scrub_run(const struct plan *p, const struct cpu_desc *d,
-	       const struct buffers *b, uint64_t tsc_khz, struct summary *sum);
+	       const struct buffers *b, uint64_t tsc_khz, struct run_record *rec);
 
 #endif

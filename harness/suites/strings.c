@@ -22,7 +22,6 @@
 #include "lib/fmt.h"
 #include "lib/out.h"
 #include "harness/sample.h"
-#include "harness/answer_strings.h"
 #include "harness/suites/strings.h"
 #include "harness/suites/strings_block.h"
 
@@ -122,10 +121,11 @@ static uint64_t count_batches(const struct strings_state *s)
 }
 
 void strings_run(const struct plan *p, const struct cpu_desc *d,
-		 const struct buffers *b, uint64_t tsc_khz, struct summary *sum)
+		 const struct buffers *b, uint64_t tsc_khz, struct run_record *rec)
 {
 	static const unsigned int misaligns[STRINGS_NMISALIGN] = STRINGS_MISALIGNS;
-	struct strings_state s = { .p = p, .runs = p->str_runs };
+	struct strings_state s = { .p = p, .runs = p->str_runs,
+				   .figs = rec ? &rec->strings_figs : NULL };
 	struct tsc_grain grain;
 	unsigned int mode, di, si;
 	enum string_op op;
@@ -137,7 +137,8 @@ void strings_run(const struct plan *p, const struct cpu_desc *d,
 	s.dwin = b->strings + PAGE_SIZE;
 	s.swin = s.dwin + (STRINGS_WINDOW_PAGES + 1) * PAGE_SIZE;
 	progress_start(&s.clock, tsc_khz, count_batches(&s), 0);
-	answer_strings_begin();
+	if (s.figs)
+		strings_figures_begin(s.figs);
 	strings_tsc_grain(&grain);
 	strings_print_tsc(&grain);
 	for (op = STRING_MEMSET; op <= STRING_MEMCPY; op++) {
@@ -148,6 +149,8 @@ void strings_run(const struct plan *p, const struct cpu_desc *d,
 		run_zero(&s, op);
 	}
 	/* A figure's step: the TSC's over a batch's calls, in hundredths of a tick. */
-	if (sum)
-		answers_strings(&sum->answers, grain.step * 100 / STRINGS_CALLS);
+	if (rec) {
+		rec->strings = true;
+		rec->strings_quantum = grain.step * 100 / STRINGS_CALLS;
+	}
 }

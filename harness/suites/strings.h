@@ -12,15 +12,15 @@
 #include "cpu/cpu.h"
 #include "harness/buffers.h"
 #include "harness/plan.h"
+#include "harness/record.h"
 #include "harness/strings_plan.h"
-#include "harness/summary.h"
 
 /*
  * Runs the suite as the plan says; b->strings is STRINGS_BUFFER_BYTES.
- * With sum, its answers get the memset and memcpy decisions
- * (harness/answer_strings.h).
+ * rec, when not NULL, receives its figures by size class, for the
+ * memset and memcpy decisions (harness/strings_figures.h).
  */
 void strings_run(const struct plan *p, const struct cpu_desc *d,
-		 const struct buffers *b, uint64_t tsc_khz, struct summary *sum);
+		 const struct buffers *b, uint64_t tsc_khz, struct run_record *rec);
 
 #endif

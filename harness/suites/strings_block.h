@@ -15,6 +15,7 @@
 #include "harness/host.h"
 #include "harness/plan.h"
 #include "harness/progress.h"
+#include "harness/strings_figures.h"
 #include "harness/strings_plan.h"
 #include "variants/strings.h"
 
@@ -38,6 +39,7 @@ struct strings_state {
 	variant_set runs;		/* the plan's, less what faulted */
 	uint8_t *dwin, *swin;		/* dst's and src's windows, page-aligned */
 	struct progress_clock clock;	/* in batches */
+	struct strings_figures *figs;	/* for the decision; may be NULL */
 };
 
 /* One block: what runs, on which bytes. */
@@ -97,8 +99,8 @@ void strings_measure_zero(struct strings_state *s, struct block *k,
 uintptr_t strings_arg2(const struct block *k, unsigned int rep);
 void strings_prepare_src(const struct block *k, size_t n, unsigned int rep);
 void strings_prepare_dst(const struct block *k, size_t n, unsigned int rep);
-void strings_verify(const struct block *k, unsigned int slot, size_t written,
-		    size_t n, unsigned int rep, const char *batch);
+void strings_verify(struct strings_state *s, const struct block *k, unsigned int slot,
+		    size_t written, size_t n, unsigned int rep, const char *batch);
 void strings_fault(struct strings_state *s, const struct block *k,
 		   unsigned int slot, const char *batch, const struct fault *f);
 

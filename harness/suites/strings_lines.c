@@ -7,7 +7,6 @@
 #include "lib/fmt.h"
 #include "lib/out.h"
 #include "lib/sort.h"
-#include "harness/answer_strings.h"
 #include "harness/suites/strings_block.h"
 
 #define CENTI		100	/* figures are printed in hundredths of a tick */
@@ -95,8 +94,9 @@ void strings_print_block(const struct strings_state *s, const struct block *k,
 				figures[rep] = per_call((int64_t)(t->t[si][slot][rep] - overhead),
 							STRINGS_CALLS);
 			print_figures(slot_name(k, slot), key, figures, p->reps);
-			answer_strings_add(k->mode, p->sizes[si], (unsigned int)k->variant[slot],
-					   figures, p->reps);
+			if (s->figs)
+				strings_figures_add(s->figs, k->mode, p->sizes[si],
+						    (unsigned int)k->variant[slot], figures, p->reps);
 		}
 	}
 }

@@ -137,7 +137,7 @@ void strings_measure_block(struct strings_state *s, struct block *k,
 					continue;
 				}
 				if (slot != SLOT_EMPTY)
-					strings_verify(k, slot, n, n, rep, batch_name);
+					strings_verify(s, k, slot, n, n, rep, batch_name);
 			}
 		}
 	}
@@ -220,7 +220,7 @@ void strings_measure_zero(struct strings_state *s, struct block *k,
 					break;
 				}
 				if (slot != SLOT_EMPTY)
-					strings_verify(k, slot, pat == PAT_ZERO ? 0 : m, m,
+					strings_verify(s, k, slot, pat == PAT_ZERO ? 0 : m, m,
 						       rep, pattern_name(pat));
 			}
 		}

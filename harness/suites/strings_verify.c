@@ -5,7 +5,6 @@
  * no figure comes from a routine that wrote the wrong bytes, too many or
  * too few; and the lines that say when one did, or faulted.
  */
-#include "harness/answer_strings.h"
 #include "harness/bench.h"
 #include "lib/out.h"
 #include "lib/run.h"
@@ -70,8 +69,8 @@ void strings_prepare_dst(const struct block *k, size_t n, unsigned int rep)
  * range of n bytes: the result there, the rest of the range untouched, the
  * guards intact. A failure prints one line and counts.
  */
-void strings_verify(const struct block *k, unsigned int slot, size_t written,
-		    size_t n, unsigned int rep, const char *batch)
+void strings_verify(struct strings_state *s, const struct block *k, unsigned int slot,
+		    size_t written, size_t n, unsigned int rep, const char *batch)
 {
 	const char *what = NULL;
 	ptrdiff_t off = 0;
@@ -102,8 +101,8 @@ void strings_verify(const struct block *k, unsigned int slot, size_t written,
 		 string_op_name(k->op), k->name, batch, slot_name(k, slot),
 		 (unsigned long)(off < 0 ? -off : off), what, got, want);
 	run_fail();
-	if (k->variant[slot] >= 0)
-		answer_strings_failed((unsigned int)k->variant[slot]);
+	if (k->variant[slot] >= 0 && s->figs)
+		strings_figures_failed(s->figs, (unsigned int)k->variant[slot]);
 }
 
 /* A variant that faulted is left out of the rest of the run. */
@@ -116,6 +115,7 @@ void strings_fault(struct strings_state *s, const struct block *k,
 	run_fail();
 	if (k->variant[slot] >= 0) {
 		s->runs &= ~(1ull << k->variant[slot]);
-		answer_strings_failed((unsigned int)k->variant[slot]);
+		if (s->figs)
+			strings_figures_failed(s->figs, (unsigned int)k->variant[slot]);
 	}
 }

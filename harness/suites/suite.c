@@ -21,7 +21,6 @@
 #include "harness/suites/strings.h"
 #include "harness/suites/suite.h"
 #include "harness/suites/suite_internal.h"
-#include "harness/summary.h"
 #include "harness/timer.h"
 
 static unsigned int count_runs(const struct suite_run *s, enum op op)
@@ -57,42 +56,24 @@ static bool pass_runs(const struct suite_run *s, enum pass_id id, enum op op)
 	       count_runs(s, op);
 }
 
-/*
- * A pass's variants that ran, and their figures, to the answer: once its
- * last epoch is over (harness/answer.h). suite=xen's have no epochs.
- */
-static void answer_pass(struct suite_run *s, struct pass_state *ps, variant_set ran)
-{
-	/* Off the stack: the module's kernel stack is 16 KiB, and a pass ends on one CPU at a time. */
-	static struct answer_input in[VARIANTS_MAX];
-	unsigned int i, n = 0;
-
-	if (!s->sum)
-		return;
-	for (i = 0; i < variant_count; i++)
-		if ((ran >> i) & 1)
-			in[n++] = (struct answer_input){
-				&variants[i], (ps->failed >> i) & 1,
-				s->p->stats ? figures_series(&ps->figs, i) :
-					      (struct epoch_series){ 0 } };
-	answers_pass(&s->sum->answers, ps->op, ps->id, pass_bytes(s->p, ps->id, ps->op),
-		     in, n);
-}
-
 /* suite=xen: a pass after another, as in 2021, its disturbance its own. */
 static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
 {
 	struct pass_state ps;
+	variant_set ran;
+	unsigned int i;
 
 	pass_begin(s, &ps, op, id, 0);
-	if (s->sum)
-		summary_begin(s->sum, op, id, pass_bytes(s->p, id, op));
+	ps.rec = record_add_pass(s->rec, op, id, pass_bytes(s->p, id, op));
 	sample_pass_begin();
 	pass_epoch(s, &ps);
 	sample_pass_end(op_name(op), passes[id].id);
-	answer_pass(s, &ps, op_runs(s, op));
-	if (s->sum)
-		summary_end(s->sum);
+	/* Its variants that ran, without epochs: the answer says it has no interval. */
+	ran = op_runs(s, op);
+	for (i = 0; i < variant_count; i++)
+		if ((ran >> i) & 1)
+			record_add_input(ps.rec, &variants[i], (ps.failed >> i) & 1,
+					 (struct epoch_series){ 0 });
 }
 
 /* The epochs a pass is expected to take: what its budget affords, or reps= says. */
@@ -198,7 +179,7 @@ static void spend_time(struct suite_run *s, struct pass_state *ps, unsigned int 
  * every pass's first epoch, in the 2021 order; then always the epoch
  * that is due first, until every pass has stopped. Each pass counts its
  * samples and cycles in a slot of its own (harness/sample.h), and has its
- * cycles lines; one disturbance line covers them all. The summary keeps
+ * cycles lines; one disturbance line covers them all. The record keeps
  * the table order.
  */
 static void run_passes(struct suite_run *s)
@@ -258,29 +239,28 @@ end:
 	}
 	sample_pass_select(0);
 	host_pass_end("all", "all", &tally);
-	for (k = 0; s->sum && k < n; k++) {
-		answer_pass(s, &ps[k], ps[k].printed);
-		summary_begin(s->sum, ps[k].op, ps[k].id, pass_bytes(s->p, ps[k].id, ps[k].op));
-		figures_summarise(&ps[k].figs, ps[k].printed, ps[k].failed,
-				  ps[k].aggregate_n, s->sum);
-		summary_end(s->sum);
-	}
+	/* What each pass measured, for the decision and the summary after the run. */
+	for (k = 0; s->rec && k < n; k++)
+		figures_record(&ps[k].figs, ps[k].printed, ps[k].failed,
+			       record_add_pass(s->rec, ps[k].op, ps[k].id,
+					       pass_bytes(s->p, ps[k].id, ps[k].op)));
 }
 
 void suite_run(const struct plan *p, const struct cpu_desc *d,
-	       const struct buffers *b, uint64_t tsc_khz, struct summary *sum)
+	       const struct buffers *b, uint64_t tsc_khz,
+	       const struct race_questions *q, struct run_record *rec)
 {
-	struct suite_run s = { .p = p, .b = b, .sum = sum, .runs = p->runs };
+	struct suite_run s = { .p = p, .b = b, .rec = rec, .q = q, .runs = p->runs };
 	uint64_t total = 0;
 	unsigned int id, op;
 
 	sample_start(p, tsc_khz);
 	if (suites[p->suite].how == HOW_STRINGS) {	/* harness/suites/strings.c */
-		strings_run(p, d, b, tsc_khz, sum);
+		strings_run(p, d, b, tsc_khz, rec);
 		return;
 	}
 	if (suites[p->suite].how == HOW_SCRUB) {
-		scrub_run(p, d, b, tsc_khz, sum);
+		scrub_run(p, d, b, tsc_khz, rec);
 		return;
 	}
 	plan_buffer_sizes(p, &s.sizes);
@@ -297,7 +277,6 @@ void suite_run(const struct plan *p, const struct cpu_desc *d,
 			for (op = 0; op < OP_COUNT; op++)
 				npasses += pass_runs(&s, id, op);
 		s.rule.budget_ticks = p->time_ms * s.ticks_per_ms / (npasses ? npasses : 1);
-		race_find_picks(&s, d);
 	}
 	if (p->stats) {
 		timer_measure(&s.timer);

@@ -15,16 +15,17 @@
 #include "harness/host.h"
 #include "harness/buffers.h"
 #include "harness/plan.h"
-
-/* Allocated by the host with the sizes plan_buffer_sizes() gives. */
-
-struct summary;
+#include "harness/race.h"
+#include "harness/record.h"
 
 /*
- * tsc_khz may be 0 (unknown): progress then gives no times. sum, when not
- * NULL, receives each pass's ranked medians (harness/summary.h).
+ * b: allocated by the host with the sizes plan_buffer_sizes() gives.
+ * tsc_khz may be 0 (unknown): progress then gives no times. q: time='s
+ * questions (harness/race.h); NULL races none. rec, when not NULL,
+ * receives what each pass measured (harness/record.h).
  */
 void suite_run(const struct plan *p, const struct cpu_desc *d,
-	       const struct buffers *b, uint64_t tsc_khz, struct summary *sum);
+	       const struct buffers *b, uint64_t tsc_khz,
+	       const struct race_questions *q, struct run_record *rec);
 
 #endif

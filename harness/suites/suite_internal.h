@@ -5,7 +5,7 @@
  * take turns; a pass's epochs (pass.c), Ma Ling's copy-hot/copy-cold
  * (copy_hot_cold.c) and the peers' hot buffer (hot_buffer.c) call the timed call (call.c), the checks
  * (verify.c), the buffers' layout (layout.c) and, under time=, the
- * questions still open (questions.c). Only these files include
+ * race of the questions still open (pass_race.c). Only these files include
  * this; the suites' interface is harness/suites/suite.h.
  */
 #ifndef PB_SUITE_INTERNAL_H
@@ -21,6 +21,7 @@
 #include "harness/plan.h"
 #include "harness/progress.h"
 #include "harness/race.h"
+#include "harness/record.h"
 #include "harness/timer.h"
 #include "harness/suites/figures.h"
 #include "variants/variants.h"
@@ -28,19 +29,13 @@
 #define PAGE PAGE_SIZE
 
 struct pass_state;
-struct summary;
 struct cpu_desc;
-
-/*
- * The functions a kernel calls, whose picks time= races (harness/race.h):
- * each measured by the variants of its op and shape.
- */
-enum race_fn { RACE_CLEAR_PAGE, RACE_CLEAR_PAGES, RACE_COPY_PAGE, RACE_FNS };
 
 struct suite_run {
 	const struct plan *p;
 	const struct buffers *b;
-	struct summary *sum;		/* may be NULL */
+	struct run_record *rec;		/* may be NULL */
+	const struct race_questions *q;	/* time='s questions; may be NULL */
 	struct bench_env env;
 	variant_set runs;		/* the plan's, less what faulted */
 	struct progress_clock clock;	/* in pages touched */
@@ -48,7 +43,6 @@ struct suite_run {
 	struct buffer_sizes sizes;	/* of b, as the plan asked for them */
 	uint64_t ticks_per_ms;
 	struct epoch_rule rule;
-	variant_set picks[RACE_FNS];	/* time=: what some kernel rule selects here */
 };
 
 static inline bool variant_runs(const struct suite_run *s, unsigned int i,
@@ -135,6 +129,7 @@ struct pass_state {
 	variant_set failed;	/* printed a verify FAILED or fault line */
 	variant_set printed;	/* have stat lines: the variants at its stop */
 	unsigned int aggregate_n; /* copy-hot, copy-cold: Ma Ling's copies */
+	struct record_pass *rec;	/* suite=xen: where its figures go; may be NULL */
 	/*
 	 * Placements (the L3 and MEM passes with stats; docs/method.md,
 	 * "Placements"): l has one slot per placement, and call number
@@ -174,10 +169,8 @@ static inline bool variant_measured(const struct suite_run *s,
 	return variant_runs(s, i, ps->op) && ((ps->active >> i) & 1);
 }
 
-/* questions.c */
+/* pass_race.c */
 
-/* time=: s->picks, from the kernel rules on this CPU. */
-void race_find_picks(struct suite_run *s, const struct cpu_desc *d);
 /* Epochs a pass runs under time= before it may stop settled. */
 unsigned int pass_floor(enum pass_id id);
 /*

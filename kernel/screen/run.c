@@ -73,6 +73,7 @@ void screen_run_progress(const struct progress *p)
  */
 static struct {
 	const struct summary *sum;
+	const struct answers *answers;
 	uint64_t tsc_khz;
 	unsigned int ncols, pages;	/* pages of the summary's tables */
 	unsigned int answer_rows;	/* the answer's page before them, if any */
@@ -135,7 +136,7 @@ static void show_answer(void)
 	fmt_snprintf(note, sizeof(note), "answer: keep or switch, per pass and kernel pick%s",
 		     shown.pages ? "; the summary's pages follow" : "");
 	screen_set_progress((const char *const[]){ note,
-		screen_answer_legend(&shown.sum->answers) }, 2);
+		screen_answer_legend(shown.answers) }, 2);
 }
 
 static void show_page(unsigned int page)
@@ -198,13 +199,15 @@ static void show_page(unsigned int page)
 	screen_set_progress((const char *const[]){ note, legend }, 2);
 }
 
-void screen_run_summary(const struct summary *sum, uint64_t tsc_khz)
+void screen_run_summary(const struct summary *sum, const struct answers *answers,
+			uint64_t tsc_khz)
 {
 	unsigned int rows;
 
 	if (!screen_cols() || !sum || !sum->n)
 		return;
 	shown.sum = sum;
+	shown.answers = answers;
 	shown.tsc_khz = tsc_khz;
 	shown.nfailures = screen_log_failures(shown.failures, FAILURES_SHOWN);
 	/* Room for the table: the header keeps the machine's identity only. */
@@ -214,7 +217,7 @@ void screen_run_summary(const struct summary *sum, uint64_t tsc_khz)
 	/* The page's rows: the body's, below the failures. */
 	rows = shown.nfailures ? shown.nfailures + 1 : 0;
 	rows = screen_body_rows() > rows ? screen_body_rows() - rows : 0;
-	shown.answer_rows = screen_answer_page(&sum->answers, screen_cols(), shown.answer,
+	shown.answer_rows = screen_answer_page(answers, screen_cols(), shown.answer,
 					       rows < ANSWER_PAGE_ROWS ? rows : ANSWER_PAGE_ROWS);
 	/* The answer first: what a person at the machine came for. */
 	show_page(shown.answer_rows ? shown.pages : 0);

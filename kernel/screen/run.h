@@ -3,6 +3,7 @@
 #ifndef PB_SCREEN_RUN_H
 #define PB_SCREEN_RUN_H
 
+#include "harness/answers.h"
 #include "harness/host.h"
 #include "harness/summary.h"
 
@@ -10,7 +11,8 @@
 void screen_run_progress(const struct progress *p);
 
 /* The answer's page in place of the messages; the summary's pages after it. */
-void screen_run_summary(const struct summary *sum, uint64_t tsc_khz);
+void screen_run_summary(const struct summary *sum, const struct answers *answers,
+			uint64_t tsc_khz);
 
 /*
  * With more than one page: turn them every few seconds, through the

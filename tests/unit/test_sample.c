@@ -361,7 +361,7 @@ static bool run_suite(struct run *r, const char *words, bool check_dst)
 	fake.dst_bytes = check_dst ? pass_bytes(&r->p, PASS_L1, OP_CLEAR) : 0;
 	fake.windows = fake.npasses = fake.unprepared = 0;
 	forget_lines();
-	suite_run(&r->p, &d, &r->b, TSC_KHZ, NULL);
+	suite_run(&r->p, &d, &r->b, TSC_KHZ, NULL, NULL);
 	return true;
 }
 
