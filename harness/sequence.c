@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* One run, in the one order (harness/sequence.h). */
-#include "harness/answer_strings.h"
-#include "harness/host.h"
-#include "harness/questions.h"
+#include "harness/decide/answer_strings.h"
+#include "harness/measure/host.h"
+#include "harness/decide/questions.h"
 #include "harness/sequence.h"
-#include "harness/suites/suite.h"
-#include "harness/vector_price.h"
+#include "harness/measure/suites/suite.h"
+#include "harness/measure/vector_price.h"
 #include "lib/run.h"
 
 #ifndef PB_VERSION

@@ -3,7 +3,7 @@
  * One run, in the one order every host runs it: the CPU described, the
  * plan, the buffers, the vector price, the rule facts, the kernel picks
  * and time='s questions, the suites, which record what they measured
- * (harness/record.h), then the decisions on that record and their lines.
+ * (harness/measure/record.h), then the decisions on that record and their lines.
  * The kernel
  * (kernel/main.c), pagebench-linux (linux/main.c) and the module
  * (module/run.c) each call run_sequence() with what differs
@@ -17,13 +17,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "cpu/describe.h"
-#include "harness/buffers.h"
+#include "harness/measure/buffers.h"
 #include "harness/options/options.h"
-#include "harness/answers.h"
-#include "harness/plan.h"
-#include "harness/race.h"
-#include "harness/record.h"
-#include "harness/rules.h"
+#include "harness/decide/answers.h"
+#include "harness/measure/plan.h"
+#include "harness/decide/race.h"
+#include "harness/measure/record.h"
+#include "harness/decide/rules.h"
 #include "lib/out.h"
 
 /* How far a run came. */
@@ -71,7 +71,7 @@ struct run_host {
 	void (*trim_plan)(void *ctx, struct plan *p);
 	/* The plan's buffers into r->bufs; false (the host has said why) stops the run. */
 	bool (*buffers)(void *ctx, struct run_state *r);
-	/* The vector price as this host's kernel would pay it (harness/vector_price.h). */
+	/* The vector price as this host's kernel would pay it (harness/measure/vector_price.h). */
 	void (*price)(void *ctx, struct run_state *r, struct vector_price *p);
 	/* Optional: right before the suites. */
 	void (*before_suites)(void *ctx, struct run_state *r);

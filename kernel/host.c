@@ -8,7 +8,7 @@
 #include "kernel/smp/call.h"
 #include "kernel/smp/smp.h"
 #include "lib/fmt.h"
-#include "harness/host.h"
+#include "harness/measure/host.h"
 #include "cpu/insn.h"
 #include "kernel/host_fault.h"
 #include "kernel/screen/run.h"

@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include "cpu/describe.h"
 #include "harness/options/options.h"
-#include "harness/plan.h"
-#include "harness/rules.h"
-#include "harness/suites/suite.h"
+#include "harness/measure/plan.h"
+#include "harness/decide/rules.h"
+#include "harness/measure/buffers.h"
 #include "lib/status.h"
 
 /* host.c */
@@ -54,7 +54,7 @@ void linux_live_facts(struct live_facts *live, const struct cpu_desc *d,
 uint64_t linux_mem_available(void);
 void linux_print_release(void);
 /*
- * The running kernel's own view for the answer (harness/rules.h): its
+ * The running kernel's own view for the answer (harness/decide/rules.h): its
  * release from uname, its flags from /proc/cpuinfo, or from the file
  * the environment's PAGEBENCH_CPUINFO names (the tests' recorded ones).
  * Prints the "linux kernel_flags" line; false where it cannot tell.

@@ -19,10 +19,10 @@
 #include "lib/run.h"
 #include "lib/status.h"
 #include "cpu/live.h"
-#include "harness/answer_matrix.h"
-#include "harness/progress.h"
+#include "harness/render/matrix.h"
+#include "harness/measure/progress.h"
 #include "harness/sequence.h"
-#include "harness/vector_price.h"
+#include "harness/measure/vector_price.h"
 #include "linux/linux.h"
 
 #ifndef PB_VERSION

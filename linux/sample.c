@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The counters beside each timed window in user space (harness/host.h),
+ * The counters beside each timed window in user space (harness/measure/host.h),
  * read just outside it: one perf_event_open group of this thread, read
  * with one read(), and the thread's CPU clock.
  *
@@ -32,8 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "cpu/insn.h"
-#include "harness/host.h"
-#include "harness/sample.h"
+#include "harness/measure/host.h"
+#include "harness/measure/sample.h"
 #include "lib/out.h"
 #include "linux/linux.h"
 

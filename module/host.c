@@ -23,7 +23,7 @@
 #include <asm/msr.h>
 #include <asm/special_insns.h>
 #include <asm/tsc.h>
-#include "harness/host.h"
+#include "harness/measure/host.h"
 #include "module/kernel.h"
 
 static struct pbk_windows windows;
@@ -330,7 +330,7 @@ bool pbk_run_stoppable(void (*fn)(void *ctx), void *ctx)
 }
 
 /*
- * Nothing is held at a yield point (harness/host.h): no FPU, interrupts
+ * Nothing is held at a yield point (harness/measure/host.h): no FPU, interrupts
  * on; preemption is given back before leaving the run, and the run's
  * buffers are run.c's to free.
  */

@@ -12,9 +12,9 @@
 #include "cpu/hot_load.h"
 #include "cpu/insn.h"
 #include "cpu/live.h"
-#include "harness/answers.h"
-#include "harness/bench.h"
-#include "harness/progress.h"
+#include "harness/decide/answers.h"
+#include "harness/measure/bench.h"
+#include "harness/measure/progress.h"
 #include "harness/sequence.h"
 #include "lib/fmt.h"
 #include "lib/out.h"
@@ -187,12 +187,12 @@ static void free_buffers(const struct buffers *b, const struct buffer_sizes *s)
 }
 
 /*
- * The vector price (harness/vector_price.h) as a kernel entry from a user
+ * The vector price (harness/measure/vector_price.h) as a kernel entry from a user
  * task pays it: the task line's begin + end, then the restore, medians in
  * whole ticks, its interval their order statistics' (the ranks n/2 -+
  * 0.98 sqrt(n), the median's 95% distribution-free interval), both
  * summed; less what the run's kthread holds inside every window of a VEC
- * routine's figure (harness/answer.h). Not measured where insmod's
+ * routine's figure (harness/decide/answer.h). Not measured where insmod's
  * context was no task, or the TSC rate is unknown.
  */
 static void price_of(struct vector_price *p, const struct pbk_fpu_cost *task,

@@ -56,35 +56,70 @@ LAYERS = (
           'defaults). Below the harness and the hosts, which include '
           '`options.h`; above the suites and passes tables it names',
           ('variants', 'cpu', 'lib')),
-    Layer('harness',
-          'the benchmark, compiled once per host: `host.h` (all it asks'
-          ' of the program it runs in), the plan, the timed call, '
-          'retiming disturbed samples and summing their cycles '
-          "(`sample`), `time=`'s one budget for a run (`budget`: which "
-          'pass goes next, and which stops) and the race of the '
-          'questions still open (`race`: which variants are still '
-          'measured), the summary, and the answer (`answer`: the one '
-          'decision, in integers, on the selection rules of `rules/` '
-          'evaluated by `rules` on the tables `scripts/rules2c` '
-          'generates), bottom lines of several runs and CPU groups '
-          'combined (`combine`: `pagebench-decide --combine`), and the '
-          'answer as text (`answer_matrix`: the matrix of pass × kernel'
-          " pick with each pick's bottom row, drawn once, here, for the"
-          " screen's answer page, pagebench-linux's terminal and "
-          '`pagebench-report verdict`)',
-          ('harness/options', 'variants', 'cpu', 'lib')),
-    Layer('harness/suites',
-          'the page suites (`suite.c` the driver, which lets the passes'
-          " take turns; `pass.c` one pass's epochs; `questions.c` the "
-          'questions `time=` races in a pass, from the kernel rules; '
+    Layer('harness/stats',
+          "statistics, pure and in integers: a variant's figure over "
+          "its epochs and its 95% interval, a ratio's epoch by epoch, "
+          'the batch a sample times (`interval`, with the factors '
+          '`scripts/interval-constants` generates); what measuring and '
+          'deciding both read',
+          ('lib',)),
+    Layer('harness/measure',
+          'measuring: `host.h` (all it asks of the program it runs in, '
+          'which each host implements), the plan (`plan`: which passes,'
+          ' how large, which variants, and why the others are left out;'
+          ' `strings_plan.h`, how suite=strings calls each routine), the'
+          ' buffers a host allocates for it (`buffers.h`), the timed '
+          'call (`bench`, `timer`), retiming disturbed samples and '
+          "summing their cycles (`sample`), epochs, `time=`'s one "
+          'budget for a run (`budget`: which pass goes next, and which '
+          'stops), progress, the vector price (`vector_price`, with '
+          '`vector_live.asm`), and what a run measured, kept for after '
+          "it (`record`; suite=strings' figures by size class, "
+          '`strings_figures`)',
+          ('harness/stats', 'harness/options', 'variants', 'cpu', 'lib')),
+    Layer('harness/decide',
+          'deciding, in integers, on what a run measured: the selection'
+          ' rules of `rules/` evaluated by `rules` on the tables '
+          "`scripts/rules2c` generates; one question's decision "
+          "(`answer`), a run's (`answers`), memset's, memcpy's and "
+          "scrubbing's (`answer_strings`), each pick's bottom line over "
+          'its passes (`bottom`), runs and CPU groups combined '
+          '(`combine`: `pagebench-decide --combine`), which of several '
+          "routines within noise is named (`prefer`); and `time=`'s "
+          'race of the questions still open (`race`: which variants are'
+          ' still worth measuring), whose question list the rules make '
+          '(`questions`): `race.h` is all that measuring sees of this '
+          'folder',
+          ('harness/measure', 'harness/stats', 'harness/options', 'variants', 'cpu', 'lib')),
+    Layer('harness/measure/suites',
+          'the suites (`suite.c` the driver, which lets the passes take'
+          " turns; `pass.c` one pass's epochs; `pass_race.c` `time=`'s "
+          'race in a pass, on the question list the run hands it; '
           "`copy_hot_cold.c` Ma Ling's copies; below them `call.c` the "
           "timed call, `verify.c` the checks, `layout.c` the buffers' "
-          'slots; what they share in `suite_internal.h`), `scrub`, '
-          '`strings` (`strings.c` walks its blocks; `strings_time.c` '
-          'the timed batches, with their loops in `strings_loop.asm`; '
+          "slots; `figures` a pass's figures and stat lines; what they "
+          'share in `suite_internal.h`), `scrub`, `strings` '
+          '(`strings.c` walks its blocks; `strings_time.c` the timed '
+          'batches, with their loops in `strings_loop.asm`; '
           '`strings_verify.c` the checks of every byte; '
           '`strings_lines.c` the report lines)',
-          ('harness', 'harness/options', 'variants', 'cpu', 'lib')),
+          ('harness/decide/race.h', 'harness/measure', 'harness/stats', 'harness/options',
+           'variants', 'cpu', 'lib')),
+    Layer('harness/render',
+          'drawing: the answer as a matrix (`matrix`: pass × kernel pick'
+          " with each pick's bottom row, drawn once, here, for the "
+          "screen's answer page, pagebench-linux's terminal and "
+          "`pagebench-report verdict`), and the screen's summary of a "
+          "run's record (`summary`: each pass's figures, ranked)",
+          ('harness/decide', 'harness/measure', 'harness/stats', 'variants', 'lib')),
+    Layer('harness',
+          'the run sequence (`sequence`): one run in the order every '
+          'host runs it (describe, plan, buffers, vector price, picks, '
+          'suites, decisions, answer lines), with what differs given by'
+          ' the host (`struct run_host`); it, and everything under '
+          '`harness/`, is compiled once per host',
+          ('harness/decide', 'harness/measure/suites', 'harness/measure', 'harness/options',
+           'cpu', 'lib')),
     Layer('kernel/lib',
           'the freestanding C library (`memset`, `memcpy`)',
           ()),
@@ -100,7 +135,7 @@ LAYERS = (
     Layer('kernel/time',
           "the TSC's rate (`tsc`) and its reference clocks: HPET, PIT, "
           'PM timer, AMD P-states',
-          ('kernel/acpi', 'kernel/x86', 'harness', 'harness/options', 'cpu', 'lib')),
+          ('kernel/acpi', 'kernel/x86', 'harness/options', 'cpu', 'lib')),
     Layer('kernel/efi',
           'UEFI: taking over the firmware, its file system, the log '
           'saved on the stick',
@@ -113,16 +148,20 @@ LAYERS = (
           'every CPU of the MADT: bring-up (`smp`, `trampoline.asm`), '
           'which to start (`plan`, pure), the CPU slots (`cpu`), calls '
           '(`call`), stopping (`stop`), the watchdog, the self-tests',
-          ('kernel/boot', 'kernel/acpi', 'kernel/x86', 'kernel/lib', 'harness', 'harness/options', 'lib')),
+          ('kernel/boot', 'kernel/acpi', 'kernel/x86', 'kernel/lib', 'harness/measure',
+           'harness/options', 'lib')),
     Layer('kernel/screen',
           "serial, VGA text, the framebuffer and the font, the screen's"
           " layout, log window, progress and summary, the answer's "
           'page, and the console that writes to all of them',
-          ('kernel/smp', 'kernel/efi', 'kernel/boot', 'kernel/x86', 'harness', 'variants', 'cpu', 'lib')),
+          ('kernel/smp', 'kernel/efi', 'kernel/boot', 'kernel/x86', 'harness/render',
+           'harness/decide', 'harness/measure', 'cpu', 'lib')),
     Layer('kernel',
           'the ring-0 host: `main.c` (reads top to bottom), `host.c` '
           "(the harness's host interface), `exit.c`, `numa.c`",
-          ('kernel/screen', 'kernel/smp', 'kernel/boot', 'kernel/efi', 'kernel/time', 'kernel/acpi', 'kernel/x86', 'kernel/lib', 'harness/suites', 'harness', 'harness/options', 'cpu', 'lib')),
+          ('kernel/screen', 'kernel/smp', 'kernel/boot', 'kernel/efi', 'kernel/time',
+           'kernel/acpi', 'kernel/x86', 'kernel/lib', 'harness', 'harness/render',
+           'harness/measure', 'harness/options', 'cpu', 'lib')),
     Layer('boot',
           'nasm: the multiboot v1 and v2 headers, the 32→64-bit entry, '
           'the UEFI entry; it fills the GDT pointer and the firmware '
@@ -130,7 +169,8 @@ LAYERS = (
           ('kernel', 'kernel/efi', 'kernel/x86')),
     Layer('linux',
           'the user-space host, `build/bin/pagebench-linux`',
-          ('harness/suites', 'harness', 'harness/options', 'cpu', 'lib')),
+          ('harness', 'harness/render', 'harness/decide', 'harness/measure', 'harness/options',
+           'cpu', 'lib')),
     Layer('module/compat',
           'the C library headers the harness includes (`stdint.h` and '
           "friends), from the kernel's types, for the module's build",
@@ -146,7 +186,8 @@ LAYERS = (
           '`jump.asm` is the way back from a trap or an unload (setjmp '
           'and longjmp); `Kbuild` builds it from the tree `make module`'
           ' lays out under `build/module/`',
-          ('harness/suites', 'harness', 'harness/options', 'variants', 'cpu', 'lib')),
+          ('harness', 'harness/decide', 'harness/measure', 'harness/options', 'variants',
+           'cpu', 'lib')),
     Layer('tools',
           '`pagebench-cpuid` and its dump reader; '
           '`pagebench-core-probe`, what the core gives a CPU over '
@@ -155,16 +196,20 @@ LAYERS = (
           'call) changes a store loop\'s figure (docs/method.md, "The '
           'value stored", "A median call, a mean loop"); '
           '`pagebench-decide`, the answer of a log without answer '
-          'lines, by the engine of `harness/answer.c`, and the matrix '
+          'lines, by the engine of `harness/decide/answer.c`, and the matrix '
           "of a log's own answer lines read back (`answer_lines`), "
           'never decided again, and with `--combine` runs and CPU '
           'groups combined (`decide_combine`)',
-          ('harness', 'harness/options', 'variants', 'cpu', 'lib'),
+          ('harness/render', 'harness/decide', 'harness/measure', 'harness/stats',
+           'harness/options', 'variants', 'cpu', 'lib'),
           notes={None: 'the probe: none'}),
     Layer('tests/unit',
           'C unit tests, one program per file, run by '
           '`tests/test_unit.py`',
-          ('tools', 'linux', 'kernel/screen', 'kernel/smp', 'kernel/boot', 'kernel/efi', 'kernel/time', 'kernel/acpi', 'kernel/x86', 'harness/suites', 'harness', 'harness/options', 'variants', 'cpu', 'lib'),
+          ('tools', 'linux', 'kernel/screen', 'kernel/smp', 'kernel/boot', 'kernel/efi',
+           'kernel/time', 'kernel/acpi', 'kernel/x86', 'harness/render', 'harness/decide',
+           'harness/measure/suites', 'harness/measure', 'harness/stats', 'harness/options',
+           'variants', 'cpu', 'lib'),
           notes={'linux': 'host_ring0.c: the host of the tests that run a suite'}),
     Layer('tests/fuzz',
           "the fuzz targets (libFuzzer's `LLVMFuzzerTestOneInput`): "
@@ -173,7 +218,8 @@ LAYERS = (
           'parser; `run_seeds.c`, a `main()` that runs each seed once; '
           "`seeds`, the script that makes their seeds from the tree's "
           'logs; `regressions/`, inputs that once failed',
-          ('tools', 'harness', 'harness/options', 'variants', 'cpu', 'lib')),
+          ('tools', 'harness/decide', 'harness/measure', 'harness/options', 'variants', 'cpu',
+           'lib')),
 )
 
 

@@ -18,7 +18,7 @@ checks the tree against them:
 - the Python package scripts/pbreport imports its modules without a cycle,
   and at the top of each module, where a cycle cannot hide.
 
-A call into harness/host.h's interface counts as a call to the interface,
+A call into harness/measure/host.h's interface counts as a call to the interface,
 which each host implements (kernel/host.c, linux/host.c): the harness never
 names a host. tests/test_layout.py runs these checks;
 `tests/layout.py tree|cycles|check` prints them.
@@ -38,7 +38,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDER_C_MAX = 25
 SOURCE_EXT = (".c", ".h", ".asm", ".inc", ".def")
 # The host interface: its functions are implemented once per host.
-INTERFACE = "harness/host.h"
+INTERFACE = "harness/measure/host.h"
 # Object trees of the build: ring 0 and user space.
 OBJECT_TREES = ("build/k", "build/h")
 # The C library: libc in user space, kernel/lib/string.c in ring 0. The

@@ -1,5 +1,5 @@
 """The memset/memcpy and scrub answers (docs/log-format.md, "The answer";
-harness/answer_strings.c): a short pagebench-linux suite=strings run on
+harness/decide/answer_strings.c): a short pagebench-linux suite=strings run on
 this machine's CPU prints one line per function, mode, size class and
 pick, in the grammar, its figures the arithmetic of its own value lines;
 pagebench-decide gives a real strings and scrub log (tests/fixtures/real/)

@@ -27,7 +27,7 @@ import boots  # noqa: E402  (tests/boots.cfg: the guests the tests boot)
 
 TOOL = os.path.join(REPO, "build", "bin", "pagebench-linux")
 CPUID_TOOL = os.path.join(REPO, "build", "bin", "pagebench-cpuid")
-with open(os.path.join(REPO, "harness", "interval.h")) as _f:
+with open(os.path.join(REPO, "harness", "stats", "interval.h")) as _f:
     BATCH_TIMER_STEPS = int(re.search(r"#define BATCH_TIMER_STEPS\s+(\d+)",
                                       _f.read()).group(1))
 # The smallest dump pagebench-cpuid reads: vendor, SSE2, long mode. Option
@@ -387,7 +387,7 @@ class LinuxRunner(unittest.TestCase):
                     below = [v for v, g in cands.items() if float(g[7]) < line]
                     self.assertIn(routine, below)
                     # The quickest is named, or alike names it beside one
-                    # preferred to it (harness/prefer.h).
+                    # preferred to it (harness/decide/prefer.h).
                     quickest = min(float(cands[v][5]) for v in below)
                     if alike is None:
                         self.assertEqual(float(ratio), quickest)

@@ -2,7 +2,7 @@
 new file and the terminal ends with the answer's matrix and the log's path;
 into a pipe or a file they go to standard output as before; a log that
 cannot be written is an error, never a silent loss. The matrix is drawn
-once, by harness/answer_matrix.c: pagebench-report verdict shows the same
+once, by harness/render/matrix.c: pagebench-report verdict shows the same
 text, from one real run. Runs are short (time=2s, one pass)."""
 import os
 import pwd

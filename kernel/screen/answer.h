@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The answer as the screen's first page at the end of a run: the matrix
- * of harness/answer_matrix.h (pass x kernel pick, the picks each column
+ * of harness/render/matrix.h (pass x kernel pick, the picks each column
  * stands for, the footnotes), the same pagebench-linux and
  * pagebench-report verdict draw, in ASCII.
  */
 #ifndef PB_SCREEN_ANSWER_H
 #define PB_SCREEN_ANSWER_H
 
-#include "harness/answers.h"
+#include "harness/decide/answers.h"
 
 #define ANSWER_PAGE_COLS	160
 #define ANSWER_PAGE_ROWS	(ANSWER_FNS * (PASS_COUNT + 3) + ANSWER_FNS + 1)

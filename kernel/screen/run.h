@@ -3,9 +3,9 @@
 #ifndef PB_SCREEN_RUN_H
 #define PB_SCREEN_RUN_H
 
-#include "harness/answers.h"
-#include "harness/host.h"
-#include "harness/summary.h"
+#include "harness/decide/answers.h"
+#include "harness/measure/host.h"
+#include "harness/render/summary.h"
 
 /* The progress rows (called through host_progress()). */
 void screen_run_progress(const struct progress *p);

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "harness/host.h"
+#include "harness/measure/host.h"
 
 #define VEC_WAKE	0xf0		/* a call, or the watcher's timer */
 #define WATCH_PERIOD_MS	100

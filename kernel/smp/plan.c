@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "harness/host.h"
+#include "harness/measure/host.h"
 #include "kernel/smp/plan.h"
 
 #define PAGE		4096ull

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The answer's other questions (harness/answer_strings.c) on synthetic
+ * The answer's other questions (harness/decide/answer_strings.c) on synthetic
  * figures whose decisions are known: the size classes and how a class's
  * per-rep totals are assembled (only its sizes, every alignment; a variant
  * short of a figure or failed is no candidate), switch, keep and
@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/answer.h"
-#include "harness/answer_strings.h"
-#include "harness/interval.h"
+#include "harness/decide/answer.h"
+#include "harness/decide/answer_strings.h"
+#include "harness/stats/interval.h"
 #include "lib/out.h"
 #include "tests/unit/check.h"
 

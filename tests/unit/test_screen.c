@@ -493,7 +493,7 @@ static void test_bottom_row(struct answers *a, unsigned int run, unsigned int li
 
 /*
  * Records made by hand, with the longest names, drawn by
- * harness/answer_matrix.c in ASCII: a column per pick (merged where picks
+ * harness/render/matrix.c in ASCII: a column per pick (merged where picks
  * of one variant agree), each cell what the record says, matrix.py's
  * blocks (a suite's functions side by side where they fit the width),
  * the picks' rows, the footnotes, compact cells and a cut where the

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "harness/host.h"
+#include "harness/measure/host.h"
 #include "kernel/smp/plan.h"
 #include "tests/unit/check.h"
 
