@@ -92,17 +92,19 @@ LAYERS = (
           'folder',
           ('harness/measure', 'harness/stats', 'harness/options', 'variants', 'cpu', 'lib')),
     Layer('harness/measure/suites',
-          'the suites (`suite.c` the driver, which lets the passes take'
-          " turns; `pass.c` one pass's epochs; `pass_race.c` `time=`'s "
-          'race in a pass, on the question list the run hands it; '
-          "`copy_hot_cold.c` Ma Ling's copies; below them `call.c` the "
-          "timed call, `verify.c` the checks, `layout.c` the buffers' "
-          "slots; `figures` a pass's figures and stat lines; what they "
-          'share in `suite_internal.h`), `scrub`, `strings` '
-          '(`strings.c` walks its blocks; `strings_time.c` the timed '
-          'batches, with their loops in `strings_loop.asm`; '
-          '`strings_verify.c` the checks of every byte; '
-          '`strings_lines.c` the report lines)',
+          'the suites: `suite.c` runs the one the plan names; the page '
+          "suites' run (`page_run.h`, `struct page_run`), whose driver "
+          '`suite.c` lets the passes take turns; a pass (`pass`: its '
+          'place, reps and figures), its reps (`pass.c`, Ma Ling\'s '
+          "`copy_hot_cold`, the peers' `hot_buffer`), `time=`'s race in"
+          ' a pass on the question list the run hands it (`pass_race`);'
+          " below them the timed call (`call`), the checks (`verify`), "
+          "the buffers' slots (`layout`), a pass's figures and stat "
+          'lines (`figures`); `scrub`; `strings` (`strings.c` walks its '
+          'blocks; `strings_time.c` the timed batches, with their loops '
+          'in `strings_loop.asm`; `strings_verify.c` the checks of every'
+          " byte; `strings_lines.c` the report lines; what they share in"
+          ' `strings_block.h`)',
           ('harness/decide/race.h', 'harness/measure', 'harness/stats', 'harness/options',
            'variants', 'cpu', 'lib')),
     Layer('harness/render',

@@ -4,7 +4,8 @@
  * slots, in the shapes the timing functions of harness/measure/bench.h take, so
  * that one call, its windows and a batch all run the same way.
  */
-#include "harness/measure/suites/suite_internal.h"
+#include "harness/measure/bench.h"
+#include "harness/measure/suites/call.h"
 
 /* The timed region, or one window of it. */
 void call_variant(void *arg, size_t off, size_t len)

@@ -7,14 +7,16 @@
 #include "lib/out.h"
 #include "lib/run.h"
 #include "harness/measure/sample.h"
-#include "harness/measure/suites/suite_internal.h"
+#include "harness/measure/suites/call.h"
+#include "harness/measure/suites/copy_hot_cold.h"
+#include "harness/measure/suites/verify.h"
 
 /*
  * What comes before each timed copy: copy-cold's other data (ma_ling()
  * says why), then a fence, so that the stores that prepared the copy are
  * done before its clock starts.
  */
-static void before_copy(const struct suite_run *s, bool cold)
+static void before_copy(const struct page_run *s, bool cold)
 {
 	if (cold)
 		__builtin_memcpy(s->b->cold + COPY_COLD_BYTES, s->b->cold,
@@ -27,7 +29,7 @@ static void before_copy(const struct suite_run *s, bool cold)
  * Ma Ling's copies each follow the one before) or copy-cold (calls pages,
  * all pushed out by the other data first, each copied once).
  */
-void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
+void hot_cold_reps(struct page_run *s, struct pass_state *ps,
 		   unsigned int reps)
 {
 	bool cold = passes[ps->id].kind == KIND_COLD;
@@ -61,10 +63,10 @@ void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
 			ok = time_guarded(call_batch, &c, &ticks, &h, &f);
 		} while (ok && sample_again(&tries, ticks, &h, v->name));
 		if (!ok) {
-			variant_fault(s, ps, i, &f);
+			variant_fault(ps->op, ps->header, i, &f, &s->runs, &ps->failed);
 			continue;
 		}
-		verify_slots(ps, i, &ps->l, used);
+		verify_slots(ps->header, i, &ps->l, used, &ps->failed);
 		figures_add(&ps->figs, i, ticks);
 	}
 }
@@ -76,7 +78,7 @@ void hot_cold_reps(struct suite_run *s, struct pass_state *ps,
  * Both print decimal ticks per 4 KiB copy, as Ma Ling's tables did; the
  * epochs of batched copies that follow are sized from those.
  */
-void ma_ling(struct suite_run *s, struct pass_state *ps)
+void ma_ling(struct page_run *s, struct pass_state *ps)
 {
 	enum op op = ps->op;
 	const char *pass = ps->header;
@@ -102,7 +104,7 @@ void ma_ling(struct suite_run *s, struct pass_state *ps)
 		run_step("%s variant %s", pass, v->name);
 		prepare_slot(&l, 0, i);
 		if (!host_call_guarded(call_whole, &c, &f)) {	/* warm: both pages in cache */
-			variant_fault(s, ps, i, &f);
+			variant_fault(ps->op, ps->header, i, &f, &s->runs, &ps->failed);
 			continue;
 		}
 		for (k = 0; k < n; k++) {
@@ -121,10 +123,10 @@ void ma_ling(struct suite_run *s, struct pass_state *ps)
 			} while (ok && sample_again(&tries, t[k], &h, v->name));
 			if (!ok)
 				break;
-			verify_slots(ps, i, &l, 1);
+			verify_slots(ps->header, i, &l, 1, &ps->failed);
 		}
 		if (k < n) {
-			variant_fault(s, ps, i, &f);
+			variant_fault(ps->op, ps->header, i, &f, &s->runs, &ps->failed);
 			continue;
 		}
 		median = median2_u64(t, n) / 2;

@@ -10,7 +10,9 @@
 #include "lib/out.h"
 #include "lib/run.h"
 #include "harness/measure/sample.h"
-#include "harness/measure/suites/suite_internal.h"
+#include "harness/measure/suites/call.h"
+#include "harness/measure/suites/hot_buffer.h"
+#include "harness/measure/suites/verify.h"
 
 /*
  * One sample of variant i on the pass's one buffer: a pattern written
@@ -20,7 +22,7 @@
  * in windows, as a timed pass's is, so that the module keeps its yield
  * points.
  */
-static bool hot_sample(struct suite_run *s, struct pass_state *ps,
+static bool hot_sample(struct page_run *s, struct pass_state *ps,
 		       unsigned int i, unsigned int calls, uint64_t *ticks)
 {
 	struct layout one = layout_slot(&ps->l, 0);
@@ -43,10 +45,10 @@ static bool hot_sample(struct suite_run *s, struct pass_state *ps,
 			ok = time_guarded(call_batch, &c, ticks, &h, &f);
 	} while (ok && sample_again(&tries, *ticks, &h, variants[i].name));
 	if (!ok) {
-		variant_fault(s, ps, i, &f);
+		variant_fault(ps->op, ps->header, i, &f, &s->runs, &ps->failed);
 		return false;
 	}
-	verify_slots(ps, i, &one, 1);
+	verify_slots(ps->header, i, &one, 1, &ps->failed);
 	return true;
 }
 
@@ -56,7 +58,7 @@ static bool hot_sample(struct suite_run *s, struct pass_state *ps,
  * whole pass, as a timed pass's first rep does (harness/stats/interval.h): every
  * sample at least BATCH_TIMER_STEPS timer steps long.
  */
-void hot_buffer_reps(struct suite_run *s, struct pass_state *ps,
+void hot_buffer_reps(struct page_run *s, struct pass_state *ps,
 		     unsigned int reps)
 {
 	uint64_t ticks, shortest = UINT64_MAX;

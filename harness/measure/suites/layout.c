@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A page pass's buffers (harness/measure/suites/suite_internal.h, struct layout):
+ * A page pass's buffers (harness/measure/suites/layout.h):
  * the slots a batch of calls needs, or the L3 and MEM passes' placements
  * (harness/measure/plan.h), each between guard pages, and the pages an iteration
  * touches, which progress counts.
  */
-#include "harness/measure/suites/suite_internal.h"
+#include "harness/measure/suites/layout.h"
+
+#define PAGE PAGE_SIZE
 
 /* Work units for progress: a page touched by an iteration. */
 #define COLD_PAGES (COPY_COLD_BYTES / PAGE)

@@ -11,7 +11,9 @@
 #include "lib/out.h"
 #include "lib/run.h"
 #include "harness/measure/sample.h"
-#include "harness/measure/suites/suite_internal.h"
+#include "harness/measure/suites/call.h"
+#include "harness/measure/suites/pass.h"
+#include "harness/measure/suites/verify.h"
 
 /* Each variant's median of its samples, for the summary (suite=xen), sorting them. */
 static void record_samples(struct record_pass *p, enum op op, uint64_t (*t)[REPS_MAX],
@@ -29,7 +31,7 @@ static void record_samples(struct record_pass *p, enum op op, uint64_t (*t)[REPS
  * both flushed as at a pass's start, the guard pages set, and a pause.
  * Without stats there is one epoch, where the buffers start.
  */
-static void place(struct suite_run *s, struct pass_state *ps, unsigned int e)
+static void place(struct page_run *s, struct pass_state *ps, unsigned int e)
 {
 	struct layout at0 = pass_layout(s->p, s->b->work, ps->op, ps->id);
 	size_t fill_pages = 0, work_pages = 0, fill_room = 0, work_room = 0;
@@ -56,12 +58,12 @@ static void place(struct suite_run *s, struct pass_state *ps, unsigned int e)
 	 * pattern, and fill written before it is probed: flushing the whole
 	 * region and fill here as well would cost more than the epoch's calls.
 	 */
-	if (passes[ps->id].kind == KIND_TIMED && ps->placements == 1) {
+	if (passes[ps->id].kind == KIND_TIMED && ps->place.n == 1) {
 		run_step("%s %s epoch %u: first flush", op_name(ps->op), ps->header, e);
 		flush_range(&s->env, ps->fill, ps->nr * PAGE);
 		host_may_yield();
 	}
-	if (ps->placements == 1) {
+	if (ps->place.n == 1) {
 		flush_range(&s->env, ps->base, layout_span(&ps->l, ps->base));
 		host_may_yield();
 	}
@@ -81,7 +83,7 @@ static void place(struct suite_run *s, struct pass_state *ps, unsigned int e)
  * times as long; docs/method.md, "Every call from memory"). suite=xen is
  * the 2021 iteration exactly; a "w/ flush" pass ends their history anyway.
  */
-static void prepare_one(struct suite_run *s, const struct pass_state *ps,
+static void prepare_one(struct page_run *s, const struct pass_state *ps,
 			const struct layout *one, unsigned int rep, unsigned int i)
 {
 	if (s->p->stats && !passes[ps->id].flush) {
@@ -95,7 +97,7 @@ static void prepare_one(struct suite_run *s, const struct pass_state *ps,
 	evict_or_fence(&s->env, passes[ps->id].flush, one->dst, one->bytes);
 }
 
-static void prepare_slots(struct suite_run *s, const struct pass_state *ps,
+static void prepare_slots(struct page_run *s, const struct pass_state *ps,
 			  unsigned int calls, unsigned int rep, unsigned int i)
 {
 	unsigned int j;
@@ -117,7 +119,7 @@ static void prepare_slots(struct suite_run *s, const struct pass_state *ps,
  * moves their ratio by none of it (docs/method.md, "One time budget",
  * "Order"). suite=xen keeps the 2021 table order. n is returned.
  */
-static unsigned int rep_order(const struct suite_run *s, const struct pass_state *ps,
+static unsigned int rep_order(const struct page_run *s, const struct pass_state *ps,
 			      unsigned int *order)
 {
 	unsigned int i, n = 0, t;
@@ -147,10 +149,10 @@ static unsigned int rep_order(const struct suite_run *s, const struct pass_state
 static struct layout call_slot(const struct pass_state *ps, unsigned long k,
 			       uint8_t **fill, size_t *nr)
 {
-	unsigned int at = ps->placements > 1 ? (unsigned int)(k % ps->placements) : 0;
+	unsigned int at = ps->place.n > 1 ? (unsigned int)(k % ps->place.n) : 0;
 	size_t shares;
 
-	*nr = ps->placements > 1 ? 2 * ps->l.stride / PAGE : ps->nr;
+	*nr = ps->place.n > 1 ? 2 * ps->l.stride / PAGE : ps->nr;
 	if (*nr > ps->nr)
 		*nr = ps->nr;
 	shares = *nr ? ps->nr / *nr : 1;
@@ -167,25 +169,25 @@ static struct layout call_slot(const struct pass_state *ps, unsigned long k,
  * worth of other data, and so was displaced, as in 2021, at the cost of
  * one fill a rep rather than one a call. at[i]: variant i's call number.
  */
-static void prime(struct suite_run *s, struct pass_state *ps,
+static void prime(struct page_run *s, struct pass_state *ps,
 		  const unsigned int *order, unsigned int n, unsigned long *at)
 {
 	unsigned int i, k, j = 0;
 
-	ps->primed = ps->next;
-	for (k = 0; k < n && j < ps->placements; k++) {
+	ps->place.primed = ps->place.next;
+	for (k = 0; k < n && j < ps->place.n; k++) {
 		i = order[k];
-		at[i] = ps->next + j;
+		at[i] = ps->place.next + j;
 		if (j++)
 			host_may_yield();
 		{
-			struct layout one = layout_slot(&ps->l, (unsigned int)(at[i] % ps->placements));
+			struct layout one = layout_slot(&ps->l, (unsigned int)(at[i] % ps->place.n));
 
 			prepare_one(s, ps, &one, ps->rep, i);
 		}
 	}
-	ps->nprimed = j;
-	ps->next += j;
+	ps->place.nprimed = j;
+	ps->place.next += j;
 	host_may_yield();
 	fill_bytes(ps->fill, (uint8_t)(0xe1 - ps->rep), ps->nr * PAGE);
 	mfence();
@@ -196,7 +198,7 @@ static void prime(struct suite_run *s, struct pass_state *ps,
  * fill written and probed, the batch timed; no post probe, which would be
  * the damage of the whole batch.
  */
-static bool batch_sample(struct suite_run *s, struct pass_state *ps,
+static bool batch_sample(struct page_run *s, struct pass_state *ps,
 			 unsigned int i, unsigned int calls, unsigned int rep,
 			 uint64_t *ticks)
 {
@@ -213,15 +215,15 @@ static bool batch_sample(struct suite_run *s, struct pass_state *ps,
 				      ticks, &h, &f);
 	} while (ok && sample_again(&tries, *ticks, &h, variants[i].name));
 	if (!ok) {
-		variant_fault(s, ps, i, &f);
+		variant_fault(ps->op, ps->header, i, &f, &s->runs, &ps->failed);
 		return false;
 	}
-	verify_slots(ps, i, &ps->l, calls);
+	verify_slots(ps->header, i, &ps->l, calls, &ps->failed);
 	return true;
 }
 
 /* Rep rep of variant i: the 2021 iteration, its value line and its check. */
-static bool timed_rep(struct suite_run *s, struct pass_state *ps,
+static bool timed_rep(struct page_run *s, struct pass_state *ps,
 		      unsigned int i, unsigned int reps, uint64_t (*legacy)[REPS_MAX],
 		      unsigned int *nlegacy, unsigned long at, uint64_t *ticks)
 {
@@ -242,7 +244,7 @@ static bool timed_rep(struct suite_run *s, struct pass_state *ps,
 	/* A call done again takes a placement of its own, prepared then. */
 	do {
 		host_may_yield();
-		one = call_slot(ps, at == UNPRIMED ? ps->next++ : at, &fill, &nr);
+		one = call_slot(ps, at == UNPRIMED ? ps->place.next++ : at, &fill, &nr);
 		if (at == UNPRIMED)
 			prepare_one(s, ps, &one, ps->rep, i);
 		ok = time_between_probes(&s->env, fill, nr, ps->rep,
@@ -251,7 +253,7 @@ static bool timed_rep(struct suite_run *s, struct pass_state *ps,
 		at = UNPRIMED;
 	} while (again);
 	if (!ok) {
-		variant_fault(s, ps, i, &f);
+		variant_fault(ps->op, ps->header, i, &f, &s->runs, &ps->failed);
 		return false;
 	}
 	out_line(" pre=%lx %s=%lx post=%lx", (unsigned long)t.pre, v->name,
@@ -259,13 +261,13 @@ static bool timed_rep(struct suite_run *s, struct pass_state *ps,
 	if (!s->p->stats)
 		legacy[i][nlegacy[i]++] = t.ticks;
 	host_may_yield();
-	verify_slots(ps, i, &one, 1);
+	verify_slots(ps->header, i, &one, 1, &ps->failed);
 	*ticks = t.ticks;
 	return true;
 }
 
 /* The use probe of variant i, once an epoch: a line, and a figure. */
-static void use_rep(struct suite_run *s, struct pass_state *ps, unsigned int i)
+static void use_rep(struct page_run *s, struct pass_state *ps, unsigned int i)
 {
 	const struct variant *v = &variants[i];
 	struct layout one = layout_slot(&ps->l, 0);
@@ -286,12 +288,12 @@ static void use_rep(struct suite_run *s, struct pass_state *ps, unsigned int i)
 				   &use, &h, &f);
 	} while (ok && sample_again(&tries, ticks, &h, v->name));
 	if (!ok) {
-		variant_fault(s, ps, i, &f);
+		variant_fault(ps->op, ps->header, i, &f, &s->runs, &ps->failed);
 		return;
 	}
 	out_line(" use %s=%lx", v->name, (unsigned long)use);
 	figures_add_use(&ps->figs, i, use);
-	verify_slots(ps, i, &one, 1);
+	verify_slots(ps->header, i, &one, 1, &ps->failed);
 }
 
 /* The reps progress shows as the pass's: so far, at least what an interval needs. */
@@ -309,7 +311,7 @@ static unsigned int shown_reps(const struct plan *p, unsigned int e,
  * its use probes; then whether the pass stops, and if so its stat lines.
  * Without stats the one epoch is all its reps.
  */
-enum epoch_stop pass_epoch(struct suite_run *s, struct pass_state *ps)
+enum epoch_stop pass_epoch(struct page_run *s, struct pass_state *ps)
 {
 	uint64_t t0 = rdtsc_ordered();
 	enum epoch_stop stop;
@@ -343,12 +345,13 @@ enum epoch_stop pass_epoch(struct suite_run *s, struct pass_state *ps)
 	for (i = 0; ps->use && i < variant_count; i++)
 		if (variant_measured(s, ps, i))
 			use_rep(s, ps, i);
-	precise = figures_end_epoch(&ps->figs, op_runs(s, ps->op) & ps->active,
+	precise = figures_end_epoch(&ps->figs, op_runs(s, ps->op) & ps->race.active,
 				    s->rule.precision_bp);
 	ps->last = rdtsc_ordered() - t0;
 	ps->own += ps->last;
 	if (s->p->time_ms) {
-		pass_race(s, ps);
+		pass_race(&ps->race, s->q, s->p->worth_bp, ps->id,
+			  op_runs(s, ps->op) & ~ps->failed, ps->epoch, &ps->figs);
 		return EPOCH_GO_ON;
 	}
 	/* A pass whose variants all faulted has nothing left to measure. */
@@ -359,7 +362,7 @@ enum epoch_stop pass_epoch(struct suite_run *s, struct pass_state *ps)
 	return stop;
 }
 
-void pass_stop(struct suite_run *s, struct pass_state *ps, enum epoch_stop stop)
+void pass_stop(struct page_run *s, struct pass_state *ps, enum epoch_stop stop)
 {
 	if (ps->ended)
 		return;
@@ -368,7 +371,7 @@ void pass_stop(struct suite_run *s, struct pass_state *ps, enum epoch_stop stop)
 	figures_print(&ps->figs, ps->printed, stop);
 }
 
-static void timed_reps(struct suite_run *s, struct pass_state *ps,
+static void timed_reps(struct page_run *s, struct pass_state *ps,
 		       unsigned int reps)
 {
 	/* suite=xen's samples for the record, too large for a stack. */
@@ -385,7 +388,7 @@ static void timed_reps(struct suite_run *s, struct pass_state *ps,
 	for (i = 0; i < VARIANTS_MAX; i++)
 		at[i] = UNPRIMED;
 	n = rep_order(s, ps, order);
-	if (ps->placements > 1 && !passes[ps->id].flush)
+	if (ps->place.n > 1 && !passes[ps->id].flush)
 		prime(s, ps, order, n, at);
 	for (k = 0; k < n; k++) {
 		i = order[k];
@@ -405,7 +408,7 @@ static void timed_reps(struct suite_run *s, struct pass_state *ps,
 	if (!ps->rep && shortest != UINT64_MAX) {
 		/* A placement is a call's own: no room for a batch beside it. */
 		ps->batch = pass_batch(shortest * CENTI, s->timer.step,
-				       ps->placements > 1 ? 1 : ps->l.slots);
+				       ps->place.n > 1 ? 1 : ps->l.slots);
 		for (i = 0; i < variant_count; i++)
 			figures_set_batch(&ps->figs, i, ps->batch);
 	}
@@ -419,14 +422,14 @@ static void timed_reps(struct suite_run *s, struct pass_state *ps,
 	}
 }
 
-void pass_begin(struct suite_run *s, struct pass_state *ps, enum op op,
+void pass_begin(struct page_run *s, struct pass_state *ps, enum op op,
 		enum pass_id id, unsigned int slot)
 {
 	*ps = (struct pass_state){ .op = op, .id = id, .header = passes[id].header,
 				   .nr = s->p->nr[id], .batch = 1, .slot = slot,
 				   .use = passes[id].use, .rep_fn = timed_reps,
-				   .placements = s->p->placements[id] ? s->p->placements[id] : 1,
-				   .active = op_runs(s, op), .open = true };
+				   .place.n = s->p->placements[id] ? s->p->placements[id] : 1,
+				   .race = { .active = op_runs(s, op), .open = true } };
 	figures_begin(&ps->figs, slot, op, passes[id].id, s->timer.step,
 		      passes[id].use);
 }

@@ -6,7 +6,7 @@
  * variants of the function's shape a kernel could take as they are.
  */
 #include "harness/measure/budget.h"
-#include "harness/measure/suites/suite_internal.h"
+#include "harness/measure/suites/pass_race.h"
 
 static bool race_ratio(void *ctx, unsigned int cand, unsigned int pick,
 		       struct interval *iv)
@@ -20,20 +20,22 @@ unsigned int pass_floor(enum pass_id id)
 	       BUDGET_FLOOR_DEEP : BUDGET_FLOOR;
 }
 
-void pass_race(struct suite_run *s, struct pass_state *ps)
+void pass_race(struct pass_race *r, const struct race_questions *q, unsigned int worth_bp,
+	       enum pass_id id, variant_set runs, unsigned int epoch,
+	       struct pass_figures *figs)
 {
-	variant_set runs = op_runs(s, ps->op) & ~ps->failed, keep;
-	struct race r = { .worth_bp = s->p->worth_bp };
+	struct race race = { .worth_bp = worth_bp };
 	struct race_outcome rc;
+	variant_set keep;
 	unsigned int fn, i;
 
-	if (ps->epoch < INTERVAL_EPOCHS_MIN || !(ps->epoch & 1))
+	if (epoch < INTERVAL_EPOCHS_MIN || !(epoch & 1))
 		return;
-	for (fn = 0; s->q && fn < s->q->n; fn++) {
-		const struct race_fn *f = &s->q->fn[fn];
+	for (fn = 0; q && fn < q->n; fn++) {
+		const struct race_fn *f = &q->fn[fn];
 		variant_set cands = 0;
 
-		if (f->op != ps->op)
+		if (f->op != figs->op)
 			continue;
 		for (i = 0; i < variant_count; i++)
 			if (((runs >> i) & 1) && variants[i].shape == f->shape &&
@@ -41,18 +43,18 @@ void pass_race(struct suite_run *s, struct pass_state *ps)
 				cands |= 1ull << i;
 		for (i = 0; i < variant_count; i++)
 			if ((((f->picks & cands) >> i) & 1))
-				race_add(&r, i, cands);
+				race_add(&race, i, cands);
 	}
-	if (!r.n) {
+	if (!race.n) {
 		/* No pick runs here: nothing to race, every variant shares the time. */
-		ps->open = true;
-		ps->need = INTERVAL_EPOCHS_MAX;
+		r->open = true;
+		r->need = INTERVAL_EPOCHS_MAX;
 		return;
 	}
-	race_judge(&r, race_ratio, &ps->figs, ps->epoch, &rc);
-	ps->open = rc.open > 0;
-	ps->need = rc.need;
-	keep = race_keep(&rc, ps->active, ps->epoch, pass_floor(ps->id));
-	ps->figs.out |= ps->active & ~keep;
-	ps->active = keep;
+	race_judge(&race, race_ratio, figs, epoch, &rc);
+	r->open = rc.open > 0;
+	r->need = rc.need;
+	keep = race_keep(&rc, r->active, epoch, pass_floor(id));
+	figs->out |= r->active & ~keep;
+	r->active = keep;
 }

@@ -20,10 +20,13 @@
 #include "harness/measure/suites/scrub.h"
 #include "harness/measure/suites/strings.h"
 #include "harness/measure/suites/suite.h"
-#include "harness/measure/suites/suite_internal.h"
+#include "harness/measure/suites/copy_hot_cold.h"
+#include "harness/measure/suites/hot_buffer.h"
+#include "harness/measure/suites/layout.h"
+#include "harness/measure/suites/pass.h"
 #include "harness/measure/timer.h"
 
-static unsigned int count_runs(const struct suite_run *s, enum op op)
+static unsigned int count_runs(const struct page_run *s, enum op op)
 {
 	variant_set set = op_runs(s, op);
 	unsigned int n = 0;
@@ -39,7 +42,7 @@ static unsigned int expected_reps(const struct plan *p)
 	return p->reps ? p->reps : INTERVAL_EPOCHS_MIN;
 }
 
-static uint64_t iterations(const struct suite_run *s, enum pass_id id,
+static uint64_t iterations(const struct page_run *s, enum pass_id id,
 			   enum op op)
 {
 	uint64_t per_variant = passes[id].kind == KIND_HOT ? COPY_HOT_N :
@@ -50,14 +53,14 @@ static uint64_t iterations(const struct suite_run *s, enum pass_id id,
 }
 
 /* The plan has the pass, it serves op, and some variant of op still runs. */
-static bool pass_runs(const struct suite_run *s, enum pass_id id, enum op op)
+static bool pass_runs(const struct page_run *s, enum pass_id id, enum op op)
 {
 	return (s->p->passes & (1u << id)) && ((passes[id].ops >> op) & 1) &&
 	       count_runs(s, op);
 }
 
 /* suite=xen: a pass after another, as in 2021, its disturbance its own. */
-static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
+static void timed_pass(struct page_run *s, enum op op, enum pass_id id)
 {
 	struct pass_state ps;
 	variant_set ran;
@@ -77,7 +80,7 @@ static void timed_pass(struct suite_run *s, enum op op, enum pass_id id)
 }
 
 /* The epochs a pass is expected to take: what its budget affords, or reps= says. */
-static unsigned int expected_epochs(const struct suite_run *s,
+static unsigned int expected_epochs(const struct page_run *s,
 				    const struct pass_state *ps)
 {
 	uint64_t e;
@@ -92,13 +95,14 @@ static unsigned int expected_epochs(const struct suite_run *s,
 
 /*
  * When, in ticks of the expected run span, the next epoch of ps is due:
- * each pass's expected epochs spread evenly over the span, the passes a
- * fraction of a step apart in table order, so that none runs all its
- * epochs within a few seconds of each other.
+ * each pass's expected epochs (expect) spread evenly over the span, the
+ * passes a fraction of a step apart in table order, so that none runs
+ * all its epochs within a few seconds of each other.
  */
-static uint64_t due(const struct pass_state *ps, uint64_t span, unsigned int npasses)
+static uint64_t due(const struct pass_state *ps, unsigned int expect, uint64_t span,
+		    unsigned int npasses)
 {
-	uint64_t steps = (uint64_t)(ps->expect > 1 ? ps->expect - 1 : 1) * npasses;
+	uint64_t steps = (uint64_t)(expect > 1 ? expect - 1 : 1) * npasses;
 
 	return span / steps * ((uint64_t)(ps->epoch - 1) * npasses + ps->slot);
 }
@@ -109,7 +113,7 @@ static uint64_t due(const struct pass_state *ps, uint64_t span, unsigned int npa
  * time= would buy nothing more; a note says so, and what would decide
  * them (docs/running.md, "time=").
  */
-static void capped_note(const struct suite_run *s, const struct budget_pass *bp,
+static void capped_note(const struct page_run *s, const struct budget_pass *bp,
 			unsigned int n, uint64_t elapsed, uint64_t budget)
 {
 	unsigned int k, capped = 0;
@@ -128,7 +132,7 @@ static void capped_note(const struct suite_run *s, const struct budget_pass *bp,
  * epochs, the passes furthest from what their open questions need first;
  * a pass prints its lines when it stops.
  */
-static void spend_time(struct suite_run *s, struct pass_state *ps, unsigned int n)
+static void spend_time(struct page_run *s, struct pass_state *ps, unsigned int n)
 {
 	static struct budget_pass bp[FIGURES_PASSES_MAX];
 	uint64_t budget = s->p->time_ms * s->ticks_per_ms, elapsed;
@@ -163,8 +167,8 @@ static void spend_time(struct suite_run *s, struct pass_state *ps, unsigned int 
 		pass_epoch(s, &ps[next]);
 		bp[next].epochs = ps[next].epoch;
 		bp[next].last = ps[next].last;
-		bp[next].open = ps[next].open;
-		bp[next].need = ps[next].need;
+		bp[next].open = ps[next].race.open;
+		bp[next].need = ps[next].race.need;
 		/* A pass whose variants all faulted has nothing left to measure. */
 		if (!op_runs(s, ps[next].op))
 			bp[next].stop = EPOCH_STOP_REPS;
@@ -182,13 +186,14 @@ static void spend_time(struct suite_run *s, struct pass_state *ps, unsigned int 
  * cycles lines; one disturbance line covers them all. The record keeps
  * the table order.
  */
-static void run_passes(struct suite_run *s)
+static void run_passes(struct page_run *s)
 {
 	static struct pass_state ps[FIGURES_PASSES_MAX];
 	struct sample_tally tally = { 0 };
 	unsigned int n = 0, k, id, op;
 	uint64_t span = 0;
 	bool running[FIGURES_PASSES_MAX];
+	unsigned int expect[FIGURES_PASSES_MAX];	/* epochs each pass is expected to take */
 
 	for (op = 0; op < OP_COUNT; op++)
 		for (id = 0; id < PASS_COUNT; id++)
@@ -215,15 +220,16 @@ static void run_passes(struct suite_run *s)
 		if (ma_ling_pass(ps[k].id))
 			ma_ling(s, &ps[k]);
 		running[k] = op_runs(s, ps[k].op) && pass_epoch(s, &ps[k]) == EPOCH_GO_ON;
-		ps[k].expect = expected_epochs(s, &ps[k]);
-		span += (uint64_t)(ps[k].expect - 1) * ps[k].last;
+		expect[k] = expected_epochs(s, &ps[k]);
+		span += (uint64_t)(expect[k] - 1) * ps[k].last;
 	}
 	for (;;) {
 		unsigned int next = n;
 
 		for (k = 0; k < n; k++)
 			if (running[k] && (next == n ||
-			    due(&ps[k], span, n) < due(&ps[next], span, n)))
+			    due(&ps[k], expect[k], span, n) <
+			    due(&ps[next], expect[next], span, n)))
 				next = k;
 		if (next == n)
 			break;
@@ -250,7 +256,7 @@ void suite_run(const struct plan *p, const struct cpu_desc *d,
 	       const struct buffers *b, uint64_t tsc_khz,
 	       const struct race_questions *q, struct run_record *rec)
 {
-	struct suite_run s = { .p = p, .b = b, .rec = rec, .q = q, .runs = p->runs };
+	struct page_run s = { .p = p, .b = b, .rec = rec, .q = q, .runs = p->runs };
 	uint64_t total = 0;
 	unsigned int id, op;
 

@@ -7,18 +7,18 @@
  */
 #include "lib/out.h"
 #include "lib/run.h"
-#include "harness/measure/suites/suite_internal.h"
+#include "harness/measure/bench.h"
+#include "harness/measure/suites/verify.h"
 
 /* A fault also counts as a failure of the pass, for its summary. */
-void variant_fault(struct suite_run *s, struct pass_state *ps, unsigned int i,
-		   const struct fault *f)
+void variant_fault(enum op op, const char *header, unsigned int i, const struct fault *f,
+		   variant_set *runs, variant_set *failed)
 {
 	out_line("fault: suite=%s pass=%s variant=%s %s rip=0x%lx",
-		 op_name(ps->op), ps->header, variants[i].name, f->what,
-		 (unsigned long)f->rip);
+		 op_name(op), header, variants[i].name, f->what, (unsigned long)f->rip);
 	run_fail();
-	s->runs &= ~(1ull << i);
-	ps->failed |= 1ull << i;
+	*runs &= ~(1ull << i);
+	*failed |= 1ull << i;
 }
 
 static void verify(const char *pass, const struct variant *v,
@@ -50,16 +50,16 @@ static bool verified(const char *pass, const struct variant *v,
 }
 
 /* Slots 0 .. n - 1 of l after variant i; a failure marks i failed in ps. */
-void verify_slots(struct pass_state *ps, unsigned int i, const struct layout *l,
-		  unsigned int n)
+void verify_slots(const char *header, unsigned int i, const struct layout *l,
+		  unsigned int n, variant_set *failed)
 {
 	unsigned int j;
 
 	for (j = 0; j < n; j++) {
 		struct layout one = layout_slot(l, j);
 
-		if (!verified(ps->header, &variants[i], &one))
-			ps->failed |= 1ull << i;
+		if (!verified(header, &variants[i], &one))
+			*failed |= 1ull << i;
 	}
 }
 
