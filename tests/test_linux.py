@@ -1130,13 +1130,14 @@ class HelpDefaults(unittest.TestCase):
 
 def start_stopped_later(args, **kw):
     """pagebench-linux with args, its stdout a pipe; returns (process, the
-    lines read) once its first epoch line shows it inside the suite."""
+    lines read) once its second epoch line shows it inside the suite with
+    one epoch of figures logged (the first, n=0, comes before any)."""
     proc = subprocess.Popen([TOOL] + list(args), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, **kw)
     seen = []
     for line in proc.stdout:
         seen.append(line)
-        if ") epoch suite=" in line:
+        if ") epoch suite=" in line and " n=0 " not in line:
             return proc, seen
     proc.wait()
     raise AssertionError("no epoch line: %s" % "".join(seen[-5:]))
