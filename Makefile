@@ -185,10 +185,10 @@ $(B)/tests/test_acpi: $(B)/h/kernel/acpi/tables.o
 $(B)/tests/test_logfile: $(B)/h/kernel/efi/log_keep.o $(B)/h/kernel/efi/efi_path.o
 $(B)/tests/test_tsc: $(B)/h/kernel/time/amd_pstate.o
 $(B)/tests/test_mem: $(B)/h/kernel/boot/mem.o
-$(B)/tests/test_smp: $(B)/h/kernel/smp/plan.o
+$(B)/tests/test_smp: $(B)/h/kernel/smp/start_plan.o
 # The screen's layout, drawing and page-table code, on buffers of the test's own.
-$(B)/tests/test_screen: $(B)/h/kernel/screen/screen.o $(B)/h/kernel/screen/log.o \
-	$(B)/h/kernel/screen/fb.o $(B)/h/kernel/screen/answer.o \
+$(B)/tests/test_screen: $(B)/h/kernel/screen/screen.o $(B)/h/kernel/screen/log_routing.o \
+	$(B)/h/kernel/screen/fb.o $(B)/h/kernel/screen/answer_page.o \
 	$(B)/h/kernel/x86/paging.o $(B)/h/$(FONT_C:.c=.o)
 
 $(B)/bin/pagebench-cpuid: $(B)/h/tools/pagebench-cpuid.o $(TOOLS_COMMON)

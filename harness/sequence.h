@@ -6,7 +6,7 @@
  * (harness/measure/record.h), then the decisions on that record and their lines.
  * The kernel
  * (kernel/main.c), pagebench-linux (linux/main.c) and the module
- * (module/run.c) each call run_sequence() with what differs
+ * (module/run_host.c) each call run_sequence() with what differs
  * between them, a struct run_host; what they do before it (parse the
  * options, open the log) and after it (the runtime, the screen, the exit)
  * stays theirs.

@@ -25,7 +25,7 @@
 #include "kernel/numa.h"
 #include "kernel/x86/paging.h"
 #include "kernel/screen/screen.h"
-#include "kernel/screen/run.h"
+#include "kernel/screen/run_view.h"
 #include "kernel/x86/trap.h"
 #include "kernel/time/tsc.h"
 #include "kernel/x86/x86.h"

@@ -3,7 +3,7 @@
  * The harness's host interface in Linux user space: what ring 0 would
  * give is in linux/host_ring0.c (none of it), faults become signals, and what disturbed a pass is
  * counted from getrusage() and /proc/interrupts, beside the samples the
- * harness timed again (the counters of each sample: linux/sample.c).
+ * harness timed again (the counters of each sample: linux/counters.c).
  */
 #define _GNU_SOURCE
 #include <pthread.h>

@@ -344,7 +344,7 @@ int main(int argc, char **argv)
 		      stderr);
 		return STATUS_CANNOT;
 	}
-	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is EPIPE, which linux/log.c handles */
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is EPIPE, which linux/log_file.c handles */
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage();

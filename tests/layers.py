@@ -148,19 +148,24 @@ LAYERS = (
           ('kernel/efi', 'kernel/x86', 'lib')),
     Layer('kernel/smp',
           'every CPU of the MADT: bring-up (`smp`, `trampoline.asm`), '
-          'which to start (`plan`, pure), the CPU slots (`cpu`), calls '
-          '(`call`), stopping (`stop`), the watchdog, the self-tests',
+          'which to start (`start_plan`, pure), the CPU slots '
+          '(`cpu_slots`), calls on every CPU at one deadline (`call`), '
+          'stopping (`stop`), the watchdog, the self-tests',
           ('kernel/boot', 'kernel/acpi', 'kernel/x86', 'kernel/lib', 'harness/measure',
            'harness/options', 'lib')),
     Layer('kernel/screen',
           "serial, VGA text, the framebuffer and the font, the screen's"
-          " layout, log window, progress and summary, the answer's "
-          'page, and the console that writes to all of them',
+          ' layout (`screen`), which log lines it shows where '
+          '(`log_routing`), what it shows of the run (`run_view`: '
+          "progress, then the answer's page, `answer_page`, and the "
+          "summary's pages), and the console that writes to all of "
+          'them',
           ('kernel/smp', 'kernel/efi', 'kernel/boot', 'kernel/x86', 'harness/render',
            'harness/decide', 'harness/measure', 'cpu', 'lib')),
     Layer('kernel',
-          'the ring-0 host: `main.c` (reads top to bottom), `host.c` '
-          "(the harness's host interface), `exit.c`, `numa.c`",
+          'the ring-0 host: `main.c` (its entry, `kmain()`, and its part'
+          ' of the run sequence; reads top to bottom), `host.c` (its '
+          'side of `harness/measure/host.h`), `exit.c`, `numa.c`',
           ('kernel/screen', 'kernel/smp', 'kernel/boot', 'kernel/efi', 'kernel/time',
            'kernel/acpi', 'kernel/x86', 'kernel/lib', 'harness', 'harness/render',
            'harness/measure', 'harness/options', 'cpu', 'lib')),
@@ -170,7 +175,12 @@ LAYERS = (
           'state that C owns, then calls `kmain()`',
           ('kernel', 'kernel/efi', 'kernel/x86')),
     Layer('linux',
-          'the user-space host, `build/bin/pagebench-linux`',
+          'the user-space host, `build/bin/pagebench-linux`: `main.c` '
+          '(its entry and its part of the run sequence), `host.c` and '
+          '`counters.c` (its side of `harness/measure/host.h`, '
+          '`counters.c` the counters beside each timed window), '
+          '`log_file.c` (log=: standard output or a new file), the '
+          'buffers, pinning, facts, CPUs and interrupts',
           ('harness', 'harness/render', 'harness/decide', 'harness/measure', 'harness/options',
            'cpu', 'lib')),
     Layer('module/compat',
@@ -179,8 +189,9 @@ LAYERS = (
           ()),
     Layer('module',
           'the host as a Linux kernel module, '
-          '`build/module/pagebench.ko`: `run.c` drives the harness and '
-          "includes none of the kernel's headers, the other files "
+          '`build/module/pagebench.ko`: `main.c` loads it and starts the'
+          " run's kthread; `run_host.c` is its part of the run sequence "
+          "and includes none of the kernel's headers, the other files "
           "include only the kernel's, `kernel.h` is all that passes "
           'between them; `clear.def`, `copy.def`, `strings.def` are the'
           " module's own variant rows (the running kernel's routines), "

@@ -7,7 +7,7 @@
 #include "lib/out.h"
 #include "lib/run.h"
 #include "harness/measure/sample.h"
-#include "harness/measure/suites/call.h"
+#include "harness/measure/suites/timed_call.h"
 #include "harness/measure/suites/copy_hot_cold.h"
 #include "harness/measure/suites/verify.h"
 

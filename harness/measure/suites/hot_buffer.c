@@ -10,7 +10,7 @@
 #include "lib/out.h"
 #include "lib/run.h"
 #include "harness/measure/sample.h"
-#include "harness/measure/suites/call.h"
+#include "harness/measure/suites/timed_call.h"
 #include "harness/measure/suites/hot_buffer.h"
 #include "harness/measure/suites/verify.h"
 

@@ -5,7 +5,7 @@
  * that one call, its windows and a batch all run the same way.
  */
 #include "harness/measure/bench.h"
-#include "harness/measure/suites/call.h"
+#include "harness/measure/suites/timed_call.h"
 
 /* The timed region, or one window of it. */
 void call_variant(void *arg, size_t off, size_t len)

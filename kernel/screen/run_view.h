@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The run on the screen: progress while it measures, the summary after. */
-#ifndef PB_SCREEN_RUN_H
-#define PB_SCREEN_RUN_H
+#ifndef PB_SCREEN_RUN_VIEW_H
+#define PB_SCREEN_RUN_VIEW_H
 
 #include "harness/decide/answers.h"
 #include "harness/measure/host.h"

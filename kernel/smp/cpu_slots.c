@@ -3,7 +3,7 @@
  * The CPU slots every part of kernel/smp/ shares, and which slot the
  * calling CPU is: the bottom of the folder, calling nothing above it.
  */
-#include "kernel/smp/cpu.h"
+#include "kernel/smp/cpu_slots.h"
 #include "kernel/x86/x86.h"
 
 #define MSR_GS_BASE	0xc0000101

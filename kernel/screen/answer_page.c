@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The answer page (kernel/screen/answer.h): harness/render/matrix.h's
+ * The answer page (kernel/screen/answer_page.h): harness/render/matrix.h's
  * matrix, the one pagebench-linux and pagebench-report verdict draw, in
  * the ASCII the VGA font has ("->" for the arrow, "[1]" for a note's
  * mark), at the screen's width and rows; the legend is the progress
  * rows' (screen_answer_legend()).
  */
 #include "harness/render/matrix.h"
-#include "kernel/screen/answer.h"
+#include "kernel/screen/answer_page.h"
 #include "lib/fmt.h"
 
 struct rows {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The module's run (run.c), as main.c starts it. Plain C types only. */
-#ifndef PB_MODULE_RUN_H
-#define PB_MODULE_RUN_H
+/* The module's part of the run (run_host.c), as main.c starts it. Plain C types only. */
+#ifndef PB_MODULE_RUN_HOST_H
+#define PB_MODULE_RUN_HOST_H
 
 #include <stdbool.h>
 #include "module/kernel.h"

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CPU slots (kernel/smp/cpu.c), and which one the calling CPU is.
+ * The CPU slots (kernel/smp/cpu_slots.c), and which one the calling CPU is.
  * Only kernel/smp/ reads a slot; the rest of the kernel asks for indexes
  * and APIC ids.
  */
-#ifndef PB_SMP_CPU_H
-#define PB_SMP_CPU_H
+#ifndef PB_SMP_CPU_SLOTS_H
+#define PB_SMP_CPU_SLOTS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "harness/measure/host.h"
-#include "kernel/smp/plan.h"
+#include "kernel/smp/start_plan.h"
 
 #define PAGE		4096ull
 #define LOW_MEM_END	0x100000ull	/* a SIPI vector names a page below 1 MiB */

@@ -5,8 +5,8 @@
  * stands for, the footnotes), the same pagebench-linux and
  * pagebench-report verdict draw, in ASCII.
  */
-#ifndef PB_SCREEN_ANSWER_H
-#define PB_SCREEN_ANSWER_H
+#ifndef PB_SCREEN_ANSWER_PAGE_H
+#define PB_SCREEN_ANSWER_PAGE_H
 
 #include "harness/decide/answers.h"
 

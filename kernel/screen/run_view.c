@@ -9,8 +9,8 @@
 #include "lib/fmt.h"
 #include "cpu/insn.h"
 #include "kernel/screen/screen.h"
-#include "kernel/screen/run.h"
-#include "kernel/screen/answer.h"
+#include "kernel/screen/run_view.h"
+#include "kernel/screen/answer_page.h"
 
 #define BAR_CELLS	30
 #define PAGE_SECONDS	8

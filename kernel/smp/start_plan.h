@@ -4,8 +4,8 @@
  * Pure: tables in, decisions out (tests/unit/test_smp.c); kernel/smp/smp.c
  * acts on them.
  */
-#ifndef PB_SMP_PLAN_H
-#define PB_SMP_PLAN_H
+#ifndef PB_SMP_START_PLAN_H
+#define PB_SMP_START_PLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The timed call of a variant on a layout's slots (call.c), as bench.h's timers call it. */
-#ifndef PB_CALL_H
-#define PB_CALL_H
+/* The timed call of a variant on a layout's slots (timed_call.c), as bench.h's timers call it. */
+#ifndef PB_TIMED_CALL_H
+#define PB_TIMED_CALL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -21,7 +21,7 @@
 #include "lib/run.h"
 #include "lib/str.h"
 #include "module/kernel.h"
-#include "module/run.h"
+#include "module/run_host.h"
 
 #define US_PER_MS		1000
 
