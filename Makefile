@@ -11,8 +11,8 @@
 # Missing Debian packages are installed when run as root (scripts/deps).
 #
 # Sources by layer, lowest first (docs/hacking.md, "Layout"): lib/, cpu/,
-# variants/, harness/options/, harness/ and harness/suites/ are compiled
-# for every host; boot/ and kernel/ are the ring-0 host, linux/ the user-space host
+# variants/ and harness/ (its options/, stats/, measure/ with suites/,
+# decide/, render/ and the run sequence on top) are compiled for every host; boot/ and kernel/ are the ring-0 host, linux/ the user-space host
 # (pagebench-linux), module/ the host as a Linux kernel module
 # (pagebench.ko), tools/ pagebench-cpuid, pagebench-core-probe, pagebench-store-value
 # and pagebench-decide.
@@ -59,21 +59,21 @@ HCFLAGS	:= -std=gnu11 -O2 -g $(WARN) $(DEPFLAGS) -I. -ffile-prefix-map=$(CURDIR)
 	   -DPB_VERSION='"$(VERSION)"'
 NASMFLAGS := -f elf64 -Wall
 
-# The selection rules as C tables (scripts/rules2c), for the answer lines (harness/answer.c).
+# The selection rules as C tables (scripts/rules2c), for the answer lines (harness/decide/answer.c).
 RULES_C     := $(B)/gen/rules.c
 # Every layer below the hosts, compiled once for the kernel and once for
 # user space (docs/hacking.md, "Layout").
 # The factors of the epoch intervals, computed by scripts/interval-constants.
 INTERVAL_C  := $(B)/gen/interval_table.c
-HARNESS_C   := $(wildcard lib/*.c cpu/*.c variants/*.c harness/options/*.c harness/*.c harness/suites/*.c) \
+HARNESS_C   := $(wildcard lib/*.c cpu/*.c variants/*.c harness/*.c harness/*/*.c harness/*/*/*.c) \
 	       $(RULES_C) $(INTERVAL_C)
 # The screen font, generated from a Debian console font (scripts/psf2c).
 FONT_C      := $(B)/gen/font.c
 KERNEL_C    := $(shell find kernel -name '*.c') $(HARNESS_C) $(FONT_C)
 BOOT_ASM    := $(wildcard boot/*.asm) $(shell find kernel -name '*.asm')
 VARIANT_ASM := $(wildcard variants/*.asm)
-# The harness's own assembly: suite=strings' timed loops.
-HARNESS_ASM := $(wildcard harness/*.asm harness/suites/*.asm)
+# The harness's own assembly: the vector price's live registers, suite=strings' timed loops.
+HARNESS_ASM := $(wildcard harness/*.asm harness/*/*.asm harness/*/*/*.asm)
 
 # Kernel objects live under build/k/, user-space objects of the same
 # sources under build/h/: the flags differ (freestanding, no SSE in C).
@@ -115,7 +115,7 @@ all: $(B)/pagebench.elf $(B)/pagebench.iso $(BIN)
 $(B)/version: FORCE
 	@mkdir -p $(B)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
-$(B)/k/kernel/main.o $(B)/h/tools/pagebench-cpuid.o $(B)/h/linux/main.o: $(B)/version
+$(B)/k/harness/sequence.o $(B)/h/harness/sequence.o $(B)/h/tools/pagebench-cpuid.o $(B)/h/linux/main.o: $(B)/version
 
 $(FONT_C): scripts/psf2c
 	@mkdir -p $(dir $@)
@@ -185,10 +185,10 @@ $(B)/tests/test_acpi: $(B)/h/kernel/acpi/tables.o
 $(B)/tests/test_logfile: $(B)/h/kernel/efi/log_keep.o $(B)/h/kernel/efi/efi_path.o
 $(B)/tests/test_tsc: $(B)/h/kernel/time/amd_pstate.o
 $(B)/tests/test_mem: $(B)/h/kernel/boot/mem.o
-$(B)/tests/test_smp: $(B)/h/kernel/smp/plan.o
+$(B)/tests/test_smp: $(B)/h/kernel/smp/start_plan.o
 # The screen's layout, drawing and page-table code, on buffers of the test's own.
-$(B)/tests/test_screen: $(B)/h/kernel/screen/screen.o $(B)/h/kernel/screen/log.o \
-	$(B)/h/kernel/screen/fb.o $(B)/h/kernel/screen/answer.o \
+$(B)/tests/test_screen: $(B)/h/kernel/screen/screen.o $(B)/h/kernel/screen/log_routing.o \
+	$(B)/h/kernel/screen/fb.o $(B)/h/kernel/screen/answer_page.o \
 	$(B)/h/kernel/x86/paging.o $(B)/h/$(FONT_C:.c=.o)
 
 $(B)/bin/pagebench-cpuid: $(B)/h/tools/pagebench-cpuid.o $(TOOLS_COMMON)
@@ -237,7 +237,7 @@ KDIR	?= /lib/modules/$(shell uname -r)/build
 MOD	:= $(B)/module
 MOD_SRC	:= $(HARNESS_C) $(VARIANT_ASM) $(HARNESS_ASM) \
 	   $(wildcard lib/*.h cpu/*.h variants/*.h variants/*.inc variants/passes.def variants/suites.def \
-	   harness/options/*.h harness/*.h harness/suites/*.h module/*.c module/*.h module/*.def module/*.asm \
+	   harness/*.h harness/*/*.h harness/*/*/*.h module/*.c module/*.h module/*.def module/*.asm \
 	   module/compat/*.h)
 MOD_LINKS := $(addprefix $(MOD)/,$(MOD_SRC))
 MOD_DEFS  := $(addprefix $(MOD)/variants/,clear.def copy.def strings.def)

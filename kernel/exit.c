@@ -4,7 +4,7 @@
 #include "kernel/exit.h"
 #include "lib/out.h"
 #include "lib/run.h"
-#include "kernel/screen/run.h"
+#include "kernel/screen/run_view.h"
 #include "kernel/x86/x86.h"
 
 /*

@@ -4,14 +4,14 @@
  * off, so nothing the kernel could count disturbs a pass: no sample is
  * ever disturbed. Cycles come from APERF/MPERF where the CPU has them.
  */
-#include "kernel/smp/cpu.h"
+#include "kernel/smp/cpu_slots.h"
 #include "kernel/smp/call.h"
 #include "kernel/smp/smp.h"
 #include "lib/fmt.h"
-#include "harness/host.h"
+#include "harness/measure/host.h"
 #include "cpu/insn.h"
 #include "kernel/host_fault.h"
-#include "kernel/screen/run.h"
+#include "kernel/screen/run_view.h"
 #include "kernel/x86/aperfmperf.h"
 #include "kernel/x86/x86.h"
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The run, in the order the data flows: multiboot info, options, consoles,
- * CPU description, the plan, the suites, the summary and the exit.
+ * The kernel's run: multiboot info, options and consoles, then the run
+ * (harness/sequence.h) with the kernel's means, then the screen's summary
+ * and the exit.
  */
 #include "kernel/smp/smp.h"
 #include "kernel/smp/stop.h"
@@ -16,16 +17,15 @@
 #include "cpu/describe.h"
 #include "cpu/hot_load.h"
 #include "lib/out.h"
-#include "harness/plan.h"
 #include "lib/run.h"
-#include "harness/suites/suite.h"
-#include "harness/summary.h"
-#include "harness/vector_price.h"
+#include "harness/sequence.h"
+#include "harness/render/summary.h"
+#include "harness/measure/vector_price.h"
 #include "kernel/boot/mem.h"
 #include "kernel/numa.h"
 #include "kernel/x86/paging.h"
 #include "kernel/screen/screen.h"
-#include "kernel/screen/run.h"
+#include "kernel/screen/run_view.h"
 #include "kernel/x86/trap.h"
 #include "kernel/time/tsc.h"
 #include "kernel/x86/x86.h"
@@ -104,6 +104,78 @@ static bool alloc_buffers(struct buffers *b, const struct plan *p,
 	return true;
 }
 
+/* The kernel's part of the run (harness/sequence.h). */
+struct kernel_run {
+	const struct boot_info *bi;
+	struct options *o;
+	struct mem mem;
+};
+
+static void kernel_live_facts(void *ctx, struct run_state *r)
+{
+	struct kernel_run *k = ctx;
+
+	cpu_decode(&r->d, &cpuid_live,
+		   (k->o->disable >> FEAT_XSAVE) & 1 ? 0 : xsave_enable());
+	exit_set_mode(k->o->exit, under_qemu(&r->d));
+	live_facts(&r->live, &r->d, k->bi, k->o->tsc);
+}
+
+/* What the firmware and the CPUs say, the CPUs brought up, the self-tests. */
+static bool kernel_described(void *ctx, struct run_state *r)
+{
+	struct kernel_run *k = ctx;
+
+	if (r->live.fast_string == FAST_STRING_UNKNOWN && str_eq(r->d.vendor, "GenuineIntel"))
+		out_line("note: fast_string unknown: rdmsr 0x%x (IA32_MISC_ENABLE) faulted",
+			 MSR_MISC_ENABLE);
+	acpi_live_print();
+	boot_report(k->bi);
+	tsc_print_report();
+	screen_report();	/* after the description: the Xen header stays first */
+	options_print_errors(k->o);
+	/* Before the CPUs come up: their stacks come from it. */
+	mem_init(&k->mem, k->bi, (uint64_t)identity_mapped_gib * GIB,
+		 (uintptr_t)kernel_end);
+	smp_init(k->o->cpus, k->o->watchdog_s, k->o->selftest == SELFTEST_NOSIPI, k->bi,
+		 &k->mem, r->live.tsc_khz);
+
+	if (k->o->selftest == SELFTEST_UD) {
+		run_step("selftest=ud: a deliberate invalid opcode");
+		asm volatile("ud2");
+	}
+
+	if (k->o->selftest == SELFTEST_MAP)
+		map_selftest();
+	smp_selftest(k->o->selftest);
+	r->mem_bytes = mem_largest(&k->mem);
+	return true;
+}
+
+static bool kernel_buffers(void *ctx, struct run_state *r)
+{
+	struct kernel_run *k = ctx;
+
+	if (alloc_buffers(&r->bufs, &r->plan, &k->mem))
+		return true;
+	out_line("note: not enough memory for the buffers of this plan");
+	run_fail();
+	return false;
+}
+
+static void kernel_price(void *ctx, struct run_state *r, struct vector_price *p)
+{
+	(void)ctx;
+	vector_price_measure(p, &r->d, true);
+}
+
+static const struct run_host kernel_host = {
+	.live_facts = kernel_live_facts,
+	.described = kernel_described,
+	.buffers = kernel_buffers,
+	.price = kernel_price,
+};
+
 /*
  * The run, from boot/entry64.asm or boot/entry_efi.asm: magic and info
  * are what the loader passed in EAX and EBX.
@@ -116,14 +188,9 @@ void kmain(uint32_t magic, uint32_t info)
 	};
 	static struct boot_info bi;
 	static struct options o;
-	static struct cpu_desc d;
-	static struct live_facts live;
-	static struct plan plan;
-	static struct mem mem;
+	static struct kernel_run k = { .bi = &bi, .o = &o };
+	static struct run_state r = { .o = &o };
 	static struct summary sum;
-	static struct rule_facts facts;
-	struct answer_run run;
-	struct buffers bufs;
 	uint64_t t_start = rdtsc_ordered();
 
 	exit_init();
@@ -133,51 +200,11 @@ void kmain(uint32_t magic, uint32_t info)
 	out_set_tag(o.tag);
 	console_init(o.console_port, o.baud, &bi);
 
-	cpu_decode(&d, &cpuid_live,
-		   (o.disable >> FEAT_XSAVE) & 1 ? 0 : xsave_enable());
-	exit_set_mode(o.exit, under_qemu(&d));
-	live_facts(&live, &d, &bi, o.tsc);
-	describe_cpu(&d, PB_VERSION, &live);
-	if (live.fast_string == FAST_STRING_UNKNOWN && str_eq(d.vendor, "GenuineIntel"))
-		out_line("note: fast_string unknown: rdmsr 0x%x (IA32_MISC_ENABLE) faulted",
-			 MSR_MISC_ENABLE);
-	acpi_live_print();
-	boot_report(&bi);
-	tsc_print_report();
-	screen_report();	/* after the description: the Xen header stays first */
-	options_print_errors(&o);
-	/* Before the CPUs come up: their stacks come from it. */
-	mem_init(&mem, &bi, (uint64_t)identity_mapped_gib * GIB,
-		 (uintptr_t)kernel_end);
-	smp_init(o.cpus, o.watchdog_s, o.selftest == SELFTEST_NOSIPI, &bi, &mem,
-		 live.tsc_khz);
+	run_sequence(&kernel_host, &k, &r);
 
-	if (o.selftest == SELFTEST_UD) {
-		run_step("selftest=ud: a deliberate invalid opcode");
-		asm volatile("ud2");
-	}
-
-	if (o.selftest == SELFTEST_MAP)
-		map_selftest();
-	smp_selftest(o.selftest);
-
-	run = answer_run_live(&d, &live, &o);
-	vector_price_measure(&run.price, &d, true);
-	vector_price_print(&run.price, live.tsc_khz);
-	plan_build(&plan, &o, &d, mem_largest(&mem), run.not_a_cpu);
-	plan_print(&plan);
-	rule_facts_init(&facts, &d, live.fast_string);
-	answers_begin(&sum.answers, &facts, NULL, &run);
-	if (alloc_buffers(&bufs, &plan, &mem))
-		suite_run(&plan, &d, &bufs, live.tsc_khz, &sum);
-	else {
-		out_line("note: not enough memory for the buffers of this plan");
-		run_fail();
-	}
-
-	answers_print(&sum.answers);
-	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);
-	screen_run_summary(&sum, live.tsc_khz);
+	run_print_runtime(rdtsc_ordered() - t_start, r.live.tsc_khz);
+	summary_of_record(&sum, &r.record);
+	screen_run_summary(&sum, &r.answers, r.live.tsc_khz);
 	run_step("end of run");
 	run_end();
 }

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The most CPUs any host runs on (harness/host.h's HOST_CPUS_MAX). */
+/* The most CPUs any host runs on (harness/measure/host.h's HOST_CPUS_MAX). */
 #define RUN_CPUS_MAX	256
 
 /* Names what is executing now, e.g. "clear L1 w/o flush rep 2 variant avx". */
@@ -33,7 +33,7 @@ void run_print_runtime(uint64_t ticks, uint64_t tsc_khz);
 /*
  * A run cut short at a point where the host could stop it (SIGINT or
  * SIGTERM in pagebench-linux, rmmod in the module): by what, and how far
- * its progress had come (harness/progress.h), which its done: line says.
+ * its progress had come (harness/measure/progress.h), which its done: line says.
  */
 void run_set_interrupted(const char *by, unsigned int percent);
 const char *run_interrupted_by(void);	/* NULL: it was not */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "harness/host.h"
+#include "harness/measure/host.h"
 #include "linux/linux.h"
 
 /* However slow the step, a thread that has not returned by then is stuck. */

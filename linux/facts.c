@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "cpu/hot_load.h"
 #include "cpu/insn.h"
-#include "harness/answers.h"
+#include "harness/decide/answers.h"
 #include "lib/out.h"
 #include "linux/linux.h"
 

@@ -3,7 +3,7 @@
  * The harness's host interface in Linux user space: what ring 0 would
  * give is in linux/host_ring0.c (none of it), faults become signals, and what disturbed a pass is
  * counted from getrusage() and /proc/interrupts, beside the samples the
- * harness timed again (the counters of each sample: linux/sample.c).
+ * harness timed again (the counters of each sample: linux/counters.c).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -16,7 +16,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 #include "cpu/insn.h"
-#include "harness/host.h"
+#include "harness/measure/host.h"
 #include "lib/out.h"
 #include "lib/run.h"
 #include "linux/linux.h"
@@ -157,7 +157,7 @@ bool linux_run_stoppable(void (*fn)(void *ctx), void *ctx)
 /*
  * The kernel preempts the thread wherever it likes; here a run asked to
  * stop does, on the thread that runs the suites: nothing is held at a
- * yield point (harness/host.h), and the buffers are main()'s.
+ * yield point (harness/measure/host.h), and the buffers are main()'s.
  */
 void host_may_yield(void)
 {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * What user space has of ring 0's means (harness/host.h): no WBINVD, no
+ * What user space has of ring 0's means (harness/measure/host.h): no WBINVD, no
  * IBPB, and vector registers that are the process's own. Apart from
  * linux/host.c so that the unit tests that run a suite link this one
  * file rather than a copy of it.
  */
 #include <stdlib.h>
-#include "harness/host.h"
+#include "harness/measure/host.h"
 
 void host_caps(struct host_caps *c)
 {

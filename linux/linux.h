@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include "cpu/describe.h"
 #include "harness/options/options.h"
-#include "harness/plan.h"
-#include "harness/rules.h"
-#include "harness/suites/suite.h"
+#include "harness/measure/plan.h"
+#include "harness/decide/rules.h"
+#include "harness/measure/buffers.h"
 #include "lib/status.h"
 
 /* host.c */
@@ -28,7 +28,7 @@ bool linux_run_stoppable(void (*fn)(void *ctx), void *ctx);
 int linux_stop_signal(void);
 
 /*
- * log.c: where the log's lines go (log=): standard output, or a new file.
+ * log_file.c: where the log's lines go (log=): standard output, or a new file.
  * Open prints why it cannot on stderr; a write or close that fails ends
  * the run (status 3; a closed pipe: quietly, 0).
  */
@@ -39,7 +39,7 @@ void linux_log_close(void);
 bool linux_log_to_file(void);
 const char *linux_log_path(void);	/* the file's, or "standard output" */
 
-/* cpu.c: pinning and scheduling */
+/* pin.c: pinning and scheduling */
 /* Pins to o->cpu, or the last CPU this process may run on; false with why. */
 bool linux_pin(const struct options *o, char *why, size_t len);
 int linux_cpu(void);			/* the CPU pinned to */
@@ -54,7 +54,7 @@ void linux_live_facts(struct live_facts *live, const struct cpu_desc *d,
 uint64_t linux_mem_available(void);
 void linux_print_release(void);
 /*
- * The running kernel's own view for the answer (harness/rules.h): its
+ * The running kernel's own view for the answer (harness/decide/rules.h): its
  * release from uname, its flags from /proc/cpuinfo, or from the file
  * the environment's PAGEBENCH_CPUINFO names (the tests' recorded ones).
  * Prints the "linux kernel_flags" line; false where it cannot tell.

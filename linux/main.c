@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * pagebench-linux: the kernel's benchmark in Linux user space, for machines
- * that cannot boot the image. The run, in the order the data flows:
- * options, pinning, CPU description, the plan, the buffers, the suites,
- * the summary and the exit status. The lines are the kernel's, plus
+ * that cannot boot the image: the options, the log and the pinning, then
+ * the run (harness/sequence.h) with what user space does its own way, the
+ * answer on the terminal and the exit status. The lines are the kernel's, plus
  * "linux ..." lines saying how this run differs.
  */
 #include <errno.h>
@@ -19,10 +19,10 @@
 #include "lib/run.h"
 #include "lib/status.h"
 #include "cpu/live.h"
-#include "harness/answer_matrix.h"
-#include "harness/progress.h"
-#include "harness/summary.h"
-#include "harness/vector_price.h"
+#include "harness/render/matrix.h"
+#include "harness/measure/progress.h"
+#include "harness/sequence.h"
+#include "harness/measure/vector_price.h"
 #include "linux/linux.h"
 
 #ifndef PB_VERSION
@@ -111,14 +111,14 @@ static void matrix_line(const char *line, void *ctx)
  * failures if any, and where the log is. The log is safe by now, so a
  * closed pipe or a full disk here only costs this screen, but is said.
  */
-static int print_answer(const struct summary *sum, int status)
+static int print_answer(const struct answers *answers, int status)
 {
 	static const struct matrix_style style = { .width = 100, .height = 38 };
 
 	char done[96];
 
 	/* A run stopped before measuring (status 2, 3) has no answer to speak of. */
-	if (!answer_matrix(&sum->answers, &style, matrix_line, NULL) &&
+	if (!answer_matrix(answers, &style, matrix_line, NULL) &&
 	    (status == STATUS_DONE || status == STATUS_FAILURES))
 		puts("answer: none (the answer decides clear_page, clear_pages and copy_page: "
 		     "this run measured none of them)");
@@ -160,7 +160,7 @@ static char *join_args(int argc, char **argv)
 }
 
 /* The end of the run: the done line, the log closed, the answer, and the status. */
-static int finish(int status, const struct summary *sum)
+static int finish(int status, const struct answers *answers)
 {
 	linux_progress_end();
 	run_print_done();
@@ -171,23 +171,7 @@ static int finish(int status, const struct summary *sum)
 		fprintf(stderr, "pagebench-linux: interrupted by %s at %u%% of the run: the log "
 			"ends there, with a done: line that says so\n", run_interrupted_by(),
 			progress_percent());
-	return linux_log_to_file() ? print_answer(sum, status) : status;
-}
-
-/* What the run measures, in one call that a signal may end early. */
-struct suites_call {
-	const struct plan *plan;
-	const struct cpu_desc *d;
-	const struct buffers *bufs;
-	uint64_t tsc_khz;
-	struct summary *sum;
-};
-
-static void run_suites(void *ctx)
-{
-	const struct suites_call *c = ctx;
-
-	suite_run(c->plan, c->d, c->bufs, c->tsc_khz, c->sum);
+	return linux_log_to_file() ? print_answer(answers, status) : status;
 }
 
 /*
@@ -229,33 +213,138 @@ static void spend_time_so_far(struct plan *p, uint64_t ticks, uint64_t tsc_khz)
 	p->time_ms = ms < p->time_ms ? p->time_ms - ms : 1;
 }
 
+/* pagebench-linux's part of the run (harness/sequence.h). */
+struct linux_run {
+	struct options *o;
+	const char *cmdline;
+	const char *pin_error;		/* NULL: pinned */
+	uint64_t t_start;
+	uint64_t mem;			/* MemAvailable, bytes; 0: none */
+	int sig;			/* the signal that stopped the suites */
+};
+
+/* Pinned first (main()): CPUID and the TSC are read on the CPU that runs the suites. */
+static void linux_live(void *ctx, struct run_state *r)
+{
+	struct linux_run *l = ctx;
+
+	cpu_describe_live(&r->d);
+	linux_live_facts(&r->live, &r->d, l->cmdline);
+}
+
+static bool linux_described(void *ctx, struct run_state *r)
+{
+	struct linux_run *l = ctx;
+
+	linux_print_release();
+	r->has_running = linux_running_kernel(&r->running);
+	linux_print_fast_string_note();
+	print_option_errors(l->o, l->pin_error, true);
+	/* Unlike the kernel, which cannot be asked again, stop before measuring. */
+	if (run_failures())
+		return false;
+
+	if (l->o->selftest == SELFTEST_UD) {
+		run_step("selftest=ud: a deliberate invalid opcode");
+		asm volatile("ud2");
+	}
+	l->mem = linux_mem_available();
+	r->mem_bytes = l->mem / 2;
+	return true;
+}
+
+static void linux_trim_plan(void *ctx, struct plan *p)
+{
+	(void)ctx;
+	linux_fit_scrub(p);
+}
+
+static bool linux_take_buffers(void *ctx, struct run_state *r)
+{
+	(void)ctx;
+	return linux_buffers(&r->bufs, &r->plan);
+}
+
+static void linux_price(void *ctx, struct run_state *r, struct vector_price *p)
+{
+	(void)ctx;
+	vector_price_measure(p, &r->d, false);
+}
+
+static void linux_before_suites(void *ctx, struct run_state *r)
+{
+	struct linux_run *l = ctx;
+
+	spend_time_so_far(&r->plan, rdtsc_ordered() - l->t_start, r->live.tsc_khz);
+	linux_sched_fifo();
+	out_line("linux wbinvd=no ibpb=no interrupts=on");
+}
+
+/* The suites, which SIGINT or SIGTERM stops at its next safe point. */
+static bool linux_stoppable(void *ctx, void (*suites)(void *arg), void *arg)
+{
+	struct linux_run *l = ctx;
+	const char *name;
+
+	if (linux_run_stoppable(suites, arg))
+		return true;
+	l->sig = linux_stop_signal();
+	name = l->sig == SIGINT ? "SIGINT" : "SIGTERM";
+	out_line("stopped: interrupted by %s, during: %s", name, run_step_now());
+	run_set_interrupted(name, progress_percent());
+	return false;
+}
+
+static const struct run_host linux_host = {
+	.live_facts = linux_live,
+	.described = linux_described,
+	.trim_plan = linux_trim_plan,
+	.buffers = linux_take_buffers,
+	.price = linux_price,
+	.before_suites = linux_before_suites,
+	.stoppable = linux_stoppable,
+};
+
+/* The exit status of a run that got as far as r->outcome says, and stderr's why. */
+static int run_status(const struct run_state *r, const struct linux_run *l)
+{
+	switch (r->outcome) {
+	case RUN_NOTHING:
+		/* The skipped lines say why; stderr says so once, and the status is not 0. */
+		fprintf(stderr, "pagebench-linux: nothing to measure: %s%s\n", r->nothing,
+			l->mem ? "" : " (/proc/meminfo gives no MemAvailable, so no memory is free)");
+		return STATUS_CANNOT;
+	case RUN_NO_BUFFERS:
+		fputs("pagebench-linux: cannot map the buffers of this plan (see the note: line)\n",
+		      stderr);
+		return STATUS_CANNOT;
+	case RUN_STOPPED:
+		return STATUS_INTERRUPTED + l->sig;
+	case RUN_NOT_STARTED:
+		return STATUS_USAGE;
+	case RUN_MEASURED:
+	default:
+		return STATUS_DONE;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct options o;
-	static struct cpu_desc d;
-	static struct live_facts live;
-	static struct plan plan;
-	static struct summary sum;
-	static struct rule_facts facts;
-	struct answer_run run;
-	static struct rule_running running;
-	bool have_running;
-	struct buffers bufs;
-	char pin_error[200], nothing[OUT_LINE_MAX];
-	uint64_t t_start = rdtsc_ordered(), mem;
-	struct suites_call call = { &plan, &d, &bufs, 0, &sum };
-	int status = STATUS_DONE;
+	static struct run_state r = { .o = &o };
+	static struct linux_run l = { .o = &o };
+	char pin_error[200];
 	char *cmdline;
-	bool pinned;
-	int i;
+	int status, i;
 
+	l.t_start = rdtsc_ordered();
 	/* With fd 1 closed, the next file opened would get it, and the log. */
 	if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
 		fputs("pagebench-linux: standard output is closed: the log would be lost\n",
 		      stderr);
 		return STATUS_CANNOT;
 	}
-	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is EPIPE, which linux/log.c handles */
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is EPIPE, which linux/log_file.c handles */
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage();
@@ -283,65 +372,13 @@ int main(int argc, char **argv)
 	linux_catch_faults();
 	linux_catch_stops();
 
-	/* Pinned first: CPUID and the TSC are read on the CPU that runs the suites. */
-	pinned = linux_pin(&o, pin_error, sizeof(pin_error));
-	cpu_describe_live(&d);
+	l.pin_error = linux_pin(&o, pin_error, sizeof(pin_error)) ? NULL : pin_error;
 	cmdline = join_args(argc, argv);
-	linux_live_facts(&live, &d, cmdline ? cmdline : "");
-	describe_cpu(&d, PB_VERSION, &live);
-	linux_print_release();
-	have_running = linux_running_kernel(&running);
-	linux_print_fast_string_note();
-	print_option_errors(&o, pinned ? NULL : pin_error, true);
-	/* Unlike the kernel, which cannot be asked again, stop before measuring. */
-	if (run_failures())
-		return finish(STATUS_USAGE, &sum);
-
-	if (o.selftest == SELFTEST_UD) {
-		run_step("selftest=ud: a deliberate invalid opcode");
-		asm volatile("ud2");
-	}
-
-	rule_facts_init(&facts, &d, live.fast_string);
-	run = answer_run_live(&d, &live, &o);
-	vector_price_measure(&run.price, &d, false);
-	vector_price_print(&run.price, live.tsc_khz);
-	mem = linux_mem_available();
-	plan_build(&plan, &o, &d, mem / 2, run.not_a_cpu);
-	linux_fit_scrub(&plan);
-	plan_print(&plan);
-	/*
-	 * A run that can measure none of what was asked must not look like
-	 * one that did: the skipped lines say why, stderr says so once, and
-	 * the status is not 0.
-	 */
-	if (plan_measures_nothing(&plan, nothing, sizeof(nothing))) {
-		fprintf(stderr, "pagebench-linux: nothing to measure: %s%s\n", nothing,
-			mem ? "" : " (/proc/meminfo gives no MemAvailable, so no memory is free)");
-		status = STATUS_CANNOT;
-	} else if (linux_buffers(&bufs, &plan)) {
-		spend_time_so_far(&plan, rdtsc_ordered() - t_start, live.tsc_khz);
-		linux_sched_fifo();
-		out_line("linux wbinvd=no ibpb=no interrupts=on");
-		answers_begin(&sum.answers, &facts, have_running ? &running : NULL, &run);
-		call.tsc_khz = live.tsc_khz;
-		if (!linux_run_stoppable(run_suites, &call)) {
-			int sig = linux_stop_signal();
-			const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
-
-			out_line("stopped: interrupted by %s, during: %s", name, run_step_now());
-			run_set_interrupted(name, progress_percent());
-			sum.answers.on = false;	/* a run cut short answers nothing, as the module's */
-			status = STATUS_INTERRUPTED + sig;
-		}
-	} else {
-		fputs("pagebench-linux: cannot map the buffers of this plan (see the note: line)\n",
-		      stderr);
-		status = STATUS_CANNOT;
-	}
-	answers_print(&sum.answers);
-
-	run_print_runtime(rdtsc_ordered() - t_start, live.tsc_khz);
+	l.cmdline = cmdline ? cmdline : "";
+	run_sequence(&linux_host, &l, &r);
+	status = run_status(&r, &l);
+	if (r.outcome != RUN_NOT_STARTED)
+		run_print_runtime(rdtsc_ordered() - l.t_start, r.live.tsc_khz);
 	free(cmdline);
-	return finish(status, &sum);
+	return finish(status, &r.answers);
 }

@@ -23,7 +23,7 @@
 #include <asm/msr.h>
 #include <asm/special_insns.h>
 #include <asm/tsc.h>
-#include "harness/host.h"
+#include "harness/measure/host.h"
 #include "module/kernel.h"
 
 static struct pbk_windows windows;
@@ -259,7 +259,7 @@ void host_sample_end(struct host_sample *s, uint64_t ticks)
  * offers to (a kernel built without forced preemption never takes it
  * anyway), so the stretch from one offer to the next is what the rest of
  * the CPU waits for at worst: the longest is measured, with the step it
- * ended in, and run.c holds it against stall_limit_ms=.
+ * ended in, and run_host.c holds it against stall_limit_ms=.
  */
 static bool in_pass;		/* preemption off, between host_pass_begin() and _end() */
 static u64 last_offer;		/* TSC of the last reschedule point */
@@ -330,9 +330,9 @@ bool pbk_run_stoppable(void (*fn)(void *ctx), void *ctx)
 }
 
 /*
- * Nothing is held at a yield point (harness/host.h): no FPU, interrupts
+ * Nothing is held at a yield point (harness/measure/host.h): no FPU, interrupts
  * on; preemption is given back before leaving the run, and the run's
- * buffers are run.c's to free.
+ * buffers are run_host.c's to free.
  */
 void host_may_yield(void)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the module's harness side (run.c, which includes harness/ headers)
+ * What the module's harness side (run_host.c, which includes harness/ headers)
  * asks of its kernel side (the other files here, which include the
  * kernel's headers). The two cannot meet in one file: both define
  * cpu_has(), rdtsc_ordered(), clflush() and struct cpuid_regs, each its
@@ -68,7 +68,7 @@ struct pbk_jump {
 int pbk_jump_set(struct pbk_jump *j) __attribute__((returns_twice));
 void pbk_jump_back(struct pbk_jump *j) __attribute__((noreturn));
 
-/* log.c: the run's lines, readable at /proc/pagebench */
+/* proc_log.c: the run's lines, readable at /proc/pagebench */
 int pbk_log_init(void);
 void pbk_log_sink(const char *s, size_t len);	/* an out_sink */
 unsigned long pbk_log_lost(void);		/* lines no memory was left for */

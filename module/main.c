@@ -16,7 +16,7 @@
 #include <linux/moduleparam.h>
 #include <asm/cpufeature.h>
 #include "module/kernel.h"
-#include "module/run.h"
+#include "module/run_host.h"
 
 static char *args;
 module_param(args, charp, 0444);

@@ -152,7 +152,7 @@ def walk_folder(path, make=False):
     other user could have planted it: in a folder only root and we can
     write, or in a sticky one of ours or root's (as /tmp) where the link is
     ours or root's too; one in a folder another user can write is refused
-    (UnsafePath), wherever on the path. linux/log.c walks log= alike."""
+    (UnsafePath), wherever on the path. linux/log_file.c walks log= alike."""
     rest = [c for c in path.split("/") if c not in ("", ".")]
     fd = os.open("/" if path.startswith("/") else ".", DIR_FLAGS)
     links = 0

@@ -2,7 +2,7 @@
 CPU) and rules/selection.rules (per entry point, the routine its
 alternatives patch in and the pagebench variant that measures it), their
 rows, conditions and eras of versions, for scripts/rules2c, which writes
-them as the C tables harness/rules.c evaluates (the one evaluator;
+them as the C tables harness/decide/rules.c evaluates (the one evaluator;
 docs/report.md, "Selection rules" has the grammar). Nothing here
 evaluates a condition or picks a routine.
 """

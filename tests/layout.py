@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """The tree's layering, read from the sources and the built objects.
 
-docs/hacking.md's "Layout" section holds one table: every source folder, what it
-holds, and the folders it may include (and so call). This module reads
-that table and checks the tree against it:
+tests/layers.py holds the rules as data: every source folder, what it
+holds, and what it may include (and so call): folders, or one header of
+another folder, a narrow interface into it (docs/hacking.md's Layout
+table is written from those rows by scripts/docs-layout). This module
+checks the tree against them:
 
 - every source file lies in a folder of the table;
 - every #include / %include points into the file's own folder or into one
@@ -16,7 +18,7 @@ that table and checks the tree against it:
 - the Python package scripts/pbreport imports its modules without a cycle,
   and at the top of each module, where a cycle cannot hide.
 
-A call into harness/host.h's interface counts as a call to the interface,
+A call into harness/measure/host.h's interface counts as a call to the interface,
 which each host implements (kernel/host.c, linux/host.c): the harness never
 names a host. tests/test_layout.py runs these checks;
 `tests/layout.py tree|cycles|check` prints them.
@@ -29,11 +31,14 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import layers  # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDER_C_MAX = 25
 SOURCE_EXT = (".c", ".h", ".asm", ".inc", ".def")
 # The host interface: its functions are implemented once per host.
-INTERFACE = "harness/host.h"
+INTERFACE = "harness/measure/host.h"
 # Object trees of the build: ring 0 and user space.
 OBJECT_TREES = ("build/k", "build/h")
 # The C library: libc in user space, kernel/lib/string.c in ring 0. The
@@ -42,7 +47,6 @@ OBJECT_TREES = ("build/k", "build/h")
 C_RUNTIME = {"memcpy", "memset", "memmove", "memcmp", "strlen"}
 
 INCLUDE = re.compile(r'^\s*[#%]\s*include\s+"([^"]+)"', re.M)
-FOLDER_CELL = re.compile(r"`([^`]+)/`")
 
 
 def tracked_files():
@@ -62,28 +66,9 @@ def folder_of(path):
     return os.path.dirname(path)
 
 
-# The one place the table is written.
-LAYOUT_DOC = os.path.join("docs", "hacking.md")
-
-
-def read_table(doc=None):
-    """{folder: set of folders it may include}, from docs/hacking.md's Layout."""
-    text = open(doc or os.path.join(REPO, LAYOUT_DOC), encoding="utf-8").read()
-    m = re.search(r"^## Layout\n(.*?)(?=^## |\Z)", text, re.M | re.S)
-    if not m:
-        raise ValueError("%s has no '## Layout' section" % LAYOUT_DOC)
-    table = {}
-    for line in m.group(1).splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 3 or not line.lstrip().startswith("|"):
-            continue
-        folder = FOLDER_CELL.fullmatch(cells[0])
-        if not folder:
-            continue
-        table[folder.group(1)] = set(FOLDER_CELL.findall(cells[2]))
-    if not table:
-        raise ValueError("%s's Layout section has no folder table" % LAYOUT_DOC)
-    return table
+def read_table():
+    """{folder: set of the folders and headers it may include}, from tests/layers.py."""
+    return layers.table()
 
 
 def resolve_include(src, name, files):
@@ -210,14 +195,26 @@ def cycles(edges):
     return found
 
 
+def _module(path):
+    return os.path.splitext(path)[0]
+
+
+def allows(allowed, target):
+    """Whether a row's allowed folders and headers admit target, a file
+    (an include) or a module (a reference: a source without its ending)."""
+    if folder_of(target) in allowed:
+        return True
+    return _module(target) in {_module(a) for a in allowed if a.endswith(".h")}
+
+
 def layer_violations(table, edges):
-    """Edges (a, b, why) whose target folder a's row does not allow."""
+    """Edges (a, b, why) whose target a's row does not allow."""
     bad = []
     for a, b, why in edges:
         fa, fb = folder_of(a), folder_of(b)
         if fa == fb or fa not in table:
             continue
-        if fb not in table[fa]:
+        if not allows(table[fa], b):
             bad.append((a, b, why))
     return bad
 
@@ -416,7 +413,7 @@ def main(argv):
         inc, unresolved = include_edges()
         obj, missing = object_edges()
         problems = []
-        problems += ["folder not in the Layout table (docs/hacking.md): %s/" % f
+        problems += ["folder not in the layer rules (tests/layers.py): %s/" % f
                      for f in unlisted_folders(table)]
         problems += ["unresolved include in %s: %s" % u for u in unresolved]
         problems += ["include points up: %s -> %s" % (a, b)
@@ -428,7 +425,7 @@ def main(argv):
                      for c in cycles(module_edges(inc))]
         problems += ["reference cycle: " + " -> ".join(c)
                      for c in cycles([(a, b) for a, b, _ in obj])]
-        problems += ["the Layout table (docs/hacking.md) has a cycle: " + " -> ".join(c)
+        problems += ["the layer rules (tests/layers.py) have a cycle: " + " -> ".join(c)
                      for c in table_cycles(table)]
         problems += ["%s/ holds %d C files" % c for c in crowded_folders()]
         problems += ["%s:%d names %s, which does not exist" % b for b in named_paths()]

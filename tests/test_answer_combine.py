@@ -1,4 +1,4 @@
-"""pagebench-decide --combine (tools/decide_combine.h, harness/combine.h)
+"""pagebench-decide --combine (tools/decide_combine.h, harness/decide/combine.h)
 on hand-written bottom lines: a group's runs that name alike routines in
 either order give one line naming the first by the tables' order of
 preference (read from the .def files here, not from the C); runs that

@@ -1,5 +1,5 @@
 """The memset/memcpy and scrub answers (docs/log-format.md, "The answer";
-harness/answer_strings.c): a short pagebench-linux suite=strings run on
+harness/decide/answer_strings.c): a short pagebench-linux suite=strings run on
 this machine's CPU prints one line per function, mode, size class and
 pick, in the grammar, its figures the arithmetic of its own value lines;
 pagebench-decide gives a real strings and scrub log (tests/fixtures/real/)
@@ -172,7 +172,7 @@ if __name__ == "__main__":
 class ModuleFpuCost(unittest.TestCase):
     """A module log without answer lines (from before them): its
     `linux-module fpu` and `irqs` lines reach pagebench-decide as the
-    module's own run would have used them (module/run.c), so a vector
+    module's own run would have used them (module/run_host.c), so a vector
     routine is weighed with its kernel_fpu_begin/end cost, not `fpu=?`."""
     LOG = os.path.join(REAL, "xeon-qemu-tcg-translator-module-clear-2026-12-01.log")
     DECIDE = os.path.join(ROOT, "build", "bin", "pagebench-decide")

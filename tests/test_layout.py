@@ -1,8 +1,11 @@
-"""The tree keeps the Layout table of docs/hacking.md: includes and symbol references
-point down, nothing goes in a circle, folders stay small, and every path a
+"""The tree keeps the layer rules of tests/layers.py (docs/hacking.md's
+Layout table is written from them): includes and symbol references point
+down, nothing goes in a circle, folders stay small, and every path a
 comment names exists. tests/layout.py does the reading; each check is also
 shown to fail on a tree built to break it."""
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -73,7 +76,7 @@ class TreeKeepsTheLayout(unittest.TestCase):
         self.assertEqual(["%s:%d links to %s: %s" % b for b in bad], [])
 
     def test_harness_names_no_host(self):
-        """The harness reaches a host only through harness/host.h."""
+        """The harness reaches a host only through harness/measure/host.h."""
         for a, b, sym in self.refs:
             if a.startswith(("lib/", "cpu/", "variants/", "harness/")):
                 self.assertFalse(b.startswith(("kernel/", "linux/", "boot/")),
@@ -117,6 +120,16 @@ class ChecksCanFail(unittest.TestCase):
     def test_an_upward_include_is_caught(self):
         bad = layout.layer_violations(self.TABLE, [("lib/out.c", "cpu/cpu.h", "")])
         self.assertEqual(len(bad), 1)
+
+    def test_a_header_admits_itself_and_its_c_only(self):
+        """A row may name one header of another folder: its include, and
+        references to its .c, pass; the folder's other files do not."""
+        table = {"low": {"up/iface.h"}, "up": set()}
+        self.assertEqual(layout.layer_violations(
+            table, [("low/a.c", "up/iface.h", ""), ("low/a", "up/iface", "f")]), [])
+        bad = layout.layer_violations(
+            table, [("low/a.c", "up/other.h", ""), ("low/a", "up/other", "g")])
+        self.assertEqual([b for _, b, _ in bad], ["up/other.h", "up/other"])
 
     def test_a_downward_include_passes(self):
         self.assertEqual(layout.layer_violations(
@@ -174,6 +187,59 @@ class ChecksCanFail(unittest.TestCase):
         self.assertEqual(table["lib"], set())
         self.assertIn("lib", table["cpu"])
         self.assertNotIn("kernel", table["harness"])
+
+
+class LayerRulesAreData(unittest.TestCase):
+    """The rules are tests/layers.py; docs/hacking.md's Layout table is
+    written from them by scripts/docs-layout, never read by code."""
+
+    TOOL = os.path.join(layout.REPO, "scripts", "docs-layout")
+
+    def run_tool(self, *args):
+        return subprocess.run([self.TOOL] + list(args), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+
+    def test_the_docs_table_is_the_rules(self):
+        r = self.run_tool("--check")
+        self.assertEqual(r.returncode, 0, r.stdout)
+
+    def test_a_stale_table_is_found_and_rewritten(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        doc = os.path.join(tmp, "hacking.md")
+        with open(os.path.join(layout.REPO, "docs", "hacking.md"), encoding="utf-8") as f:
+            text = f.read()
+        with open(doc, "w", encoding="utf-8") as f:
+            f.write(text.replace("| `lib/` |", "| `lib/` | edited", 1))
+        r = self.run_tool("--check", doc)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("differs from tests/layers.py", r.stdout)
+        self.assertEqual(self.run_tool(doc).returncode, 0)
+        with open(doc, encoding="utf-8") as f:
+            self.assertEqual(f.read(), text)
+
+    def test_missing_markers_are_an_error(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        doc = os.path.join(tmp, "hacking.md")
+        with open(doc, "w", encoding="utf-8") as f:
+            f.write("## Layout\n| Folder | What it holds | May include |\n")
+        r = self.run_tool("--check", doc)
+        self.assertEqual(r.returncode, 2, r.stdout)
+        self.assertIn("no block <!-- layers: table -->", r.stdout)
+
+    def test_every_row_names_known_folders_and_headers(self):
+        folders = {l.folder for l in layout.layers.LAYERS}
+        self.assertEqual(len(folders), len(layout.layers.LAYERS), "a folder listed twice")
+        for l in layout.layers.LAYERS:
+            for name in l.includes:
+                if name.endswith(".h"):
+                    self.assertIn(layout.folder_of(name), folders, l.folder)
+                    self.assertTrue(os.path.isfile(os.path.join(layout.REPO, name)), name)
+                else:
+                    self.assertIn(name, folders, l.folder)
+            for name in l.notes:
+                self.assertTrue(name is None or name in l.includes, (l.folder, name))
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ import boots  # noqa: E402  (tests/boots.cfg: the guests the tests boot)
 
 TOOL = os.path.join(REPO, "build", "bin", "pagebench-linux")
 CPUID_TOOL = os.path.join(REPO, "build", "bin", "pagebench-cpuid")
-with open(os.path.join(REPO, "harness", "interval.h")) as _f:
+with open(os.path.join(REPO, "harness", "stats", "interval.h")) as _f:
     BATCH_TIMER_STEPS = int(re.search(r"#define BATCH_TIMER_STEPS\s+(\d+)",
                                       _f.read()).group(1))
 # The smallest dump pagebench-cpuid reads: vendor, SSE2, long mode. Option
@@ -387,7 +387,7 @@ class LinuxRunner(unittest.TestCase):
                     below = [v for v, g in cands.items() if float(g[7]) < line]
                     self.assertIn(routine, below)
                     # The quickest is named, or alike names it beside one
-                    # preferred to it (harness/prefer.h).
+                    # preferred to it (harness/decide/prefer.h).
                     quickest = min(float(cands[v][5]) for v in below)
                     if alike is None:
                         self.assertEqual(float(ratio), quickest)
@@ -1130,13 +1130,14 @@ class HelpDefaults(unittest.TestCase):
 
 def start_stopped_later(args, **kw):
     """pagebench-linux with args, its stdout a pipe; returns (process, the
-    lines read) once its first epoch line shows it inside the suite."""
+    lines read) once its second epoch line shows it inside the suite with
+    one epoch of figures logged (the first, n=0, comes before any)."""
     proc = subprocess.Popen([TOOL] + list(args), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, **kw)
     seen = []
     for line in proc.stdout:
         seen.append(line)
-        if ") epoch suite=" in line:
+        if ") epoch suite=" in line and " n=0 " not in line:
             return proc, seen
     proc.wait()
     raise AssertionError("no epoch line: %s" % "".join(seen[-5:]))

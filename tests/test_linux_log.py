@@ -1,8 +1,8 @@
-"""pagebench-linux's log= (linux/log.c): on a terminal the raw lines go to a
+"""pagebench-linux's log= (linux/log_file.c): on a terminal the raw lines go to a
 new file and the terminal ends with the answer's matrix and the log's path;
 into a pipe or a file they go to standard output as before; a log that
 cannot be written is an error, never a silent loss. The matrix is drawn
-once, by harness/answer_matrix.c: pagebench-report verdict shows the same
+once, by harness/render/matrix.c: pagebench-report verdict shows the same
 text, from one real run. Runs are short (time=2s, one pass)."""
 import os
 import pwd

@@ -1,5 +1,5 @@
 """scripts/pbreport decides nothing (issue 29): the one decision is the C
-engine's answer lines (harness/answer.c; build/bin/pagebench-decide for
+engine's answer lines (harness/decide/answer.c; build/bin/pagebench-decide for
 logs without them). An AST scan of every module fails where one computes
 an interval, evaluates a selection rule, reads the rules files, or names
 a winner by a significance test outside the description diff, the

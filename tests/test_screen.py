@@ -254,7 +254,7 @@ def boot_and_read(test, name):
     return tagged(text), text, shots[0] if len(shots) == 1 else shots
 
 
-# A summary block on the screen (kernel/screen/run.c, harness/summary.c).
+# A summary block on the screen (kernel/screen/run_view.c, harness/render/summary.c).
 BLOCK_TITLE = re.compile(r"^((?:copy )?(?:L[123] w/o flush|L[123] w/ flush|MEM)|copy-hot|copy-cold), "
                          r"(\d+) (KiB|MiB) (a call|each way)$")
 BLOCK_ROW = re.compile(r"^([* ])(\w+) +([\d.]+) +(?:([\d.]+) +)?([\d.]+) +"
@@ -417,7 +417,7 @@ class ScreenBoots(unittest.TestCase):
         self.assertEqual(rows[-3], "done: 1 failure")
 
 
-# The answer's page (kernel/screen/answer.c, drawn by harness/answer_matrix.c)
+# The answer's page (kernel/screen/answer_page.c, drawn by harness/render/matrix.c)
 # in the VGA font's ASCII. Cells hold single blanks only, so two or more
 # part the columns.
 ANSWER_WORDS = {"keep": "keep", "switch": "->", "undecided": "undecided", "none": "n/a",

@@ -103,7 +103,7 @@ class UnitTests(unittest.TestCase):
         self.run_binary("test_screen")
 
     def test_answer(self):
-        """The answer (harness/answer.c) on synthetic per-epoch figures:
+        """The answer (harness/decide/answer.c) on synthetic per-epoch figures:
         switch, keep, undecided and the epochs it needs, worth=, the
         candidates (no CLZERO without SFENCE, page or range shape, no
         failed variant), hot and cold entries, not-a-cpu, the reasons for
@@ -112,7 +112,7 @@ class UnitTests(unittest.TestCase):
         self.run_binary("test_answer")
 
     def test_answer_strings(self):
-        """The memset/memcpy and scrub answers (harness/answer_strings.c) on
+        """The memset/memcpy and scrub answers (harness/decide/answer_strings.c) on
         synthetic figures: the size classes and each class's per-rep totals
         (its sizes only; a variant short of a figure, or failed, is no
         candidate), switch, keep and undecided for a class and a scrub

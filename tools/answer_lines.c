@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/answer_strings.h"
-#include "harness/prefer.h"
+#include "harness/decide/answer_strings.h"
+#include "harness/decide/prefer.h"
 #include "tools/answer_lines.h"
 #include "variants/passes.h"
 #include "variants/strings.h"
@@ -496,7 +496,7 @@ static const char *decision_of(struct fields *fs, struct answer *a, unsigned int
 		if ((e = tenths("price", price, &a->price_ns10)))
 			return e;
 	}
-	/* fpu=, from before the price: read, and drawn as nothing (harness/answer_matrix.c). */
+	/* fpu=, from before the price: read, and drawn as nothing (harness/render/matrix.c). */
 	if (fpu && strcmp(fpu, "?") && (strlen(fpu) < 5 || strcmp(fpu + strlen(fpu) - 2, "ns") ||
 					 !is_digit(fpu[0])))
 		return fail("fpu", "N.Nns or ?", fpu);
@@ -1030,7 +1030,7 @@ void lines_begin(struct answers *a)
 	for (f = 0; f < ANSWER_FNS; f++) {
 		a->npicks[f] = 0;
 		for (i = 0; i < ANSWER_PICKS_MAX; i++) {
-			/* No bottom line: drawn as none (harness/answer_matrix.c). */
+			/* No bottom line: drawn as none (harness/render/matrix.c). */
 			a->bottom[f][i] = (struct bottom){ .action = BOTTOM_NONE, .routine = -1,
 							   .unpriced = -1 };
 			have[f][i] = false;

@@ -2,9 +2,9 @@
 /*
  * A log's own answer and bottom lines (docs/log-format.md, "The answer",
  * "The bottom line") read back into the engine's records
- * (harness/answers.h), so that pagebench-decide draws what the run said
+ * (harness/decide/answers.h), so that pagebench-decide draws what the run said
  * and never decides it again, and combines runs from what each said
- * (harness/combine.h). Each line is the text after its tag; every field
+ * (harness/decide/combine.h). Each line is the text after its tag; every field
  * is checked against the grammar's shape and its range, and a value that
  * does not fit its record is refused, never cut.
  */
@@ -12,8 +12,8 @@
 #define PB_ANSWER_LINES_H
 
 #include <stdbool.h>
-#include "harness/answers.h"
-#include "harness/bottom.h"
+#include "harness/decide/answers.h"
+#include "harness/decide/bottom.h"
 
 /*
  * One bottom line and its bottom_pass and bottom_sets lines: the
@@ -34,7 +34,7 @@ enum lines_table { TABLE_PAGES, TABLE_MEMSET, TABLE_MEMCPY };
 enum lines_table lines_table_of(const char *fn);
 /* A candidate's name by its id in t; "?" beyond it. */
 const char *lines_name(enum lines_table t, unsigned int id);
-/* Its place in the order of preference (harness/prefer.h). */
+/* Its place in the order of preference (harness/decide/prefer.h). */
 unsigned int lines_rank(enum lines_table t, unsigned int id);
 
 /*

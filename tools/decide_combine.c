@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/answers.h"
-#include "harness/combine.h"
+#include "harness/decide/answers.h"
+#include "harness/decide/combine.h"
 #include "lib/out.h"
 #include "tools/answer_lines.h"
 #include "tools/decide_combine.h"

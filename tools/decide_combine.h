@@ -2,7 +2,7 @@
 /*
  * pagebench-decide --combine (tools/pagebench-decide.c): runs of one CPU
  * combined into one bottom line per kernel pick, and CPU groups into a
- * fleet line per pick of an era, by harness/combine.h.
+ * fleet line per pick of an era, by harness/decide/combine.h.
  *
  * Input, a line each:
  *   group NAME       starts a CPU group (NAME: 1 to 40 of A-Z a-z 0-9 _ . + -)

@@ -16,7 +16,7 @@
 #include "cpu/describe.h"
 #include "harness/options/options.h"
 #include "lib/out.h"
-#include "harness/plan.h"
+#include "harness/measure/plan.h"
 #include "lib/run.h"
 #include "lib/status.h"
 

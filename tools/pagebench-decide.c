@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * pagebench-decide: the answer (harness/answer.h) for a log that does not
+ * pagebench-decide: the answer (harness/decide/answer.h) for a log that does not
  * carry its answer lines, made by the engine the kernel and pagebench-linux
  * run: a log from an older pagebench, or Jan Beulich's 2021 file.
  * pagebench-report reads the log, hands each machine's figures over in the
@@ -24,7 +24,7 @@
  *                                 bottom lines' weights, as the option mix=)
  *   price ticks=N lo=N hi=N held=N window_bytes=N
  *                                 after run: the vector price, from the
- *                                 log's vector_price line (harness/vector_price.h);
+ *                                 log's vector_price line (harness/measure/vector_price.h);
  *                                 none: the log carries no price, and no
  *                                 vector routine is named (unpriced=)
  *   fpu entry_centi=N held_centi=N window_bytes=N
@@ -45,7 +45,7 @@
  * med: each epoch's median, hundredths of a tick per call; quantum: the
  * timer's step over the calls of a sample, in the same unit. The size
  * classes of the memset and memcpy answers are the engine's
- * (harness/answer_strings.h), never the input's.
+ * (harness/decide/answer_strings.h), never the input's.
  *
  * Or, for a log that carries its own: a machine's answer, bottom,
  * bottom_pass and bottom_sets lines, as the log has them without the
@@ -56,7 +56,7 @@
  * Output: "machine NAME", then the machine's answer and bottom lines,
  * "(PB) answer ...", "(PB) bottom ..." (a machine of lines: its own lines
  * again). With --matrix ROWS: "machine NAME", then the machine's answer
- * as the matrix of harness/answer_matrix.h, 100 columns and at most ROWS
+ * as the matrix of harness/render/matrix.h, 100 columns and at most ROWS
  * lines.
  *
  * Every number is a whole number within its field's range (FIGURE_MAX at
@@ -71,13 +71,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cpu/cpu.h"
-#include "harness/answers.h"
-#include "harness/answer_matrix.h"
-#include "harness/answer_strings.h"
+#include "harness/decide/answers.h"
+#include "harness/render/matrix.h"
+#include "harness/decide/answer_strings.h"
 #include "harness/options/options.h"
-#include "harness/interval.h"
+#include "harness/stats/interval.h"
 #include "variants/passes.h"
-#include "harness/rules.h"
+#include "harness/decide/rules.h"
 #include "lib/out.h"
 #include "lib/status.h"
 #include "tools/answer_lines.h"
@@ -126,6 +126,8 @@ struct machine {
 
 static struct machine m;
 static struct answers answers;
+/* The machine's suite=strings figures, by size class (harness/measure/strings_figures.h). */
+static struct strings_figures strings_figs;
 static unsigned long lineno;
 static jmp_buf refused;		/* fail(): back to decide_stream(), which returns STATUS_USAGE */
 
@@ -298,8 +300,8 @@ static void figure_words(char *const *w, unsigned int nw)
 	}
 	m.strings = true;
 	if (failed)
-		answer_strings_failed(vi);
-	answer_strings_add(md, (unsigned int)n, vi, fig, reps);
+		strings_figures_failed(&strings_figs, vi);
+	strings_figures_add(&strings_figs, md, (unsigned int)n, vi, fig, reps);
 }
 
 static void pass_words(char *const *w, unsigned int nw)
@@ -337,7 +339,7 @@ static const struct variant *variant_named(enum op op, const char *name)
 
 /*
  * An even count of epochs has no middle one for the interval
- * (harness/interval.h): the first, the one nearest the start and its
+ * (harness/stats/interval.h): the first, the one nearest the start and its
  * warm-up, is left out.
  */
 static void series_words(char *const *w, unsigned int nw)
@@ -533,7 +535,7 @@ static void machine_end(void)
 		fail(e, NULL);
 	pass_end();
 	if (m.strings)
-		answers_strings(&answers, m.strings_quantum);
+		answers_strings(&answers, &strings_figs, m.strings_quantum);
 	answers_end(&answers);
 	if (matrix_rows)
 		answer_matrix(&answers, &(struct matrix_style){ .width = 100,
@@ -549,7 +551,7 @@ static void machine_begin(const char *name)
 		machine_end();
 	memset(&m, 0, sizeof(m));
 	m.fast_string = FACT_UNKNOWN;
-	answer_strings_begin();
+	strings_figures_begin(&strings_figs);
 	lines_forget();
 	printf("machine %s\n", name);
 }
@@ -585,7 +587,7 @@ int decide_stream(FILE *in)
 	memset(&m, 0, sizeof(m));
 	m.fast_string = FACT_UNKNOWN;
 	answers.on = false;
-	answer_strings_begin();
+	strings_figures_begin(&strings_figs);
 	lineno = 0;
 	while (fgets(line, sizeof(line), in)) {
 		unsigned int nw = 0;

@@ -98,7 +98,7 @@ void variant_call(const struct variant *v, void *dst, const void *src,
  * How many times a kernel enters v to do bytes as variant_call() does:
  * once per page, per CLEAR_RANGE_BATCH of a clear range, or once for a
  * copy range. A VEC routine pays kernel_fpu_begin/end once per entry
- * (harness/answer.h).
+ * (harness/decide/answer.h).
  */
 size_t variant_calls(const struct variant *v, size_t bytes);
 

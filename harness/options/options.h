@@ -50,14 +50,14 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 /*
  * precision= (hundredths of a per cent) and budget= (ms per pass): the
  * page suites add epochs until every interval is that precise or the
- * budget is spent (harness/epochs.h).
+ * budget is spent (harness/measure/epochs.h).
  */
 #define PRECISION_MIN_BP 10
 #define PRECISION_MAX_BP 5000
 #define BUDGET_MIN_MS 10
 #define BUDGET_MAX_MS 3600000
 /*
- * worth=: the least saving the answer acts on (harness/answer.h), in
+ * worth=: the least saving the answer acts on (harness/decide/answer.h), in
  * hundredths of a per cent, in steps of 0.1%.
  */
 #define WORTH_MIN_BP 10
@@ -66,17 +66,17 @@ enum tsc_pick { TSC_PICK_AUTO, TSC_PICK_CPUID, TSC_PICK_AMD, TSC_PICK_HPET,
 #define MIX_WEIGHT_MAX 100
 /*
  * time=: the whole run's time budget in the page suites but suite=xen,
- * shared between the passes by need (harness/budget.h); in place of
+ * shared between the passes by need (harness/measure/budget.h); in place of
  * precision= and budget=, which stay for experts.
  */
 #define TIME_MIN_MS 1000
 #define TIME_MAX_S 86400
 /*
- * time='s default where no CPU runs (harness/plan.c): the translator's
+ * time='s default where no CPU runs (harness/measure/plan.c): the translator's
  * or the emulator's figures advise nothing (the answer says n/a), so a
  * longer run would only narrow figures nobody acts on; the first round
  * still times and verifies every variant, whatever the time
- * (harness/budget.h).
+ * (harness/measure/budget.h).
  */
 #define TIME_NOT_A_CPU_MS TIME_MIN_MS
 #define TIME_MAX_MS (TIME_MAX_S * 1000ull)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "kernel/smp/cpu.h"
+#include "kernel/smp/cpu_slots.h"
 #include "kernel/screen/console.h"
 #include "kernel/x86/delay.h"
 #include "lib/out.h"

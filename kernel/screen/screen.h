@@ -62,7 +62,7 @@ void screen_set_footer(enum screen_tone tone, const char *const *lines,
 
 /*
  * An out_line() sink: the log lines a person at the screen needs go to
- * their region (kernel/screen/log.c says which); value lines and other
+ * their region (kernel/screen/log_routing.c says which); value lines and other
  * bulk stay on serial only.
  */
 void screen_log_sink(const char *s, size_t len);

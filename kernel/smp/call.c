@@ -5,7 +5,7 @@
  * docs/method.md.
  */
 #include "kernel/smp/call.h"
-#include "kernel/smp/cpu.h"
+#include "kernel/smp/cpu_slots.h"
 #include "kernel/x86/apic.h"
 #include "kernel/x86/delay.h"
 #include "lib/fmt.h"

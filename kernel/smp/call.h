@@ -8,9 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "kernel/smp/cpu.h"
+#include "kernel/smp/cpu_slots.h"
 
-/* host_run_on_cpus() (harness/host.h). */
+/* host_run_on_cpus() (harness/measure/host.h). */
 bool smp_run(unsigned int n, uint64_t start_tsc,
 	     void (*fn)(void *ctx, unsigned int i), void *ctx,
 	     char *why, size_t whylen);

@@ -6,7 +6,7 @@
  * earlier than asked; selftest=hang and hang-ap hang on purpose, ud-ap
  * faults on an AP.
  */
-#include "kernel/smp/cpu.h"
+#include "kernel/smp/cpu_slots.h"
 #include "kernel/smp/call.h"
 #include "kernel/smp/smp.h"
 #include "kernel/smp/selftest.h"

@@ -5,7 +5,7 @@
  * and each goes on to smp_idle() (kernel/smp/call.c). docs/method.md.
  */
 #include "kernel/smp/smp.h"
-#include "kernel/smp/cpu.h"
+#include "kernel/smp/cpu_slots.h"
 #include "kernel/smp/call.h"
 #include "kernel/acpi/acpi.h"
 #include "kernel/x86/apic.h"
@@ -15,7 +15,7 @@
 #include "lib/run.h"
 #include "kernel/lib/string.h"
 #include "kernel/x86/paging.h"
-#include "kernel/smp/plan.h"
+#include "kernel/smp/start_plan.h"
 #include "kernel/x86/trap.h"
 #include "kernel/smp/watchdog.h"
 #include "kernel/x86/x86.h"

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "kernel/boot/boot_info.h"
-#include "harness/host.h"
+#include "harness/measure/host.h"
 #include "kernel/boot/mem.h"
 
 /*
@@ -24,7 +24,7 @@
 void smp_init(unsigned int cpus, unsigned int watchdog_s, bool nosipi,
 	      const struct boot_info *bi, struct mem *mem, uint64_t tsc_khz);
 
-/* host_cpus() (harness/host.h). */
+/* host_cpus() (harness/measure/host.h). */
 void smp_cpus(struct host_cpus *c);
 
 /* The ACPI proximity domain of host_cpus()'s node; false without NUMA. */

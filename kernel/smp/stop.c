@@ -4,7 +4,7 @@
  * run. docs/method.md.
  */
 #include "kernel/smp/stop.h"
-#include "kernel/smp/cpu.h"
+#include "kernel/smp/cpu_slots.h"
 #include "kernel/x86/apic.h"
 #include "kernel/x86/delay.h"
 #include "kernel/x86/x86.h"

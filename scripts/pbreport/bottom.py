@@ -1,6 +1,6 @@
 """The bottom lines, as a typed model: one decision per function and kernel
 pick over all the passes that judge it, made once by the C engine
-(harness/bottom.c) and printed as a "bottom" line, a "bottom_pass" line
+(harness/decide/bottom.c) and printed as a "bottom" line, a "bottom_pass" line
 per pass and a "bottom_sets" line (docs/log-format.md, "The bottom
 line"). Nothing here decides; what is derived is arithmetic of
 presentation (a saving is 1 - ratio)."""

@@ -7,7 +7,7 @@ vector_price line (docs/log-format.md); what is added is arithmetic of
 presentation: a saving is 1 - ratio, a cost ratio - 1, and where a
 routine saves in several passes, the median of its ratios there (of two,
 the lesser saving) with the least and greatest saving, as the matrix's
-bottom row says it (harness/answer_matrix.c)."""
+bottom row says it (harness/render/matrix.c)."""
 import re
 
 from . import picks

@@ -7,7 +7,7 @@ saving and its 95% interval); the vector price where the routine pays
 it; how it was measured; the command that reproduces it. Several runs of
 one CPU give their combined bottom line, several CPUs a block each and
 then the fleet's line per pick (pagebench-decide --combine,
-harness/combine.c). Every figure is a bottom line's."""
+harness/decide/combine.c). Every figure is a bottom line's."""
 import re
 import textwrap
 

@@ -1,9 +1,9 @@
 """The C engine where the report needs it: pagebench-decide, found from this
 file's place in the tree (build/bin/ beside scripts/), else on PATH. It
 draws a machine's matrix from the answer and bottom lines the report
-read (harness/answer_matrix.c: the one drawing, which the kernel's
+read (harness/render/matrix.c: the one drawing, which the kernel's
 screen and pagebench-linux's terminal show too), and combines runs of
-one CPU and CPU groups (harness/combine.c). decided.py hands it a log's
+one CPU and CPU groups (harness/decide/combine.c). decided.py hands it a log's
 figures instead, for a log without answer lines. Nothing here decides or
 draws."""
 import os

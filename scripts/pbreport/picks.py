@@ -2,7 +2,7 @@
 (summary, winners, --format commit, --explain): a column per function
 and pick, merged where picks of one function run the same variant and
 agree in every row, the rows in the run's order, and their words. The
-matrix itself is drawn once, by the C engine (harness/answer_matrix.c,
+matrix itself is drawn once, by the C engine (harness/render/matrix.c,
 through engine.py); nothing here draws it or decides."""
 from dataclasses import dataclass
 from typing import List, Optional

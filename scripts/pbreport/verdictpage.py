@@ -2,7 +2,7 @@
 lines of at most 100 columns. A header (the CPU, how it ran, the plan and
 worth, the vector price), then the bottom lines first, one sentence per
 function and pick (bottomtext.py), then the matrix the C engine draws
-from the same lines (engine.py, harness/answer_matrix.c) in the lines
+from the same lines (engine.py, harness/render/matrix.c) in the lines
 left: it shortens itself (compact cells, fewer blocks) and never cuts
 its footnotes. Nothing here decides or draws a cell."""
 import textwrap

@@ -2,7 +2,7 @@
 /*
  * Fuzz target: pagebench-decide's input (tools/pagebench-decide.c), the
  * figures pagebench-report hands over for a log without answer lines, so
- * the engine of harness/answer.c behind it too. The program is included
+ * the engine of harness/decide/answer.c behind it too. The program is included
  * whole, its main() renamed, so that an input goes through the same
  * decide_stream() as standard input does and the target can ask for the
  * matrix (--matrix) as well: an input of odd length gets it, in 1 to 64

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * The answer (harness/answer.c) on synthetic per-epoch figures whose
+ * The answer (harness/decide/answer.c) on synthetic per-epoch figures whose
  * decisions are known: switch, keep, undecided and the epochs it needs,
  * the least saving worth acting on, the candidates (no CLZERO without
  * SFENCE, page routines for clear_page, range routines for clear_pages,
  * no failed variant), hot and cold entries in their passes, not-a-cpu,
  * the reasons for no recommendation, the fast_string assumption, the
  * line's text; a ratio that drifts during the run; and the running
- * kernel's pick from recorded /proc/cpuinfo files (harness/rules.c
+ * kernel's pick from recorded /proc/cpuinfo files (harness/decide/rules.c
  * rule_running_linux()).
  */
 #define _GNU_SOURCE
@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/answer.h"
-#include "harness/interval.h"
+#include "harness/decide/answer.h"
+#include "harness/stats/interval.h"
 #include "lib/out.h"
 #include "tests/unit/check.h"
 
@@ -403,7 +403,7 @@ static void test_picks(void)
 }
 
 /*
- * The vector price of VEC routines (harness/answer.h, answer_price_of()):
+ * The vector price of VEC routines (harness/decide/answer.h, answer_price_of()):
  * 60 ticks (58 to 62) a kernel entry, 10 of them already in the figure
  * once per window (the module's).
  */
@@ -566,7 +566,7 @@ static void running_case(const char *name, const char *path, const char *want_cl
 	       want_clear, want_copy);
 }
 
-/* The running kernel's pick from its own flags (harness/rules.c). */
+/* The running kernel's pick from its own flags (harness/decide/rules.c). */
 static void test_running(void)
 {
 	static struct cpu_desc d;
@@ -631,7 +631,7 @@ static void test_running(void)
 
 /*
  * Routines that each save worth and lie within noise of each other
- * (harness/prefer.h): the preferred one is named, GPR before VEC, then
+ * (harness/decide/prefer.h): the preferred one is named, GPR before VEC, then
  * table order, and alike names the quicker; one that surely beats the
  * preferred one by worth is named itself.
  */
@@ -739,7 +739,7 @@ static void test_drift(void)
 
 	/*
 	 * As on the Intel VM: regs_nopf 1.22 of REP MOVSQ, then 1.6 with the
-	 * sibling busy. The blocks' spread (harness/interval.h) widens the
+	 * sibling busy. The blocks' spread (harness/stats/interval.h) widens the
 	 * ratio's interval below 1 - worth: no sure keep on such a run, but
 	 * undecided, and drift= says why.
 	 */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The answer's other questions (harness/answer_strings.c) on synthetic
+ * The answer's other questions (harness/decide/answer_strings.c) on synthetic
  * figures whose decisions are known: the size classes and how a class's
  * per-rep totals are assembled (only its sizes, every alignment; a variant
  * short of a figure or failed is no candidate), switch, keep and
@@ -14,15 +14,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/answer.h"
-#include "harness/answer_strings.h"
-#include "harness/interval.h"
+#include "harness/decide/answer.h"
+#include "harness/decide/answer_strings.h"
+#include "harness/stats/interval.h"
 #include "lib/out.h"
 #include "tests/unit/check.h"
 
 #define REPS	11
 
 static struct answers ans;
+static struct strings_figures figs;
 
 static unsigned int string_index(enum string_op op, const char *name)
 {
@@ -56,7 +57,7 @@ static void add(enum strings_mode mode, unsigned int n, const char *name, int64_
 	int64_t fig[REPS];
 
 	wobble(fig, REPS, centi, spread_ppm, phase);
-	answer_strings_add(mode, n, string_index(STRING_MEMSET, name), fig, REPS);
+	strings_figures_add(&figs, mode, n, string_index(STRING_MEMSET, name), fig, REPS);
 }
 
 /* One pick of memset (Linux's stosb), none of memcpy or scrub. */
@@ -70,7 +71,7 @@ static void begin(const char *memset_pick)
 	ans.xpick[ANSWER_MEMSET][0] = (struct answer_pick){ .kernel = RULE_LINUX,
 		.entry = "memset", .variant = memset_pick };
 	snprintf(ans.xpick[ANSWER_MEMSET][0].versions, 64, ">=6.4");
-	answer_strings_begin();
+	strings_figures_begin(&figs);
 }
 
 /* The record of fn, pass and class lo, or NULL. */
@@ -130,12 +131,12 @@ static void test_strings(void)
 		add(MODE_TPUT, 64, "stosq_br", 10, 10000, 0);
 	}
 	add(MODE_TPUT, 64, "avx512_t", 10, 10000, 0);
-	answer_strings_failed(string_index(STRING_MEMSET, "stosq_br"));
+	strings_figures_failed(&figs, string_index(STRING_MEMSET, "stosq_br"));
 	add(MODE_TPUT, 200, "stosb", 100, 10000, 0);
 	add(MODE_TPUT, 200, "avx_t", 100000, 10000, 0);
 	add(MODE_TPUT, 8, "avx_t", 100000, 10000, 0);
 	add(MODE_TPUT, 8, "stosb", 100, 10000, 0);
-	answers_strings(&ans, 1);
+	answers_strings(&ans, &figs, 1);
 	x = rec(ANSWER_MEMSET, "tput", 16);
 	result(x && x->sized && x->lo == 16 && x->hi == 127 && x->a.action == ANSWER_SWITCH &&
 	       x->routine && !strcmp(x->routine, "avx_t") && x->a.has_ratio &&
@@ -172,7 +173,7 @@ static void test_strings(void)
 	begin("stosb");
 	add(MODE_LAT, 0, "stosb", 1000, 0, 0);
 	add(MODE_LAT, 0, "avx_t", 960, 40000, 1);
-	answers_strings(&ans, 1);
+	answers_strings(&ans, &figs, 1);
 	x = rec(ANSWER_MEMSET, "lat", 0);
 	result(x && x->a.action == ANSWER_UNDECIDED && x->routine &&
 	       !strcmp(x->routine, "avx_t") && x->a.ratio.lo < 970000 &&
@@ -185,7 +186,7 @@ static void test_strings(void)
 	/* The pick (stosb) has no figure: none, why pick-not-measured, no figures on the line. */
 	begin("stosb");
 	add(MODE_TPUT, 16, "avx_t", 500, 10000, 0);
-	answers_strings(&ans, 1);
+	answers_strings(&ans, &figs, 1);
 	x = rec(ANSWER_MEMSET, "tput", 16);
 	line = x ? line_of(x) : "";
 	result(x && x->a.action == ANSWER_NONE && x->a.why == WHY_PICK_NOT_MEASURED &&
@@ -197,10 +198,10 @@ static void test_strings(void)
 	{
 		int64_t a[3] = { -20, 100, 100 }, b[3] = { 50, 50, 50 };
 
-		answer_strings_add(MODE_TPUT, 0, string_index(STRING_MEMSET, "stosb"), a, 3);
-		answer_strings_add(MODE_TPUT, 0, string_index(STRING_MEMSET, "avx_t"), b, 3);
+		strings_figures_add(&figs, MODE_TPUT, 0, string_index(STRING_MEMSET, "stosb"), a, 3);
+		strings_figures_add(&figs, MODE_TPUT, 0, string_index(STRING_MEMSET, "avx_t"), b, 3);
 	}
-	answers_strings(&ans, 1);
+	answers_strings(&ans, &figs, 1);
 	x = rec(ANSWER_MEMSET, "tput", 0);
 	result(x && x->a.action == ANSWER_NONE && x->a.why == WHY_NO_INTERVAL,
 	       "answer_strings.zero_pick_rep_no_interval", "action=%d why=%d",
@@ -211,10 +212,10 @@ static void test_strings(void)
 	{
 		int64_t a[4] = { 5000, 1000, 1000, 1000 }, b[4] = { 100, 500, 500, 500 };
 
-		answer_strings_add(MODE_TPUT, 16, string_index(STRING_MEMSET, "stosb"), a, 4);
-		answer_strings_add(MODE_TPUT, 16, string_index(STRING_MEMSET, "avx_t"), b, 4);
+		strings_figures_add(&figs, MODE_TPUT, 16, string_index(STRING_MEMSET, "stosb"), a, 4);
+		strings_figures_add(&figs, MODE_TPUT, 16, string_index(STRING_MEMSET, "avx_t"), b, 4);
 	}
-	answers_strings(&ans, 1);
+	answers_strings(&ans, &figs, 1);
 	x = rec(ANSWER_MEMSET, "tput", 16);
 	result(x && x->a.epochs == 3 && x->a.ratio.median == 500000,
 	       "answer_strings.even_reps_drop_first", "epochs=%u ratio=%llu",
@@ -338,12 +339,12 @@ static void test_sums_saturate(void)
 		big[r] = INT64_C(1) << 62, small[r] = 1000;
 	begin("stosb");
 	for (unsigned int i = 0; i < 4; i++) {
-		answer_strings_add(MODE_TPUT, 16 + i, string_index(STRING_MEMSET, "stosb"),
+		strings_figures_add(&figs, MODE_TPUT, 16 + i, string_index(STRING_MEMSET, "stosb"),
 				   big, REPS);
-		answer_strings_add(MODE_TPUT, 16 + i, string_index(STRING_MEMSET, "stosq"),
+		strings_figures_add(&figs, MODE_TPUT, 16 + i, string_index(STRING_MEMSET, "stosq"),
 				   small, REPS);
 	}
-	answers_strings(&ans, 1);
+	answers_strings(&ans, &figs, 1);
 	x = rec(ANSWER_MEMSET, "tput", 16);
 	result(x && x->a.action == ANSWER_SWITCH && x->routine &&
 	       !strcmp(x->routine, "stosq"), "answer_strings.sums_saturate", "%s",

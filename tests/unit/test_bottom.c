@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The bottom line (harness/bottom.c) on synthetic per-epoch figures whose
+ * The bottom line (harness/decide/bottom.c) on synthetic per-epoch figures whose
  * outcome is known: switch, trade-off, keep, undecided and what would
  * decide it; routines the run cannot tell apart named alike, by the order
  * of preference whichever measured quicker; a routine that surely beats
@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/answers.h"
-#include "harness/bottom.h"
+#include "harness/decide/answers.h"
+#include "harness/decide/bottom.h"
 #include "lib/out.h"
 #include "tests/unit/check.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Bottom lines combined (harness/combine.c), on synthetic bottom lines
+ * Bottom lines combined (harness/decide/combine.c), on synthetic bottom lines
  * whose outcome is known: runs that agree, and name alike routines in
  * any order, give one answer named by preference; runs that disagree
  * give undecided and say what each said; each pass is the median of the
@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "harness/combine.h"
+#include "harness/decide/combine.h"
 #include "lib/out.h"
 #include "tests/unit/check.h"
 

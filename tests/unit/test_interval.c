@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The figures of a pass (harness/interval.c, harness/epochs.c,
- * harness/suites/figures.c) on samples of this test's own, whose noise
+ * The figures of a pass (harness/stats/interval.c, harness/measure/epochs.c,
+ * harness/measure/suites/figures.c) on samples of this test's own, whose noise
  * between and within epochs is known:
  *
  * - coverage: the median of an independent rerun falls inside the first
@@ -25,10 +25,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "harness/epochs.h"
-#include "harness/interval.h"
-#include "harness/suites/figures.h"
-#include "harness/summary.h"
+#include "harness/measure/epochs.h"
+#include "harness/stats/interval.h"
+#include "harness/measure/suites/figures.h"
+#include "harness/render/summary.h"
 #include "tests/unit/check.h"
 
 #define NOISE_SEED 0x243f6a8885a308d3ull
@@ -406,7 +406,7 @@ static void test_ratio_coverage(void)
 	sq /= TRIALS - 1;
 	h2 /= TRIALS;
 	/*
-	 * Where the epochs are alike, the blocks' spread (harness/interval.h)
+	 * Where the epochs are alike, the blocks' spread (harness/stats/interval.h)
 	 * only pads: what it costs a steady machine, bounded. 1.62 here: the
 	 * half-width 1.27 times what the epochs alone would give.
 	 */
@@ -451,7 +451,7 @@ static void test_ratio_coverage(void)
  * wanders, a new level of 4% sd every WANDER_STEP epochs, beside 1% noise per
  * epoch. The epochs' spread around one median misses the wander and a
  * rerun's ratio falls outside the interval often; the blocks' spread sees
- * it (harness/interval.h, "Blocks"): at least 90% of reruns inside.
+ * it (harness/stats/interval.h, "Blocks"): at least 90% of reruns inside.
  */
 #define WANDER_EPOCHS	21
 #define WANDER_STEP	3

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of the kernel's pure C code: the formatter (lib/fmt.c), the
- * command-line parser (harness/options/options.h) and the plan (harness/plan.c). The
+ * command-line parser (harness/options/options.h) and the plan (harness/measure/plan.c). The
  * expectations are written from the headers' contracts and the documented
  * option syntax, not copied from the code's output. Also the one sort
  * (lib/sort.c), unsigned and signed. Prints "ok NAME", "FAIL NAME: why"
@@ -19,8 +19,8 @@
 #include "lib/sort.h"
 #include "harness/options/options.h"
 #include "harness/options/internal.h"	/* the table's rows, for their defaults */
-#include "harness/epochs.h"
-#include "harness/plan.h"
+#include "harness/measure/epochs.h"
+#include "harness/measure/plan.h"
 #include "variants/strings.h"
 #include "variants/variants.h"
 #include "tests/unit/check.h"
@@ -1388,7 +1388,7 @@ static void test_plan_strings(void)
 	       "runs=0x%llx strings=%zu", (unsigned long long)p.str_runs, bs.strings);
 }
 
-/* precision= and budget= (harness/epochs.h): parsing, errors, the plan. */
+/* precision= and budget= (harness/measure/epochs.h): parsing, errors, the plan. */
 static void test_options_precision(void)
 {
 	static const struct { const char *arg; unsigned int bp; } good[] = {
@@ -1443,7 +1443,7 @@ static void test_options_precision(void)
 		snprintf(name, sizeof(name), "opt.budget_bad.%s", bad_budgets[i] + 7);
 		expect_error(name, bad_budgets[i], "budget=", "like 500ms or 2s");
 	}
-	/* worth= (harness/answer.h): one decimal, as the answer lines print it. */
+	/* worth= (harness/decide/answer.h): one decimal, as the answer lines print it. */
 	parse("");
 	result(o.worth_bp == 300, "opt.worth.default",
 	       "bp=%u", o.worth_bp);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * time= (harness/budget.c, harness/race.c, harness/progress.c) on
+ * time= (harness/measure/budget.c, harness/decide/race.c, harness/measure/progress.c) on
  * synthetic clocks and synthetic figures whose truth is known:
  *
  * - the budget rule: a run ends within time= plus one epoch, a settled
@@ -20,13 +20,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "harness/budget.h"
-#include "harness/epochs.h"
-#include "harness/interval.h"
-#include "harness/progress.h"
-#include "harness/race.h"
-#include "harness/prefer.h"
-#include "harness/suites/figures.h"
+#include "harness/measure/budget.h"
+#include "harness/measure/epochs.h"
+#include "harness/stats/interval.h"
+#include "harness/measure/progress.h"
+#include "harness/decide/race.h"
+#include "harness/decide/prefer.h"
+#include "harness/measure/suites/figures.h"
 #include "tests/unit/check.h"
 
 #define NOISE_SEED 0x9e3779b97f4a7c15ull
@@ -236,7 +236,7 @@ static bool ratio_of(void *ctx, unsigned int num, unsigned int den,
 }
 
 /*
- * One pass under the race, as harness/suites/pass.c runs it: every
+ * One pass under the race, as harness/measure/suites/pass.c runs it: every
  * variant measured until the race stops it, the pass ended when settled
  * at its floor or at the most epochs.
  */
@@ -349,7 +349,7 @@ static void test_races(void)
 }
 
 /*
- * Two candidates 1% apart, both saving 20% (harness/prefer.h): whichever
+ * Two candidates 1% apart, both saving 20% (harness/decide/prefer.h): whichever
  * measures quicker, the answer and the race name the one earlier in the
  * table (stosb before stosl), trial after trial, and the race keeps
  * measuring it until the question settles.
@@ -421,7 +421,7 @@ static void test_calibration(void)
 
 /* --- progress ------------------------------------------------------------ */
 
-/* This test is the host of harness/progress.c: it shows nothing. */
+/* This test is the host of harness/measure/progress.c: it shows nothing. */
 void host_progress(const struct progress *p)
 {
 	(void)p;

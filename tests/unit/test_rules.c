@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of harness/rules.c on build/gen/rules.c, the selection rules
+ * Unit tests of harness/decide/rules.c on build/gen/rules.c, the selection rules
  * of rules/ as C tables.
  *
  * Without arguments: the picks of CPUs described here, worked out from
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cpu/cpu.h"
-#include "harness/rules.h"
+#include "harness/decide/rules.h"
 #include "tests/unit/check.h"
 #include "tools/cpuid_dump.h"
 

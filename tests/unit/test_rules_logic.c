@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * harness/rules.c's evaluation on rule tables made up here, in place of
+ * harness/decide/rules.c's evaluation on rule tables made up here, in place of
  * build/gen/rules.c (this program defines the tables, so the linker takes
  * no rules of rules/ from the archive): the first row that holds decides,
  * read three-valued. A row that may hold (it needs a fact the run lacks)
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cpu/cpu.h"
-#include "harness/rules.h"
+#include "harness/decide/rules.h"
 #include "tests/unit/check.h"
 
 #define NONE { 0 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * harness/sample.c: the arithmetic of the cycles lines and of the
+ * harness/measure/sample.c: the arithmetic of the cycles lines and of the
  * disturbed-window tests, on figures worked out by hand; the gating of
  * APERF/MPERF in the plan; and the retiming of disturbed samples through
- * the real suites (harness/suites/suite.c, scrub.c) on a host of this
+ * the real suites (harness/measure/suites/suite.c, scrub.c) on a host of this
  * file's own whose counters say "disturbed" when the test wants them to.
  *
  * Checked: a disturbed window is timed again, its sample's preparation
@@ -21,10 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/host.h"
-#include "harness/plan.h"
-#include "harness/sample.h"
-#include "harness/suites/suite.h"
+#include "harness/measure/host.h"
+#include "harness/measure/plan.h"
+#include "harness/measure/sample.h"
+#include "harness/measure/suites/suite.h"
 #include "lib/out.h"
 #include "lib/run.h"
 #include "tests/unit/check.h"
@@ -361,7 +361,7 @@ static bool run_suite(struct run *r, const char *words, bool check_dst)
 	fake.dst_bytes = check_dst ? pass_bytes(&r->p, PASS_L1, OP_CLEAR) : 0;
 	fake.windows = fake.npasses = fake.unprepared = 0;
 	forget_lines();
-	suite_run(&r->p, &d, &r->b, TSC_KHZ, NULL);
+	suite_run(&r->p, &d, &r->b, TSC_KHZ, NULL, NULL);
 	return true;
 }
 

@@ -3,7 +3,7 @@
  * Unit tests of the screen's pure code on the host: the framebuffer text
  * renderer (kernel/screen/fb.c) in every pixel format it claims, the identity
  * mapper (kernel/x86/paging.c) on page tables of the test's own, and the
- * layout and log routing (kernel/screen/screen.c, kernel/screen/log.c) on a fake
+ * layout and log routing (kernel/screen/screen.c, kernel/screen/log_routing.c) on a fake
  * grid. Expectations come from the headers' contracts: pixels are decoded
  * with the format's own channel fields, tables are walked as the CPU would.
  */
@@ -16,7 +16,7 @@
 #include "kernel/screen/font.h"
 #include "kernel/x86/paging.h"
 #include "kernel/screen/screen.h"
-#include "kernel/screen/answer.h"
+#include "kernel/screen/answer_page.h"
 #include "tests/unit/check.h"
 
 #define CANARY 0x5a
@@ -308,7 +308,7 @@ static void test_layout(void)
 	log_line("features sse2=1 avx=1");
 	log_line("tsc khz=2000000 source=cpuid-0x15");
 	log_line("cmdline: suite=xen");
-	/* Progress is set by the run (kernel/screen/run.c), not taken from the log. */
+	/* Progress is set by the run (kernel/screen/run_view.c), not taken from the log. */
 	screen_set_progress((const char *const[]){ "clear L1 w/o flush rep 1 variant sse2" }, 1);
 	log_line(" pre=10 sse2=20 post=30");
 	log_line("note: an MSR write faulted");
@@ -493,7 +493,7 @@ static void test_bottom_row(struct answers *a, unsigned int run, unsigned int li
 
 /*
  * Records made by hand, with the longest names, drawn by
- * harness/answer_matrix.c in ASCII: a column per pick (merged where picks
+ * harness/render/matrix.c in ASCII: a column per pick (merged where picks
  * of one variant agree), each cell what the record says, matrix.py's
  * blocks (a suite's functions side by side where they fit the width),
  * the picks' rows, the footnotes, compact cells and a cut where the

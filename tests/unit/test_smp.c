@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of kernel/smp/plan.c: which MADT CPUs are started (the BSP,
+ * Unit tests of kernel/smp/start_plan.c: which MADT CPUs are started (the BSP,
  * disabled and duplicate entries, ids that need x2APIC, cpus=, the CPU
  * limit, selftest=nosipi), the page for the AP trampoline from a memory
  * map, NUMA nodes from SRAT entries, and the APIC id lists of the log.
@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "harness/host.h"
-#include "kernel/smp/plan.h"
+#include "harness/measure/host.h"
+#include "kernel/smp/start_plan.h"
 #include "tests/unit/check.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

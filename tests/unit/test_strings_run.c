@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The strings suite's driver (harness/suites/strings.c) on a variant table
+ * The strings suite's driver (harness/measure/suites/strings.c) on a variant table
  * of this test's own, in place of variants/strings.def: two right routines
  * and four wrong ones, each wrong in a way the driver must report. The
  * harness's host interface is this file's too (faults become SIGILL
@@ -21,11 +21,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness/host.h"
+#include "harness/measure/host.h"
 #include "lib/out.h"
-#include "harness/plan.h"
+#include "harness/measure/plan.h"
 #include "lib/run.h"
-#include "harness/suites/strings.h"
+#include "harness/measure/suites/strings.h"
 #include "variants/strings.h"
 #include "tests/unit/check.h"
 
