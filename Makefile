@@ -198,7 +198,7 @@ $(B)/bin/pagebench-cpuid: $(B)/h/tools/pagebench-cpuid.o $(TOOLS_COMMON)
 
 # The answer of a log without answer lines, by the run's own engine (scripts/pagebench-report).
 # pagebench-decide's other parts, which tests/fuzz/decide.c takes with its main file.
-DECIDE_PARTS := tools/answer_lines.c tools/decide_combine.c
+DECIDE_PARTS := tools/answer_lines.c tools/decide_combine.c tools/decide_compare.c
 $(B)/bin/pagebench-decide: $(B)/h/tools/pagebench-decide.o \
 	$(patsubst %.c,$(B)/h/%.o,$(DECIDE_PARTS)) $(HARNESS_LIB)
 	@mkdir -p $(dir $@)

@@ -212,7 +212,9 @@ LAYERS = (
           'lines, by the engine of `harness/decide/answer.c`, and the matrix '
           "of a log's own answer lines read back (`answer_lines`), "
           'never decided again, and with `--combine` runs and CPU '
-          'groups combined (`decide_combine`)',
+          'groups combined (`decide_combine`), and with `--compare` '
+          "the figures' intervals and ratios the report shows "
+          '(`decide_compare`)',
           ('harness/render', 'harness/decide', 'harness/measure', 'harness/stats',
            'harness/options', 'variants', 'cpu', 'lib'),
           notes={None: 'the probe: none'}),

@@ -90,8 +90,10 @@ class EvaluateTest(unittest.TestCase):
                 self.assertEqual(r["hold.log"]["verdict"], "holds")
                 self.assertEqual(r["refute.log"]["verdict"], "refuted")
                 self.assertEqual(r["undecided.log"]["verdict"], "undecided")
-                self.assertIn("smallest possible p is 0.1",
-                              r["undecided.log"]["why"])
+                # Close figures over 3 reps: the ratio's interval holds 1.
+                self.assertRegex(r["undecided.log"]["why"],
+                                 r"^1 of 2 cases not separated \(a/b \S+ \[0\.9\d+, "
+                                 r"1\.0\d+\] over 3 epochs: it holds 1\)$")
         # The evidence carries the figures: refute.log's AVX-512 beats
         # everything in the hot L1 pass.
         ev = [e for e in res["avx512-poor-hot"]["refute.log"]["evidence"]
@@ -99,7 +101,13 @@ class EvaluateTest(unittest.TestCase):
         self.assertEqual(ev["a"], "avx512_t")
         self.assertEqual(ev["relation"], "a<b")
         self.assertLess(ev["a_median"], ev["b_median"])
-        self.assertLess(ev["p"], 0.05)
+        # The engine's ratio of a over b, 8 reps (the first of an even
+        # count left out), and each figure over its epochs.
+        self.assertEqual(ev["epochs"], 7)
+        self.assertTrue(ev["lo"] < ev["ratio"] < ev["hi"] < 1, ev)
+        self.assertEqual(ev["delta_pct"], round(100 * (ev["ratio"] - 1), 2))
+        self.assertTrue(ev["a_figure"][1] < ev["a_figure"][0] < ev["a_figure"][2], ev)
+        self.assertLess(ev["a_figure"][0], ev["b_figure"][0])
 
     def test_conditions_give_no_data(self):
         res, _ = results("hold.log", ids=("fzrm-zero-length",
@@ -147,9 +155,12 @@ class EvaluateTest(unittest.TestCase):
         c = next(x for x in doc["claims"] if x["id"] == "avx512-poor-hot")
         aorus = next(r for r in c["results"]
                      if r["machine"] == "Aorus (Skylake)")
-        # 3 reps: undecided, and it says why, whatever the medians.
-        self.assertEqual(aorus["verdict"], "undecided")
-        self.assertIn("n=3+3", aorus["why"])
+        # 3 reps, each its epoch: AVX-512 takes 3.5 times the best other's
+        # time at every rep, and 3 epochs give an interval that says so.
+        self.assertEqual(aorus["verdict"], "holds")
+        self.assertEqual({(e["epochs"], e["relation"]) for e in aorus["evidence"]},
+                         {(3, "a>b")})
+        self.assertTrue(all(e["lo"] > 1 for e in aorus["evidence"]))
 
 
 if __name__ == "__main__":

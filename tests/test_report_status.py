@@ -139,7 +139,7 @@ class StatusTest(unittest.TestCase):
 
     def test_no_data_and_usage(self):
         self.assertEqual(run(["summary", os.path.join(FIX, "nodata-empty.log")])[0], 1)
-        self.assertEqual(run(["summary", "--alpha", "7", LOG])[0], 2)
+        self.assertEqual(run(["summary", "--tie", "700", LOG])[0], 2)
         self.assertEqual(run(["nosuch"])[0], 2)
 
 

@@ -82,6 +82,7 @@
 #include "lib/status.h"
 #include "tools/answer_lines.h"
 #include "tools/decide_combine.h"
+#include "tools/decide_compare.h"
 #include "variants/variants.h"
 
 #define LINE_MAX_BYTES	16384
@@ -657,9 +658,20 @@ static int combine_stream(FILE *in)
 	return STATUS_DONE;
 }
 
+/* --compare: figures' intervals and ratios, as the report shows them (tools/decide_compare.h). */
+static int compare_stream(FILE *in)
+{
+	if (setjmp(refused))
+		return STATUS_USAGE;
+	lineno = 0;
+	decide_compare(in, FIGURE_MAX, fail, &lineno);
+	return STATUS_DONE;
+}
+
 int main(int argc, char **argv)
 {
 	bool combine = argc == 2 && !strcmp(argv[1], "--combine");
+	bool compare = argc == 2 && !strcmp(argv[1], "--compare");
 	int status;
 
 	if (argc == 3 && !strcmp(argv[1], "--matrix")) {
@@ -672,22 +684,26 @@ int main(int argc, char **argv)
 		       rows >= 1 && rows <= 1000 ? 1 : 0;
 		matrix_rows = argc ? (unsigned int)rows : 0;
 	}
-	if (argc != 1 && !combine) {
+	if (argc != 1 && !combine && !compare) {
 		fputs("Usage: pagebench-decide [--matrix ROWS] < FIGURES\n"
 		      "       pagebench-decide --combine < BOTTOM_LINES\n"
+		      "       pagebench-decide --compare < SERIES\n"
 		      "The answer lines of each machine in FIGURES (or its log's own\n"
 		      "answer and bottom lines), as scripts/pagebench-report hands them\n"
 		      "over (tools/pagebench-decide.c gives the form); --matrix: its\n"
 		      "answer's matrix instead, in at most ROWS lines, 1 to 1000.\n"
 		      "--combine: the bottom lines of runs of CPU groups, combined per\n"
 		      "group, then the fleet's (tools/decide_combine.h gives the form).\n"
+		      "--compare: each figure's interval and the ratios asked for\n"
+		      "(tools/decide_compare.h gives the form).\n"
 		      "Exit status: 0 done, 2 malformed input, 3 the lines cannot be\n"
 		      "written.\n", argc == 2 &&
 		      !strcmp(argv[1], "--help") ? stdout : stderr);
 		return argc == 2 && !strcmp(argv[1], "--help") ? STATUS_DONE : STATUS_USAGE;
 	}
 	out_add_sink(answer_sink);
-	status = combine ? combine_stream(stdin) : decide_stream(stdin);
+	status = combine ? combine_stream(stdin) : compare ? compare_stream(stdin) :
+		 decide_stream(stdin);
 	if (status != STATUS_DONE)
 		return status;
 	return flushed();

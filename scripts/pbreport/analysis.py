@@ -1,13 +1,14 @@
-"""Numbers derived from parsed machines: per-variant statistics in a unit,
-rankings, winners and comparisons. No output formatting here."""
-from . import stats
+"""Numbers derived from parsed machines: per-variant figures in a unit,
+rankings and the series the engine compares (versus.py). No output
+formatting here, and no statistic beyond the order statistics a table
+shows: every comparison is the engine's."""
+import statistics
+from array import array
+
+from . import versus
 from .parse import pass_bytes, pass_order
 
 METRICS = ("time", "pre", "post", "use")
-DEFAULT_ALPHA = 0.05
-# Figures closer than this many timer steps (per call: the step over the
-# batch) are below the timer's resolution: no winner is named from them.
-FEW_STEPS = 3
 
 
 class Unit:
@@ -43,15 +44,42 @@ class Cell:
     (None without one), epochs and batch as it says, and quantum the
     figure's resolution (the timer's step over the batch) when the log
     gives the step; min, max and the quartiles stay those of the value
-    lines."""
+    lines.
+
+    series: what the engine compares (versus.Series, in hundredths of a
+    tick, made when first asked for), None for aggregated figures; scale:
+    the cell's unit over ticks."""
 
     __slots__ = ("n", "min", "q1", "median", "q3", "max", "values",
-                 "failed", "lo", "hi", "epochs", "batch", "quantum")
+                 "failed", "lo", "hi", "epochs", "batch", "quantum", "scale",
+                 "_series")
 
-    def __init__(self, n, mn, q1, med, q3, mx, values, failed=False):
+    def __init__(self, n, mn, q1, med, q3, mx, values, failed=False, series=None):
         self.n, self.min, self.q1, self.median = n, mn, q1, med
         self.q3, self.max, self.values, self.failed = q3, mx, values, failed
         self.lo = self.hi = self.epochs = self.batch = self.quantum = None
+        self.scale = 1.0
+        self._series = series
+
+    @classmethod
+    def of(cls, values, failed=False, series=None):
+        """The cell of samples: the median (of two middle values their
+        mean) and the quartiles of type 7 (linear between order
+        statistics, R's and NumPy's default)."""
+        # The caller's sequence itself, not a copy: a log's columns are
+        # arrays, and a list of float objects would be four times their size.
+        vs = values if isinstance(values, (list, tuple, array)) else list(values)
+        q1, q3 = (statistics.quantiles(vs, n=4, method="inclusive")[::2]
+                  if len(vs) > 1 else (vs[0], vs[0]))
+        return cls(len(vs), min(vs), q1, statistics.median(vs), q3, max(vs),
+                   vs, failed, series)
+
+    @property
+    def series(self):
+        """versus.Series, or None; series= may be a function making it."""
+        if callable(self._series):
+            self._series = self._series()
+        return self._series
 
     @property
     def has_interval(self):
@@ -61,10 +89,6 @@ class Cell:
     def half(self):
         """Half the interval's width, or None."""
         return (self.hi - self.lo) / 2 if self.has_interval else None
-
-    def overlaps(self, other):
-        return (self.has_interval and other.has_interval and
-                self.lo <= other.hi and other.lo <= self.hi)
 
     @property
     def aggregated(self):
@@ -81,9 +105,9 @@ class Cell:
         c = Cell(self.n, sc(self.min), sc(self.q1), sc(self.median),
                  sc(self.q3), sc(self.max),
                  None if self.values is None else [v * f for v in self.values],
-                 self.failed)
+                 self.failed, self._series)
         c.lo, c.hi, c.quantum = sc(self.lo), sc(self.hi), sc(self.quantum)
-        c.epochs, c.batch = self.epochs, self.batch
+        c.epochs, c.batch, c.scale = self.epochs, self.batch, self.scale * f
         return c
 
 
@@ -111,6 +135,23 @@ def _with_stat(c, st, m, failed):
     return c
 
 
+def series(m, p, variant, metric="time"):
+    """versus.Series of a (pass, variant, metric): each epoch's median of
+    its value lines (a log without epoch lines: each rep's), or of its use
+    lines, once an epoch; quantum the timer's step (a value line times
+    one call), a tick where the log does not say. None without figures."""
+    if metric == "use":
+        pairs = [(u.epoch if u.epoch is not None else i, u.ticks)
+                 for i, u in enumerate(u for u in p.uses if u.variant == variant)]
+    else:
+        pairs = versus.sample_epochs(p.samples_of(variant),
+                                     {"time": "ticks"}.get(metric, metric))
+    if not pairs:
+        return None
+    return versus.Series(versus.epoch_medians(pairs),
+                         (timer_step(m) or 1) * versus.CENTI)
+
+
 def raw_cell(m, p, variant, metric="time"):
     """Cell in ticks, or None when the pass has no such variant/metric."""
     failed = (p.suite, p.name, variant) in m.verify_failed
@@ -129,8 +170,7 @@ def raw_cell(m, p, variant, metric="time"):
         vs = p.column(variant, {"time": "ticks", "pre": "pre", "post": "post"}[metric])
     c = None
     if vs:
-        sp = stats.Spread(vs)
-        c = Cell(sp.n, sp.min, sp.q1, sp.median, sp.q3, sp.max, vs, failed)
+        c = Cell.of(vs, failed, lambda: series(m, p, variant, metric))
     return _with_stat(c, st, m, failed) if st else c
 
 
@@ -203,84 +243,6 @@ def throughput(m, p, ticks):
     bpt = b / ticks
     f = ns_per_tick(m)
     return bpt, (b / (ticks * f) if f else None)
-
-
-class Comparison:
-    """other against base: delta = other.median / base.median - 1.
-
-    When both have intervals (stat lines), the test respects the epochs:
-    the difference of the medians is significant when it exceeds
-    threshold, the root mean square of the two half-widths (each is t
-    times the standard deviation of the difference of two runs' medians,
-    docs/report.md); p is then None. Otherwise p is from the Mann-Whitney
-    U test when both have samples."""
-
-    def __init__(self, base, other, alpha):
-        self.base, self.other, self.alpha = base, other, alpha
-        self.delta = (other.median / base.median - 1) if base.median else None
-        self.test = None
-        self.threshold = None
-        if base.has_interval and other.has_interval:
-            self.threshold = ((base.half ** 2 + other.half ** 2) / 2) ** 0.5
-        elif base.values is not None and other.values is not None:
-            self.test = stats.mann_whitney(base.values, other.values)
-
-    @property
-    def by_epochs(self):
-        return self.threshold is not None
-
-    @property
-    def p(self):
-        return self.test.p if self.test else None
-
-    @property
-    def significant(self):
-        """True/False, or None when no test could be made."""
-        if self.by_epochs:
-            return abs(self.other.median - self.base.median) > self.threshold
-        if self.test is None:
-            return None
-        return self.test.p < self.alpha
-
-    @property
-    def min_p(self):
-        if self.test is None:
-            return None
-        return stats.min_p(self.base.n, self.other.n)
-
-    @property
-    def can_reach(self):
-        """Whether these sample sizes could ever give p < alpha."""
-        mp = self.min_p
-        return mp is None or mp < self.alpha
-
-    @property
-    def below_resolution(self):
-        """Whether the medians are within FEW_STEPS of the coarser
-        figure's quantum; False when no quantum is known."""
-        qs = [q for q in (self.base.quantum, self.other.quantum) if q]
-        if not qs:
-            return False
-        return abs(self.other.median - self.base.median) < FEW_STEPS * max(qs)
-
-
-def why_undecided(tied, cmp):
-    """Why the data cannot tell cmp.base's variant from cmp.other's (None
-    when they can): suite=strings' leaders by size, described as diff
-    describes two cells ("tie", "below the timer's resolution", "intervals
-    overlap", "no test", "n too small", "not significant")."""
-    if tied:
-        return "tie"
-    if cmp.below_resolution:
-        return "below the timer's resolution"
-    # Within a run, as good as the winner is an interval that overlaps its.
-    if cmp.by_epochs:
-        return "intervals overlap" if cmp.base.overlaps(cmp.other) else None
-    if cmp.test is None:
-        return "no test"
-    if not cmp.can_reach:
-        return "n too small"
-    return None if cmp.significant else "not significant"
 
 
 def pass_keys(machines):

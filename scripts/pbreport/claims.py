@@ -2,9 +2,10 @@
 tested per machine as holds, refuted, undecided or no-data, with the
 figures as evidence (docs/report.md, "claims"). A claim is a quoted
 proposition about two sets of variants, not a kernel's decision: each case
-is described as diff describes two cells (medians, the change, the 95%
-intervals or Mann-Whitney U); no interval is computed here, no rule of
-rules/ read and nothing projected. The answer lines are the decisions."""
+is the engine's ratio of the two, epoch by epoch, and its 95% interval
+(versus.py), as diff describes two cells, held against the claim's
+threshold; no interval is computed here, no rule of rules/ read and
+nothing projected. The answer lines are the decisions."""
 import json
 import os
 import re
@@ -13,6 +14,7 @@ from . import analysis as A
 from . import cpufacts
 from . import runinfo
 from . import strings as S
+from . import versus
 from .parse import pass_label
 
 CLAIMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
@@ -207,35 +209,35 @@ def best_of(cells, names):
     return min(have, key=lambda vc: vc[1].median)
 
 
-def compare(a, b, alpha, tie):
-    """a against b, as diff describes two cells: ("a<b" | "a>b" | "tie" |
-    "undecided", p or None, why)."""
-    if a.median == b.median:
-        return "tie", None, "equal medians"
-    lo, hi = (a, b) if a.median < b.median else (b, a)
-    if hi.median - lo.median <= tie * abs(lo.median):
-        return "tie", None, "within %g%% of each other" % (100 * tie)
-    cmp = A.Comparison(lo, hi, alpha)
-    faster = "a<b" if lo is a else "a>b"
-    if cmp.below_resolution:
-        return "undecided", cmp.p, "below the timer's resolution"
-    if cmp.by_epochs:
-        apart = not lo.overlaps(hi)
-        return (faster if apart else "undecided"), None, \
-            "95%% intervals %s" % ("apart" if apart else "overlap")
-    if cmp.test is None:
-        return "undecided", None, "aggregated figures: no test"
-    if not cmp.can_reach:
-        return "undecided", cmp.p, ("n=%d+%d: the smallest possible p is "
-                                    "%.3g, not below %g" % (
-                                        lo.n, hi.n, cmp.min_p, alpha))
-    if cmp.significant:
-        return faster, cmp.p, "mann-whitney p=%.3g" % cmp.p
-    return "undecided", cmp.p, "mann-whitney p=%.3g, alpha=%g" % (cmp.p, alpha)
+def relation(v, tie):
+    """a against b by the engine's ratio of a's time over b's (v, a
+    versus.Versus) against the case's threshold 1 - tie to 1 + tie:
+    ("a<b" | "a>b" | "tie" | "a<=b" | "a>=b" | "undecided", why). a<b: the
+    interval lies below 1 - tie; a>b: above 1 + tie; tie: within both;
+    a<=b, a>=b: on one side of one threshold only; undecided: past both,
+    or no interval."""
+    if not v.has_interval:
+        return "undecided", v.why
+    lo, hi = 1 - tie, 1 + tie
+    if v.hi < lo:
+        rel, where = "a<b", "below %g" % lo
+    elif v.lo > hi:
+        rel, where = "a>b", "above %g" % hi
+    elif v.lo >= lo and v.hi <= hi:
+        rel, where = "tie", "within %g to %g" % (lo, hi)
+    elif v.hi <= hi:
+        rel, where = "a<=b", "not above %g, reaching below %g" % (hi, lo)
+    elif v.lo >= lo:
+        rel, where = "a>=b", "not below %g, reaching above %g" % (lo, hi)
+    else:
+        rel, where = "undecided", ("it holds 1" if not tie else
+                                   "it reaches below %g and above %g" % (lo, hi))
+    return rel, "a/b %.4f [%.4f, %.4f] over %d epochs: %s" % (
+        v.median, v.lo, v.hi, v.epochs, where)
 
 
-SATISFIES = {"a<b": {"a<b"}, "a>b": {"a>b"}, "a<=b": {"a<b", "tie"}}
-CONTRADICTS = {"a<b": {"a>b", "tie"}, "a>b": {"a<b", "tie"},
+SATISFIES = {"a<b": {"a<b"}, "a>b": {"a>b"}, "a<=b": {"a<b", "tie", "a<=b"}}
+CONTRADICTS = {"a<b": {"a>b", "tie", "a>=b"}, "a>b": {"a<b", "tie", "a<=b"},
                "a<=b": {"a>b"}}
 
 
@@ -245,7 +247,10 @@ def fig(x):
     return "%.0f" % x if abs(x) >= 100 else "%.3g" % x
 
 
-def evaluate_claim(c, m, alpha):
+def gather(c, m, batch):
+    """A claim's cases on machine m, each comparison added to batch: a
+    result (no-data) where the claim does not apply or finds no figures,
+    else [(evidence, versus.Versus, tie)] for result_of() once batch has run."""
     facts, _ = cpufacts.machine_facts(m)
     got = [w.holds(facts) for w in c.when]
     needs = [w.name for w, g in zip(c.when, got) if g is None]
@@ -261,7 +266,7 @@ def evaluate_claim(c, m, alpha):
         return {"machine": m.name, "verdict": "no-data",
                 "why": "the log does not say %s, which the claim needs" %
                 ", ".join(sorted(set(needs))), "evidence": []}
-    evidence, states = [], []
+    out = []
     for t in c.tests:
         for s in t.where:
             for label, cells, tie in cases(m, selector(s)):
@@ -271,25 +276,35 @@ def evaluate_claim(c, m, alpha):
                 b = best_of(cells, bnames)
                 if a is None or b is None:
                     continue
-                rel, p, why = compare(a[1], b[1], alpha, tie)
-                if rel in SATISFIES[t.expect]:
-                    st = "agrees"
-                elif rel in CONTRADICTS[t.expect]:
-                    st = "contradicts"
-                else:
-                    st = "open"
-                states.append(st)
-                evidence.append({
-                    "case": label, "a": a[0], "b": b[0],
-                    "a_median": a[1].median, "b_median": b[1].median,
-                    "delta_pct": round(100 * (a[1].median / b[1].median - 1),
-                                       2) if b[1].median else None,
-                    "relation": rel, "p": p, "why": why, "expect": t.expect,
-                    "state": st})
-    if not states:
+                out.append(({"case": label, "a": a[0], "b": b[0],
+                             "a_median": a[1].median, "b_median": b[1].median,
+                             "expect": t.expect},
+                            batch.versus(b[1], [a[1]])[0], tie))
+    if not out:
         return {"machine": m.name, "verdict": "no-data",
                 "why": "the log has no figures for the variants and passes "
                        "the claim names", "evidence": []}
+    return out
+
+
+def result_of(c, m, cases_):
+    """The result of gather()'s cases, their comparisons made."""
+    evidence, states = [], []
+    for e, v, tie in cases_:
+        rel, why = relation(v, tie)
+        if rel in SATISFIES[e["expect"]]:
+            st = "agrees"
+        elif rel in CONTRADICTS[e["expect"]]:
+            st = "contradicts"
+        else:
+            st = "open"
+        states.append(st)
+        e.update({"delta_pct": None if v.median is None else round(100 * v.delta, 2),
+                  "ratio": v.median, "lo": v.lo, "hi": v.hi, "epochs": v.epochs,
+                  "a_figure": v.figures and v.figures[1],
+                  "b_figure": v.figures and v.figures[0],
+                  "relation": rel, "why": why, "state": st})
+        evidence.append(e)
     if c.quantifier == "all":
         if "contradicts" in states:
             v = "refuted"
@@ -326,8 +341,10 @@ def _fact_text(facts, name):
     return "0x%x" % v if name == "family" else str(v)
 
 
-def evaluate(table, machines, alpha, ids=None):
-    out = []
+def evaluate(table, machines, ids=None):
+    """Each claim on each machine, every comparison made by one run of
+    the engine."""
+    out, batch, pending = [], versus.Batch(), []
     for c in table.claims:
         if ids and c.id not in ids:
             continue
@@ -339,10 +356,13 @@ def evaluate(table, machines, alpha, ids=None):
                          "expect": t.expect} for t in c.tests]
         row["results"] = []
         for m in machines:
-            r = evaluate_claim(c, m, alpha)
-            r["caveat"] = runinfo.caveat(m)
-            row["results"].append(r)
+            pending.append((c, m, row, gather(c, m, batch)))
         out.append(row)
+    batch.run()
+    for c, m, row, got in pending:
+        r = got if isinstance(got, dict) else result_of(c, m, got)
+        r["caveat"] = runinfo.caveat(m)
+        row["results"].append(r)
     return out
 
 

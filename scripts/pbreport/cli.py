@@ -46,16 +46,6 @@ class UsageError(Exception):
     pass
 
 
-def alpha_type(s):
-    try:
-        a = float(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError("not a number: %r" % s)
-    if not 0 < a < 1:
-        raise argparse.ArgumentTypeError("alpha must be between 0 and 1")
-    return a
-
-
 def tie_type(s):
     try:
         t = float(s)
@@ -120,15 +110,13 @@ def build_parser():
                         help="suite=strings: only these variants "
                              "(comma-separated), e.g. the ones without "
                              "vector registers")
-    stat = Parser(add_help=False)
-    stat.add_argument("--alpha", type=alpha_type, default=A.DEFAULT_ALPHA,
-                      help="significance level (default %(default)s)")
     tie = Parser(add_help=False)
     tie.add_argument("--tie", type=tie_type, default=S.DEFAULT_TIE,
                      metavar="PCT",
                      help="suite=strings: a lead moves only to a variant "
-                          "faster by more than PCT per cent, and "
-                          "significantly; default %g" % (100 * S.DEFAULT_TIE))
+                          "surely faster by more than PCT per cent (the "
+                          "interval of its ratio to the leader below "
+                          "1 - PCT/100); default %g" % (100 * S.DEFAULT_TIE))
 
     ap = Parser(
         prog=PROG, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -143,7 +131,7 @@ def build_parser():
     sub.required = True
     fmt = argparse.RawDescriptionHelpFormatter
 
-    p = sub.add_parser("summary", parents=[common, stat, tie], formatter_class=fmt,
+    p = sub.add_parser("summary", parents=[common, tie], formatter_class=fmt,
                        help="per machine: facts, a table per pass, winners",
                        description="For each machine: its header facts, and "
                        "for each pass a table of the variants by rank: n, the "
@@ -157,15 +145,16 @@ def build_parser():
                        epilog=EPILOG)
     p.add_argument("logs", nargs="*", metavar="LOG")
 
-    p = sub.add_parser("diff", parents=[common, stat], formatter_class=fmt,
+    p = sub.add_parser("diff", parents=[common], formatter_class=fmt,
                        help="compare machines (or runs), benchstat style",
                        description="Compare two or more machines (every "
                        "machine of every LOG, in order; the first is the "
                        "base). Rows are (suite, pass, variant), one table "
                        "per metric; each cell is median ±spread; each column "
-                       "after the first has the change against the first and "
-                       "the Mann-Whitney U p-value; ~ marks a change that is "
-                       "not significant at --alpha.",
+                       "after the first has the change against the first: "
+                       "the C engine's ratio of the two, epoch by epoch, - 1, "
+                       "and its 95% interval; ~ marks a change whose "
+                       "interval holds 0 (within noise).",
                        epilog=EPILOG)
     p.add_argument("logs", nargs="+", metavar="LOG")
     p.add_argument("--relative", action="store_true",
@@ -188,7 +177,7 @@ def build_parser():
                    help="what ± shows: half the IQR (default) or half the "
                         "min-max range, relative to the median")
 
-    p = sub.add_parser("winners", parents=[common, stat], formatter_class=fmt,
+    p = sub.add_parser("winners", parents=[common], formatter_class=fmt,
                        help="each machine's answer per pass and kernel pick",
                        description="For each machine, function, pass and "
                        "kernel pick (as the verdict screen's columns merge "
@@ -201,7 +190,7 @@ def build_parser():
                        epilog=EPILOG)
     p.add_argument("logs", nargs="*", metavar="LOG")
 
-    cmds.add_parsers(sub, [common, stat], fmt, EPILOG)
+    cmds.add_parsers(sub, [common], fmt, EPILOG)
 
     p = sub.add_parser("export", parents=[common], formatter_class=fmt,
                        help="every sample as CSV, JSON or Go benchfmt",
@@ -216,7 +205,7 @@ def build_parser():
     p.add_argument("-o", "--output", default="-",
                    help="output file (default: stdout)")
 
-    p = sub.add_parser("html", parents=[common, stat, tie], formatter_class=fmt,
+    p = sub.add_parser("html", parents=[common, tie], formatter_class=fmt,
                        help="a self-contained offline HTML report",
                        description="Write one HTML page with inline SVG and "
                        "no scripts: first the verdict (with the fleet table) "
@@ -353,7 +342,7 @@ def run(argv):
                     "figures: %s" % (m.name, m.decide_refused))
 
     if args.cmd == "summary":
-        write_out("-", T.summary_parts(machines, args.alpha, args.tie))
+        write_out("-", T.summary_parts(machines, args.tie))
     elif args.cmd == "winners":
         write_out("-", T.winners(machines) + "\n")
     elif args.cmd == "diff":
@@ -368,7 +357,7 @@ def run(argv):
             say("warning: " + warning)
         unit, size_note = perbyte.choose(machines, unit, args.per_call,
                                          args.per_page)
-        res = T.diff(machines, args.alpha, args.metric, unit, args.spread)
+        res = T.diff(machines, args.metric, unit, args.spread)
         if not args.quiet:
             for w in res.warnings:
                 say("warning: " + w)
@@ -387,7 +376,7 @@ def run(argv):
     elif args.cmd == "html":
         shown = diags if not args.quiet else ()
         try:
-            page = H.report(machines, args.alpha, args.relative, shown,
+            page = H.report(machines, args.relative, shown,
                             args.title, args.tie)
         except C.ClaimsError as err:
             raise UsageError(str(err))

@@ -107,7 +107,7 @@ def run(args, machines):
             if unknown:
                 raise CommandError("unknown claim id %s (known: %s)" % (
                     ", ".join(unknown), ", ".join(table.ids())))
-        res = C.evaluate(table, machines, args.alpha, args.id)
+        res = C.evaluate(table, machines, args.id)
         return C.to_json(res) if args.json else C.text(res)
     except C.ClaimsError as e:
         raise CommandError(str(e))

@@ -3,10 +3,12 @@ file's place in the tree (build/bin/ beside scripts/), else on PATH. It
 draws a machine's matrix from the answer and bottom lines the report
 read (harness/render/matrix.c: the one drawing, which the kernel's
 screen and pagebench-linux's terminal show too), and combines runs of
-one CPU and CPU groups (harness/decide/combine.c). decided.py hands it a log's
-figures instead, for a log without answer lines. Nothing here decides or
-draws."""
+one CPU and CPU groups (harness/decide/combine.c), and makes the comparisons
+the report shows (versus.py: tools/decide_compare.h). decided.py hands
+it a log's figures instead, for a log without answer lines. Nothing here
+decides or draws."""
 import os
+import re
 import shutil
 import subprocess
 
@@ -99,3 +101,49 @@ def combine(groups):
         else:
             bottom.Collector(cur).add(kind, m.groups(), 0, body)
     return combined, fleet
+
+
+# pagebench-decide --compare's lines (tools/decide_compare.h).
+FIGURE_LINE = re.compile(r"^interval variant=(\d+) epochs=(\d+) median=(\d+) "
+                         r"lo=(\d+|\?) hi=(\d+|\?)$")
+RATIO_LINE = re.compile(r"^ratio num=(\d+) den=(\d+) (?:none|epochs=(\d+) "
+                        r"median=(\d+\.\d{6}) lo=(\d+\.\d{6}|\?) hi=(\d+\.\d{6}|\?))$")
+
+
+def _figures(groups):
+    """(epochs, median, lo, hi) of a line's groups; lo and hi None without
+    an interval."""
+    n, med, lo, hi = groups
+    return (int(n), float(med), None if lo == "?" else float(lo),
+            None if hi == "?" else float(hi))
+
+
+def compare(sets):
+    """sets: [(series, pairs)], series a list of (quantum, [each epoch's
+    median]) in hundredths, pairs a list of (num, den), indexes into
+    series. Returns per set ([(epochs, median, lo, hi)] of each series, in
+    hundredths, [(epochs, median, lo, hi) or None] of each pair's ratio):
+    the engine's arithmetic, lo and hi None without an interval."""
+    text = []
+    for i, (series, pairs) in enumerate(sets):
+        text.append("pass %d" % i)
+        text += ["series variant=%d quantum=%d med=%s" % (j, q, ",".join(map(str, med)))
+                 for j, (q, med) in enumerate(series)]
+        text += ["compare num=%d den=%d" % p for p in pairs]
+    out = run(["--compare"], "\n".join(text) + "\n").splitlines()
+    got, cur = [], None
+    for n, line in enumerate(out, 1):
+        iv, r = FIGURE_LINE.match(line), RATIO_LINE.match(line)
+        if line.startswith("pass "):
+            cur = ([], [])
+            got.append(cur)
+        elif cur is not None and iv:
+            cur[0].append(_figures(iv.groups()[1:]))
+        elif cur is not None and r:
+            cur[1].append(_figures(r.groups()[2:]) if r.group(3) else None)
+        else:
+            raise EngineError("pagebench-decide --compare printed an unexpected line "
+                              "%d: %r" % (n, line[:80]))
+    if [(len(a), len(b)) for a, b in got] != [(len(s), len(p)) for s, p in sets]:
+        raise EngineError("pagebench-decide --compare answered another count of lines")
+    return got

@@ -226,7 +226,7 @@ def winners_table(machines):
     return "\n".join(out)
 
 
-def report(machines, alpha, relative=False, diags=(), title=None,
+def report(machines, relative=False, diags=(), title=None,
            tie=S.DEFAULT_TIE):
     colors = {m.name: PALETTE[i % len(PALETTE)]
               for i, m in enumerate(machines)}
@@ -249,7 +249,7 @@ def report(machines, alpha, relative=False, diags=(), title=None,
            'machine\'s fastest variant (lowest median).</p>' % (
                len(machines), "" if len(machines) == 1 else "s",
                e(", ".join(m.name for m in machines))),
-           htmlverdict.sections(machines, alpha),
+           htmlverdict.sections(machines),
            '<section id="machines"><h2>Machines</h2>', facts_table(machines),
            '</section>',
            '<section id="winners-section"><h2>Winners</h2>',
@@ -288,7 +288,7 @@ def report(machines, alpha, relative=False, diags=(), title=None,
                            '<figcaption>%s</figcaption>%s</figure>'
                            % (e(m.name), e(m.name), c))
         out.append('</section>')
-    out.append(S.html_section(machines, alpha, PALETTE, tie))
+    out.append(S.html_section(machines, PALETTE, tie))
     if diags:
         out.append('<section id="skipped"><h2>Skipped input</h2><ul>')
         for d in diags:

@@ -97,9 +97,9 @@ def no_answers(machines):
         e(decided.no_answers_line(m)) for m in left)
 
 
-def sections(machines, alpha):
+def sections(machines):
     """The answers and the claims, as HTML; raises claims.ClaimsError when
     the claims table does not parse."""
-    res = C.evaluate(C.load_claims(), machines, alpha)
+    res = C.evaluate(C.load_claims(), machines)
     return answer_section(machines) + "\n" + no_answers(machines) + "\n" + \
         claims_section(res)

@@ -6,15 +6,16 @@ description; the answer lines decide), the sizes where the leader changes
 the fastest or within noise of it, and the zero-length block's cost of a
 REP with rcx=0 against a branch around it. Also the rows of diff, winners
 and export, and the HTML charts. Every figure is ticks per call as the log
-gives them; significance is the Mann-Whitney U test of analysis.Comparison
-on the reps' figures, as for the passes. docs/report.md describes it.
+gives them; every comparison the engine's ratio of two variants' figures,
+rep by rep (each rep is its epoch), and its 95% interval (versus.py), as
+for the passes. docs/report.md describes it.
 """
 import html
 import math
 
 from . import analysis as A
-from . import stats
-from .textfmt import pct, pval, sig_text, table
+from . import versus
+from .textfmt import change_text, pct, sig_text, table
 
 PATTERNS = ("zero", "alt", "random")
 PATTERN_TEXT = {"zero": "every call n=0 (branch predicted)",
@@ -56,11 +57,18 @@ def raw_cell(m, b, variant, key):
     f = b.figures.get((variant, key))
     if f is None or not f.values:
         return None
-    sp = stats.Spread(f.values)
-    c = A.Cell(sp.n, sp.min, sp.q1, sp.median, sp.q3, sp.max, f.values,
-               failed(m, b.op, variant))
+    c = A.Cell.of(f.values, failed(m, b.op, variant),
+                  lambda: series(m, b, f.values))
     c.quantum = resolution(m, b)
     return c
+
+
+def series(m, b, reps):
+    """versus.Series of figures of block b, one a rep: each rep is its
+    epoch; the quantum, the block's resolution (a tick where the log does
+    not say)."""
+    return versus.Series([versus.centi(x) for x in reps],
+                         (resolution(m, b) or 1) * versus.CENTI)
 
 
 def resolution(m, b):
@@ -115,58 +123,83 @@ DEFAULT_TIE = 0.05
 
 class SizeWinner:
     """The fastest variant of a block at one size (lowest median), the
-    runner-up, and the Mann-Whitney test of the two, as diff describes
-    them: the leaders by size of the summary (memset and memcpy answers,
-    where a log has them, are the decisions)."""
+    runner-up, and the engine's ratio of the runner-up to it, as diff
+    describes two cells: the leaders by size of the summary (memset and
+    memcpy answers, where a log has them, are the decisions)."""
 
-    def __init__(self, m, b, n, alpha, tie=DEFAULT_TIE):
-        self.machine, self.block, self.n = m, b, n
-        self.alpha, self.tie = alpha, tie
-        ranked = sorted(((v, raw_cell(m, b, v, n)) for v in b.variants),
-                        key=lambda vc: (vc[1] is None, vc[1] and vc[1].median))
-        ranked = [(v, c) for v, c in ranked if c is not None]
-        self.rank = ranked
-        self.variant, self.cell = ranked[0] if ranked else (None, None)
-        self.runner_up, self.runner_cell = ranked[1] if len(ranked) > 1 \
+    def __init__(self, m, b, n, tie, cmps):
+        self.n, self.tie = n, tie
+        # {variant: Versus of it over the leader} (compared())
+        self.against = cmps[(b.key, n)]
+        self.rank = ranked(m, b, n)
+        self.variant, self.cell = self.rank[0] if self.rank else (None, None)
+        self.runner_up, self.runner_cell = self.rank[1] if len(self.rank) > 1 \
             else (None, None)
-        self.cmp = self.margin = self.undecided = None
+        self.cmp = self.margin = None
         if self.runner_cell is not None:
-            self.cmp = A.Comparison(self.cell, self.runner_cell, alpha)
+            self.cmp = self.against[self.runner_up]
             self.margin = self.cmp.delta
-            self.undecided = A.why_undecided(
-                self.runner_cell.median == self.cell.median, self.cmp)
 
     @property
-    def decided(self):
-        return self.undecided is None
+    def apart(self):
+        """Whether the runner-up is surely slower than the leader."""
+        return self.cmp is not None and self.cmp.above(1)
 
     def tied(self, variant):
-        """Whether variant is as good as the winner here: the winner itself,
-        within tie of its median, or not significantly slower."""
+        """Whether variant is as good as the winner here: the winner
+        itself, or not surely slower by more than tie (the interval of its
+        ratio to the winner reaches 1 + tie or below)."""
         if variant == self.variant:
             return True
-        c = raw_cell(self.machine, self.block, variant, self.n)
-        if c is None:
-            return False
-        if c.median <= self.cell.median + self.tie * abs(self.cell.median):
-            return True
-        cmp = A.Comparison(self.cell, c, self.alpha)
-        return cmp.below_resolution or cmp.significant is False
+        cmp = self.against.get(variant)
+        return cmp is not None and not cmp.above(1 + self.tie)
 
 
-def winners(m, b, alpha, tie=DEFAULT_TIE):
-    """[SizeWinner] by size, ascending."""
-    return [SizeWinner(m, b, n, alpha, tie) for n in sizes(b)]
+def ranked(m, b, n):
+    """[(variant, cell)] of a size, by median, those without one left out."""
+    cells = [(v, raw_cell(m, b, v, n)) for v in b.variants]
+    return sorted(((v, c) for v, c in cells if c is not None),
+                  key=lambda vc: vc[1].median)
 
 
-def undecided_by_n(ws):
-    """(n1, n2, smallest p) when no comparison of the block could be
-    significant with its reps, else None: the block then names no winner."""
-    cmps = [w.cmp for w in ws if w.cmp is not None and w.cmp.test is not None]
-    if not cmps or any(c.can_reach for c in cmps):
+def compared(m):
+    """Every comparison the strings part shows of machine m, made by one
+    run of the engine: {(block key, size): {variant: Versus of it over the
+    leader}, (block key, rep, pattern): (rep's median - br's, Versus of
+    rep over br)} for each zero-length pair (zero_pairs()). Made for a
+    machine's part and let go after it: a large log's would fill memory."""
+    out = {}
+    batch = versus.Batch()
+    for b in blocks(m):
+        if b.zero:
+            for rep, br in zero_pairs(b):
+                for p in PATTERNS:
+                    a, c = raw_cell(m, b, br, p), raw_cell(m, b, rep, p)
+                    if a is not None and c is not None:
+                        out[(b.key, rep, p)] = (c.median - a.median,
+                                                batch.versus(a, [c])[0])
+        else:
+            for n in sizes(b):
+                r = ranked(m, b, n)
+                vs = batch.versus(r[0][1], [c for _, c in r[1:]]) if r else []
+                out[(b.key, n)] = dict(zip([v for v, _ in r[1:]], vs))
+    batch.run()
+    return out
+
+
+def winners(m, b, tie=DEFAULT_TIE, cmps=None):
+    """[SizeWinner] by size, ascending; cmps: compared(m), made here if not given."""
+    cmps = compared(m) if cmps is None else cmps
+    return [SizeWinner(m, b, n, tie, cmps) for n in sizes(b)]
+
+
+def without_interval(ws):
+    """Why no comparison of the block has an interval (too few reps, no
+    engine), or None where one has: the block then names no winner."""
+    cmps = [w.cmp for w in ws if w.cmp is not None]
+    if not cmps or any(c.has_interval for c in cmps):
         return None
-    c = cmps[0]
-    return c.base.n, c.other.n, c.min_p
+    return cmps[0].why
 
 
 def segments(ws):
@@ -223,14 +256,12 @@ def zero_pairs(b):
     return [(v, v + "_br") for v in b.variants if v + "_br" in names]
 
 
-def zero_comparison(m, b, rep, br, pattern, alpha):
+def zero_comparison(m, b, rep, br, pattern, cmps=None):
     """REP with rcx=0 (rep) against the branch around it (br) at one
     pattern: (difference of medians rep - br in ticks per zero-length call,
-    Comparison with br as the base) or None."""
-    a, c = raw_cell(m, b, br, pattern), raw_cell(m, b, rep, pattern)
-    if a is None or c is None:
-        return None
-    return c.median - a.median, A.Comparison(a, c, alpha)
+    Versus of rep over br) or None; cmps: compared(m), made here if not
+    given."""
+    return (compared(m) if cmps is None else cmps).get((b.key, rep, pattern))
 
 
 # -- text ------------------------------------------------------------------
@@ -244,12 +275,13 @@ def size_text(n):
     return "%d byte%s" % (n, "" if n == 1 else "s")
 
 
-def summary(m, alpha, tie=DEFAULT_TIE):
+def summary(m, tie=DEFAULT_TIE):
     """The strings part of one machine's summary."""
     run = m.strings
     out = []
     if run is None or not run.has_data:
         return ""
+    cmps = compared(m)
     head = "-- strings  [ticks per call: median over %s reps" % (
         m.reps if m.reps else "the")
     if run.plan:
@@ -274,35 +306,31 @@ def summary(m, alpha, tie=DEFAULT_TIE):
             title += "  [overhead %d ticks per batch (median %d, %d batches)]" \
                 % (ov["min"], ov["median"], ov["n"])
         out.append(title)
-        ws = winners(m, b, alpha, tie)
-        rows = [["n"] + list(b.variants) + ["leader", "margin", "p"]]
+        ws = winners(m, b, tie, cmps)
+        rows = [["n"] + list(b.variants) + ["leader", "margin", "95% interval"]]
         for w in ws:
             row = [str(w.n)]
             for v in b.variants:
                 c = raw_cell(m, b, v, w.n)
                 row.append(fig(c.median if c else None) +
                            ("!" if c and c.failed else ""))
-            mark = "" if w.cmp is None or (w.cmp.significant and
-                                           not w.cmp.below_resolution) else "~"
+            mark = "" if w.cmp is None or w.apart else "~"
             row += [(w.variant or "-") + mark, pct(w.margin),
-                    pval(w.cmp.p if w.cmp else None)]
+                    change_text(w.cmp)]
             rows.append(row)
         out.append(table(rows, right=set(range(0, len(b.variants) + 1)) |
                          {len(b.variants) + 2, len(b.variants) + 3}))
         segs = segments(ws)
-        small = undecided_by_n(ws)
-        if small:
-            out.append("leader: none (n too small): with %d against %d "
-                       "reps the smallest possible p is %s, not below "
-                       "alpha=%g; no variant leads at any size (run with "
-                       "more reps)" % (small[0], small[1], pval(small[2]), alpha))
+        why = without_interval(ws)
+        if why:
+            out.append("leader: none (%s): no variant leads at any size" % why)
             segs = []
         if segs:
             out.append("leader: " + "; ".join(
                 "%s %s" % (v, ("at %d" % lo) if lo == hi else
                            "%d-%d" % (lo, hi)) for lo, hi, v in segs) +
                 " bytes (a leader keeps the lead until another variant is "
-                "significantly and more than %g%% faster)" % (100 * tie))
+                "surely more than %g%% faster)" % (100 * tie))
         xs = crossovers(ws) if segs else []
         if xs:
             out.append("crossovers: " + ", ".join(
@@ -312,18 +340,15 @@ def summary(m, alpha, tie=DEFAULT_TIE):
             out.append("%s is fastest from %s" % (ff[0], size_text(ff[1])))
         tf = tied_from(m, b, ws) if segs else {}
         if tf:
-            out.append("as fast as the leader (within %g%% or not significantly "
+            out.append("as fast as the leader (not surely more than %g%% "
                        "slower) up to the largest size: %s" % (
                            100 * tie, ", ".join(
                                "%s from %d" % (v, n) for v, n in
                                sorted(tf.items(), key=lambda x: x[1]))))
-        if any(w.cmp is not None and not w.cmp.significant for w in ws):
-            out.append("~: the leader's margin over the runner-up is not "
-                       "significant at alpha=%g" % alpha)
-        if any(w.cmp is not None and w.cmp.below_resolution for w in ws):
-            out.append("~ also: leader and runner-up within %d timer steps "
-                       "per call (%.3f ticks): below the timer's resolution"
-                       % (A.FEW_STEPS, resolution(m, b)))
+        if any(w.cmp is not None and not w.apart for w in ws):
+            out.append("~: the runner-up is not surely slower: the 95% "
+                       "interval of its time over the leader's, rep by rep, "
+                       "reaches 1")
     for b in zero_blocks(m):
         out.append("")
         title = "-- strings %s zero length  [ticks per zero-length call; " \
@@ -339,7 +364,7 @@ def summary(m, alpha, tie=DEFAULT_TIE):
         out.append(table(rows, right=set(range(1, 7))))
         for rep, br in zero_pairs(b):
             for p in PATTERNS:
-                z = zero_comparison(m, b, rep, br, p, alpha)
+                z = zero_comparison(m, b, rep, br, p, cmps)
                 if z is None:
                     continue
                 d, cmp = z
@@ -347,7 +372,7 @@ def summary(m, alpha, tie=DEFAULT_TIE):
                            "by %.2f ticks per call; %s" % (
                                p, rep, "costs more than" if d > 0 else
                                "costs less than" if d < 0 else "costs as much as",
-                               br, abs(d), sig_text(cmp, alpha)))
+                               br, abs(d), sig_text(cmp)))
         out.append("patterns: " + "; ".join("%s: %s" % (p, PATTERN_TEXT[p])
                                             for p in PATTERNS))
     return "\n".join(out)
@@ -387,9 +412,11 @@ def class_cells(m, op, keep=None):
                     continue
                 reps = min(len(f.values) for f in figs)
                 sums = [sum(f.values[r] for f in figs) for r in range(reps)]
-                sp = stats.Spread(sums)
-                cells[v] = A.Cell(sp.n, sp.min, sp.q1, sp.median, sp.q3,
-                                  sp.max, sums)
+                # The engine's sums are of figures taken at 0 or more, as
+                # the answer's (harness/decide/answer_strings.c).
+                cells[v] = A.Cell.of(sums, series=versus.Series(
+                    [sum(versus.centi(f.values[r]) for f in figs) for r in range(reps)],
+                    (resolution(m, mb[0]) or 1) * versus.CENTI))
             if cells:
                 what = "n=%d" % lo if lo == hi else "n=%d-%d" % (lo, hi)
                 out.append(ClassCells("%s %s" % (mode, what), cells,
@@ -397,12 +424,14 @@ def class_cells(m, op, keep=None):
     return out
 
 
-def diff(machines, alpha, unit, how, cell_text, delta_text, table):
-    """(text, comparisons, small-n counts) of the strings rows of diff, or
-    ("", [], {}) when fewer than two machines have strings figures."""
+def diff(machines, batch, unit, how, cell_text):
+    """(title, head, rows) of the strings rows of diff, a row's vs cells
+    the Versus of each machine against the first, added to batch (to be
+    run, then written), or None when fewer than two machines have strings
+    figures."""
     have = [m for m in machines if blocks(m)]
     if len(have) < 2:
-        return "", [], {}
+        return None
     base = have[0]
     head = ["op", "block", "n", "variant", base.name]
     for m in have[1:]:
@@ -412,7 +441,7 @@ def diff(machines, alpha, unit, how, cell_text, delta_text, table):
         for b in blocks(m):
             if b.key not in keys:
                 keys.append(b.key)
-    rows, comps, small = [], [], {}
+    rows = []
     for key in keys:
         bs = [m.strings.blocks.get(key) for m in have]
         ref = next(b for b in bs if b is not None)
@@ -436,22 +465,16 @@ def diff(machines, alpha, unit, how, cell_text, delta_text, table):
                     continue
                 row = [key[0], ref.label, str(k), v,
                        cell_text(cells[0], unit, how)]
-                for m, c in zip(have[1:], cells[1:]):
-                    cmp = None
-                    if c is not None and cells[0] is not None:
-                        cmp = A.Comparison(cells[0], c, alpha)
-                        comps.append((key, k, v, m.name, cmp))
-                        if cmp.test is not None and not cmp.can_reach:
-                            nn = (cmp.base.n, cmp.other.n)
-                            small[nn] = small.get(nn, 0) + 1
-                    row += [cell_text(c, unit, how), delta_text(cmp)]
+                cmps = iter(batch.versus(cells[0], [c for c in cells[1:] if c is not None])
+                            if cells[0] is not None else [])
+                for c in cells[1:]:
+                    row += [cell_text(c, unit, how),
+                            next(cmps) if c is not None and cells[0] is not None else None]
                 rows.append(row)
     title = "strings: per call (%s)" % (
         unit.label if unit != A.RATIO else
         "ratio to the best variant of the same machine, block and size")
-    text = title + "\n" + table([head] + rows,
-                                right={4} | set(range(5, len(head), 2)))
-    return text, comps, small
+    return title, head, rows
 
 
 # -- export ----------------------------------------------------------------
@@ -637,7 +660,7 @@ def chart(m, b, colors):
     return "".join(out)
 
 
-def html_section(machines, alpha, palette, tie=DEFAULT_TIE):
+def html_section(machines, palette, tie=DEFAULT_TIE):
     """The "Short strings" section of the HTML report, or "" without any
     strings figures."""
     have = [m for m in machines if blocks(m)]
@@ -652,6 +675,7 @@ def html_section(machines, alpha, palette, tie=DEFAULT_TIE):
            'independent calls, lat each call waiting for the previous one\'s '
            'bytes; dst (and src) bytes past a 64-byte boundary.</p>']
     for m in have:
+        cmps = compared(m)
         variants = []
         for b in blocks(m):
             for v in b.variants:
@@ -665,7 +689,7 @@ def html_section(machines, alpha, palette, tie=DEFAULT_TIE):
             svg = chart(m, b, colors)
             if svg is None:
                 continue
-            ws = winners(m, b, alpha, tie)
+            ws = winners(m, b, tie, cmps)
             xs = crossovers(ws)
             ff = fastest_from(ws)
             out.append('<figure class="strings-chart" data-machine="%s" '
@@ -703,10 +727,10 @@ def html_section(machines, alpha, palette, tie=DEFAULT_TIE):
             notes = []
             for rep, br in zero_pairs(b):
                 for p in PATTERNS:
-                    z = zero_comparison(m, b, rep, br, p, alpha)
+                    z = zero_comparison(m, b, rep, br, p, cmps)
                     if z is not None:
-                        notes.append("%s, %s: %s - %s = %+.2f ticks (p=%s)" % (
-                            b.op, p, rep, br, z[0], pval(z[1].p)))
+                        notes.append("%s, %s: %s - %s = %+.2f ticks (%s)" % (
+                            b.op, p, rep, br, z[0], sig_text(z[1])))
             if notes:
                 out.append('<p class="note">REP with rcx=0 against a branch: '
                            '%s</p>' % e("; ".join(notes)))

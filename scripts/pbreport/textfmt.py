@@ -44,42 +44,29 @@ def pct(v):
     return "-" if v is None else "%+.2f%%" % (100 * v)
 
 
-def pval(p):
-    if p is None:
-        return "-"
-    if p < 0.001:
-        return "%.1e" % p
-    return "%.3f" % p
-
-
 def interval_text(c, unit=A.TICKS):
     """"[lo, hi]" of a cell with an interval."""
     return "[%s, %s]" % (num(c.lo, unit), num(c.hi, unit))
 
 
-def sig_text(cmp, alpha):
-    """Words about the significance of a comparison."""
-    if cmp is None:
+def change_text(v):
+    """"[+1.20%, +5.00%]": the 95% interval of a comparison's change (its
+    ratio - 1, versus.Versus), or "-" without one."""
+    if v is None or not v.has_interval:
+        return "-"
+    return "[%s, %s]" % (pct(v.lo - 1), pct(v.hi - 1))
+
+
+def sig_text(v):
+    """Words about a comparison (versus.Versus): the engine's ratio, its
+    interval and where 1 lies."""
+    if v is None:
         return ""
-    if cmp.by_epochs:
-        s = "95%% intervals %s and %s %s (%d+%d epochs)" % (
-            interval_text(cmp.base), interval_text(cmp.other),
-            "overlap" if cmp.base.overlaps(cmp.other) else "apart",
-            cmp.base.epochs, cmp.other.epochs)
-    elif cmp.test is None:
-        s = "no test: the copy-hot/copy-cold figures come aggregated"
-    else:
-        n = "n=%d+%d" % (cmp.base.n, cmp.other.n)
-        if cmp.significant:
-            s = "significant (p=%s < %g, %s)" % (pval(cmp.p), alpha, n)
-        else:
-            s = "not significant (p=%s >= %g, %s)" % (pval(cmp.p), alpha, n)
-            if not cmp.can_reach:
-                s += "; with these n the smallest possible p is %s" % \
-                    pval(cmp.min_p)
-    if cmp.below_resolution:
-        s += "; the medians are within %d timer steps of %s ticks per call: " \
-             "below the timer's resolution" % (
-                 A.FEW_STEPS, num(max(q for q in (cmp.base.quantum,
-                                                  cmp.other.quantum) if q)))
-    return s
+    if v.median is None:
+        return "no comparison: %s" % v.why
+    if not v.has_interval:
+        return "ratio %.4f (%s)" % (v.median, v.why)
+    return "ratio %.4f [%.4f, %.4f] over %d epochs: %s" % (
+        v.median, v.lo, v.hi, v.epochs,
+        "below 1" if v.below(1) else "above 1" if v.above(1) else
+        "it holds 1, within noise")

@@ -9,19 +9,19 @@ from . import picks
 from . import scrub
 from . import strings as S
 from .answer import PAGE, ZERO_NS
+from . import engine, versus
 from .parse import PASS_IDS, pass_bytes, pass_label
-from .stats import min_p
 # The cell and number formats every text report shares (textfmt.py).
-from .textfmt import interval_text, num, pct, pval, sig_text, table  # noqa: F401
+from .textfmt import change_text, interval_text, num, pct, sig_text, table  # noqa: F401
 
 
 # -- summary ---------------------------------------------------------------
 
-def summary(machines, alpha, tie=S.DEFAULT_TIE):
-    return "\n".join(summary_parts(machines, alpha, tie))
+def summary(machines, tie=S.DEFAULT_TIE):
+    return "\n".join(summary_parts(machines, tie))
 
 
-def summary_parts(machines, alpha, tie=S.DEFAULT_TIE):
+def summary_parts(machines, tie=S.DEFAULT_TIE):
     """summary's text a machine at a time, to be joined by newlines, so
     that a large log's whole report is never held at once."""
     for m in machines:
@@ -35,9 +35,9 @@ def summary_parts(machines, alpha, tie=S.DEFAULT_TIE):
         out.extend(variant_lines(m))
         for p in m.ordered_passes():
             out.append("")
-            out.append(pass_table(m, p, alpha))
+            out.append(pass_table(m, p))
         out.extend(scrub.summary_lines(m))
-        strings = S.summary(m, alpha, tie)
+        strings = S.summary(m, tie)
         if strings:
             out += ["", strings] + strings_answer_lines(m)
         out.append("")
@@ -66,7 +66,7 @@ def pass_head(m, p):
     return "-- %s  [%s]" % (pass_label(p.suite, p.name), what)
 
 
-def pass_table(m, p, alpha):
+def pass_table(m, p):
     # ns per 4 KiB page, the one unit people read (ticks stay per call).
     b = pass_bytes(m, p.suite, p.name)
     f = A.ns_per_tick(m) * PAGE / b if A.ns_per_tick(m) and b else None
@@ -318,36 +318,35 @@ def cell_text(c, unit, how):
     return t
 
 
-def delta_text(cmp):
-    if cmp is None:
+def delta_text(v):
+    """A vs cell: the change (the engine's ratio of the two, epoch by
+    epoch, - 1), a marker, and the change's 95% interval and the epochs;
+    " " where the interval lies on one side of 1, "~" where it holds 1,
+    "?" where there is none, and why."""
+    if v is None:
         return "-"
-    # A base median of 0 (a call within the timer's step of the overhead
-    # it is net of) has no relative change, but its test still stands.
-    change = "from 0" if cmp.delta is None else pct(cmp.delta)
-    if cmp.by_epochs:
-        return "%8s %s (epochs %d+%d)" % (change,
-                                          " " if cmp.significant else "~",
-                                          cmp.base.epochs, cmp.other.epochs)
-    if cmp.test is None:
-        return "%8s ? (aggregated: no test)" % change
-    n = "n=%d+%d" % (cmp.base.n, cmp.other.n)
-    return "%8s %s (p=%s %s)" % (change,
-                                 " " if cmp.significant else "~",
-                                 pval(cmp.p), n)
+    if v.median is None or not v.has_interval:
+        return "%8s ? (%s)" % (pct(v.delta), v.why)
+    return "%8s %s %s (epochs %d)" % (pct(v.delta), " " if v.faster else "~",
+                                      change_text(v), v.epochs)
 
 
 class DiffResult:
     def __init__(self):
         self.text = ""
         self.warnings = []
-        self.comparisons = []      # (metric, key, variant, machine, Comparison)
 
 
-def diff(machines, alpha, metrics, unit, how="iqr"):
+def written(rows):
+    """rows with each vs cell (a versus.Versus, or None) in words."""
+    return [[delta_text(x) if not isinstance(x, str) else x for x in r] for r in rows]
+
+
+def diff(machines, metrics, unit, how="iqr"):
     res = DiffResult()
-    out = []
+    tables = []
     base = machines[0]
-    small = {}
+    batch = versus.Batch()
     for metric in metrics:
         rows = []
         head = ["suite", "pass", "variant", base.name]
@@ -364,15 +363,11 @@ def diff(machines, alpha, metrics, unit, how="iqr"):
                 if all(c is None for c in cells):
                     continue
                 row = [key[0], pass_label(*key), v, cell_text(cells[0], unit, how)]
-                for m, c in zip(machines[1:], cells[1:]):
-                    cmp = None
-                    if c is not None and cells[0] is not None:
-                        cmp = A.Comparison(cells[0], c, alpha)
-                        res.comparisons.append((metric, key, v, m.name, cmp))
-                        if cmp.test is not None and not cmp.can_reach:
-                            nn = (cmp.base.n, cmp.other.n)
-                            small[nn] = small.get(nn, 0) + 1
-                    row += [cell_text(c, unit, how), delta_text(cmp)]
+                cmps = iter(batch.versus(cells[0], [c for c in cells[1:] if c is not None])
+                            if cells[0] is not None else [])
+                for c in cells[1:]:
+                    row += [cell_text(c, unit, how),
+                            next(cmps) if c is not None and cells[0] is not None else None]
                 rows.append(row)
         if len(rows) == 0:
             continue
@@ -382,39 +377,28 @@ def diff(machines, alpha, metrics, unit, how="iqr"):
                              unit.label if unit != A.RATIO else
                              "ratio to the best variant of the same machine "
                              "and pass")
-        out.append(title)
-        right = {3} | set(range(4, len(head), 2))
-        out.append(table([head] + rows, right=right))
-        out.append("")
+        tables.append((title, head, rows, {3} | set(range(4, len(head), 2))))
     # Strings figures are per call whatever the pass sizes.
-    text, comps, more = S.diff(machines, alpha, getattr(unit, "base", unit),
-                               how, cell_text,
-                               delta_text, table)
-    if text:
-        out += [text, ""]
-        res.comparisons += [("strings", key, v, name, cmp)
-                            for key, _, v, name, cmp in comps]
-        for nn, count in more.items():
-            small[nn] = small.get(nn, 0) + count
-    for (n1, n2), count in sorted(small.items()):
-        res.warnings.append(
-            "n=%d vs %d samples: the smallest possible two-sided p is %s, "
-            "not below alpha=%g; %d difference%s here can never be "
-            "significant (run with more reps)" % (
-                n1, n2, pval(min_p(n1, n2)), alpha, count,
-                "" if count == 1 else "s"))
-    legend = ("cells: median ±%s relative to the median, or ±half its 95%% "
-              "interval where a stat line gives one; (agg): "
-              "copy-hot/copy-cold figures as the log gives them, ± half "
-              "their range; !: failed "
-              "verification. vs: change of the median against %s; with "
-              "intervals on both sides (epochs N+N) the change is "
-              "significant when it exceeds the root mean square of the two "
-              "half-widths, otherwise the Mann-Whitney U two-sided p decides; "
-              "~ = not significant at alpha=%g; ? = aggregated, no test" % (
-                  "half the IQR" if how == "iqr" else "half the range",
-                  base.name, alpha))
-    out.append(legend)
+    strings = S.diff(machines, batch, getattr(unit, "base", unit), how, cell_text)
+    if strings:
+        title, head, rows = strings
+        tables.append((title, head, rows, {4} | set(range(5, len(head), 2))))
+    batch.run()
+    if not engine.available():
+        res.warnings.append("%s is not built (make): no comparisons" % engine.TOOL)
+    out = []
+    for title, head, rows, right in tables:
+        out += [title, table([head] + written(rows), right=right), ""]
+    out.append("cells: median ±%s relative to the median, or ±half its 95%% "
+               "interval where a stat line gives one; (agg): "
+               "copy-hot/copy-cold figures as the log gives them, ± half "
+               "their range; !: failed verification. vs: the change against "
+               "%s, the engine's ratio of the two, epoch by epoch (a log "
+               "without epochs: rep by rep), - 1, with its 95%% interval "
+               "(pagebench-decide --compare); ~ = the interval holds 0, "
+               "within noise; ? = no interval, and why" % (
+                   "half the IQR" if how == "iqr" else "half the range",
+                   base.name))
     res.text = "\n".join(out)
     return res
 
