@@ -340,7 +340,7 @@ $(FUZZ)/bin/%: $(FUZZ)/tests/fuzz/%.o $(patsubst %.c,$(FUZZ)/%.o,$(DECIDE_PARTS)
 
 # Each target's seeds in a folder, made again when what they come from changes.
 $(SEEDS)/%.made: tests/fuzz/seeds scripts/pbreport/decided.py tests/boots.cfg \
-		$(wildcard tests/fixtures/*/*.log results/*.log)
+		$(wildcard tests/fixtures/*/*.log)
 	rm -rf $(SEEDS)/$*
 	tests/fuzz/seeds $* $(SEEDS)/$*
 	touch $@

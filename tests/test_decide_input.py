@@ -135,7 +135,8 @@ class ReportOnARefusal(unittest.TestCase):
     """A log whose figures pagebench-decide refuses loses its own answers,
     said on its screen and on stderr; the other logs keep theirs, and the
     report does not fail (it ended in an error for every log)."""
-    LOG = os.path.join(ROOT, "results", "epyc-linux-cpu-2026-11-30.log")
+    LOG = os.path.join(ROOT, "tests", "fixtures", "real",
+                       "epyc-linux-cpu-2026-11-30.log")
     REPORT = os.path.join(ROOT, "scripts", "pagebench-report")
 
     def test_one_refused_the_others_decided(self):

@@ -50,7 +50,7 @@ class FuzzSeeds(unittest.TestCase):
 
     def test_decide(self):
         """pagebench-decide's input: the figures of every log of
-        tests/fixtures/ and results/, and the overflows of issue 38."""
+        tests/fixtures/, and the overflows of issue 38."""
         self.run_target("decide")
 
     def test_options(self):

@@ -18,8 +18,8 @@ REPORT = os.path.join(ROOT, "scripts", "pagebench-report")
 # module's (its fpu lines), Jan's 2021 format, value lines without answers.
 BASES = ("tests/fixtures/answer/emr-a.log",
          "tests/fixtures/report/qemu-tcg-strings-epyc-2026-11-30.log",
-         "results/epyc-linux-cpu-scrub-2026-11-30.log",
-         "results/xeon-qemu-tcg-translator-module-clear-2026-12-01.log",
+         "tests/fixtures/real/epyc-linux-cpu-scrub-2026-11-30.log",
+         "tests/fixtures/real/xeon-qemu-tcg-translator-module-clear-2026-12-01.log",
          "tests/fixtures/report/xen-aorus.log",
          "tests/fixtures/report/pb-skylake-all.log")
 

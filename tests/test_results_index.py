@@ -157,3 +157,34 @@ class ResultsIndexScript(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OnlyThisTestReadsResults(unittest.TestCase):
+    """No other test, fuzz seed or make rule of the tests names a file of
+    results/: a lab log added or pruned there changes no test (the logs
+    the tests need are copies in tests/fixtures/real/)."""
+    # A path into results/: "results/NAME" or a join of ROOT with "results".
+    READS = re.compile(r"""["']results/[\w.*-]|\b(?:ROOT|REPO)\s*,\s*["']results["']""")
+
+    def test_no_other_reader(self):
+        tests = os.path.join(REPO, "tests")
+        files = [os.path.join(tests, "fuzz", "seeds")]
+        for folder, _, names in os.walk(tests):
+            if "fixtures" in os.path.relpath(folder, tests).split(os.sep):
+                continue
+            files += [os.path.join(folder, n) for n in names if n.endswith(".py")]
+        readers = []
+        for path in files:
+            if os.path.samefile(path, __file__):
+                continue
+            with open(path, encoding="utf-8") as f:
+                for no, line in enumerate(f, 1):
+                    if self.READS.search(line):
+                        readers.append("%s:%d: %s" % (os.path.relpath(path, REPO), no,
+                                                      line.strip()))
+        self.assertEqual(readers, [])
+
+    def test_the_pattern_finds_a_reader(self):
+        self.assertTrue(self.READS.search('os.path.join(ROOT, "results", "a.log")'))
+        self.assertTrue(self.READS.search('"results/epyc.log",'))
+        self.assertFalse(self.READS.search('c["results"][0]'))
