@@ -265,6 +265,40 @@ class LargeLogMemory(unittest.TestCase):
                                     "log" % (cmd, peak_mb, size / 1e6))
 
 
+class CompactColumnsTest(unittest.TestCase):
+    """The parser keeps figures in 32 bits where they fit and widens a
+    column, without loss, where one does not: the memory saving changes no
+    figure."""
+    GROUPS = ("fast", "report")
+
+    def test_a_column_widens(self):
+        col = P.array("I", [1, 2])
+        col = P.put(col, 1 << 40)
+        self.assertEqual((col.typecode, list(col)), ("Q", [1, 2, 1 << 40]))
+        col = P.put(P.array("i", [3]), -1)
+        self.assertEqual((col.typecode, list(col)), ("i", [3, -1]))
+        col = P.put(P.array("i", [3]), 1 << 33)
+        self.assertEqual((col.typecode, list(col)), ("q", [3, 1 << 33]))
+        col = P.put(P.array("I", [3]), -1)
+        self.assertEqual((col.typecode, list(col)), ("q", [3, -1]))
+
+    def test_large_figures_survive(self):
+        data = (HEADER + b"(PB)  pre=1 stosb=%x post=3\n" % (1 << 40)
+                + b"(PB)  pre=4 stosb=5 post=%x\n(PB) done: 0 failures\n" % (1 << 63))
+        ms, _ = P.read_bytes(data, "t.log")
+        p = ms[0].passes[("clear", "L1 w/o flush")]
+        self.assertEqual(list(p.column("stosb", "ticks")), [1 << 40, 5])
+        self.assertEqual(list(p.column("stosb", "post")), [3, 1 << 63])
+
+    def test_hundredths_are_the_printed_decimals(self):
+        text = "-0.05,0.00,17.67,20.42,99999999999.99"
+        got = P.hundredths(text)
+        self.assertEqual(list(got), [-5, 0, 1767, 2042, 9999999999999])
+        self.assertEqual(got.typecode, "q")
+        self.assertEqual([c / 100 for c in got], [float(x) for x in text.split(",")])
+        self.assertEqual(P.hundredths("1.00,2.50").typecode, "i")
+
+
 class LimitsTest(unittest.TestCase):
     GROUPS = ("report",)
 

@@ -131,12 +131,12 @@ def _strings_lines(m):
         if b.zero:
             continue
         for (v, n), f in b.figures.items():
-            if f.values and isinstance(n, int):
+            if f.centi and isinstance(n, int):
                 failed = any(su == b.op and pa.startswith("strings") and va == v
                              for su, pa, va in m.verify_failed)
                 out.append("figure op=%s mode=%s n=%d variant=%s failed=%d all=%s" % (
                     b.op, b.mode, n, v, failed,
-                    ",".join(str(int(round(x * CENTI))) for x in f.values)))
+                    ",".join(map(str, f.centi))))
     return out
 
 

@@ -128,15 +128,28 @@ class Sample:
 
 
 # A sample's pre or post where its line has none (suite=scrub's steps):
-# every column is an array of 64-bit numbers, which hold no None.
+# columns are arrays of numbers, which hold no None.
 NO_PROBE = (1 << 64) - 1
+
+
+def put(col, x):
+    """col (an array) with x appended: the same array, or where x does not
+    fit its type a copy in 64 bits. Columns start at 32 bits, which hold
+    nearly every figure and line number of a log in half the memory."""
+    try:
+        col.append(x)
+        return col
+    except OverflowError:
+        wide = array("q" if x < 0 or col.typecode in "iq" else "Q", col)
+        wide.append(x)
+        return wide
 
 
 class SampleView:
     """Samples of a pass (all, or one variant's: rows, their indices) as a
     read-only sequence of Sample objects, each made when it is asked for:
     the pass keeps its samples as columns of numbers, not an object each
-    (a value line costs some 40 bytes, not 300: docs/report.md, "Limits")."""
+    (a value line costs some 30 bytes, not 300: docs/report.md, "Limits")."""
     __slots__ = ("p", "rows")
 
     def __init__(self, p, rows=None):
@@ -224,12 +237,32 @@ class Aggregate:
 class StrFigures:
     """A strings value or zero line: one variant at one size (or zero-length
     pattern), ticks per call: min and median as printed, and every rep's
-    figure (values) in rep order."""
-    __slots__ = ("variant", "key", "min", "median", "values", "line")
+    figure in rep order: centi, in whole hundredths as the line prints
+    them (4 bytes each where they fit: a large log holds some 100,000 of
+    these lines), and values, the same as floats."""
+    __slots__ = ("variant", "key", "min", "median", "centi", "line")
 
-    def __init__(self, variant, key, mn, med, values, line):
+    def __init__(self, variant, key, mn, med, centi, line):
         self.variant, self.key, self.min = variant, key, mn
-        self.median, self.values, self.line = med, values, line
+        self.median, self.centi, self.line = med, centi, line
+
+    @property
+    def values(self):
+        """Every rep's figure in ticks, as float(text) would read it (a
+        whole number of hundredths over 100 is the float nearest the
+        printed decimal)."""
+        return array("d", (c / 100 for c in self.centi))
+
+
+def hundredths(text):
+    """An array of the comma-separated figures of text, each printed with
+    two decimals ("17.67,-0.05"), in whole hundredths: "i", or "q" where
+    one does not fit in 32 bits."""
+    got = [int(x.replace(".", "", 1)) for x in text.split(",")]
+    try:
+        return array("i", got)
+    except OverflowError:
+        return array("q", got)
 
 
 class StrBlock:
@@ -300,10 +333,12 @@ class Pass:
         # The samples, in log order, a column each (SampleView shows them):
         self._names = []            # the samples' variants, by number
         self._number = {}           # variant -> its number in _names
-        self._vi = array("I")       # each sample's variant, its number
-        self._pre, self._ticks, self._post = array("Q"), array("Q"), array("Q")
-        self._line = array("Q")
-        self._epoch = array("q")    # -1: none
+        # Each sample's variant (its number), figures, line and epoch
+        # (-1: none), put() there: they widen when a figure needs it.
+        self._vi = array("I")
+        self._pre, self._ticks, self._post = array("I"), array("I"), array("I")
+        self._line = array("I")
+        self._epoch = array("i")
         self._rows = {}             # variant -> array of its samples' indices
         self.bytes = None           # bytes a call covers, when the log says per sample
         self.aggregates = {}        # variant -> Aggregate
@@ -313,7 +348,7 @@ class Pass:
         self.epoch = None           # the epoch the next lines belong to
         # The use lines, in log order, a column each (uses shows them).
         self._use_names, self._use_vi = [], array("I")
-        self._use_epoch, self._use_ticks, self._use_line = array("q"), array("Q"), array("Q")
+        self._use_epoch, self._use_ticks, self._use_line = array("i"), array("I"), array("I")
         self.stats = {}             # (variant, "time" or "use") -> Stat
         self.ratios = {}            # (variant, ref) -> Ratio
 
@@ -345,11 +380,11 @@ class Pass:
         self.iters[variant] = len(rows) + 1
         rows.append(len(self._ticks))
         self._vi.append(self._number[variant])
-        self._pre.append(NO_PROBE if pre is None else pre)
-        self._ticks.append(ticks)
-        self._post.append(NO_PROBE if post is None else post)
-        self._line.append(line)
-        self._epoch.append(-1 if epoch is None else epoch)
+        self._pre = put(self._pre, NO_PROBE if pre is None else pre)
+        self._ticks = put(self._ticks, ticks)
+        self._post = put(self._post, NO_PROBE if post is None else post)
+        self._line = put(self._line, line)
+        self._epoch = put(self._epoch, -1 if epoch is None else epoch)
 
     def _sample(self, k):
         v = self._names[self._vi[k]]
@@ -376,9 +411,9 @@ class Pass:
         if variant not in self._use_names:
             self._use_names.append(variant)
         self._use_vi.append(self._use_names.index(variant))
-        self._use_epoch.append(-1 if epoch is None else epoch)
-        self._use_ticks.append(ticks)
-        self._use_line.append(line)
+        self._use_epoch = put(self._use_epoch, -1 if epoch is None else epoch)
+        self._use_ticks = put(self._use_ticks, ticks)
+        self._use_line = put(self._use_line, line)
 
     @property
     def uses(self):
@@ -552,6 +587,17 @@ class Machine:
         if self.strings is None:
             self.strings = StringsRun()
         return self.strings
+
+    def forget_derived(self):
+        """Drops the figures worked out from the samples and kept for
+        reuse (each pass's and strings block's memo): a report that is
+        done with a machine frees them before the next one, and they are
+        worked out again if asked for."""
+        for p in self.passes.values():
+            p.memo.clear()
+        if self.strings is not None:
+            for b in self.strings.blocks.values():
+                b.memo.clear()
 
     def ordered_passes(self):
         return [self.passes[k] for k in sorted(self.passes, key=pass_order)
@@ -1180,7 +1226,7 @@ class Reader:
             key = g[1] if kind == "strings_zero" else int(g[1])
             cur.cur_block.add(StrFigures(
                 sys.intern(g[0]), key, float(g[2]), float(g[3]),
-                array("d", map(float, g[4].split(","))), lineno))
+                hundredths(g[4]), lineno))
 
     def close(self):
         cur = self.cur
@@ -1199,11 +1245,11 @@ class Reader:
         if reps and cur.strings is not None:
             for b in cur.strings.ordered_blocks():
                 for f in b.figures.values():
-                    if len(f.values) != reps:
+                    if len(f.centi) != reps:
                         self.warn(f.line, "%s: strings %s %s: %s %s has %d of "
                                   "%d figures" % (cur.name, b.op, b.label,
                                                   f.variant, f.key,
-                                                  len(f.values), reps))
+                                                  len(f.centi), reps))
         for p in cur.ordered_passes():
             for v in p.variants:
                 n = p.iters.get(v, 0)

@@ -55,10 +55,10 @@ def failed(m, op, variant):
 def raw_cell(m, b, variant, key):
     """Cell in ticks per call, or None."""
     f = b.figures.get((variant, key))
-    if f is None or not f.values:
+    if f is None or not f.centi:
         return None
-    c = A.Cell.of(f.values, failed(m, b.op, variant),
-                  lambda: series(m, b, f.values))
+    vs = f.values
+    c = A.Cell.of(vs, failed(m, b.op, variant), lambda: series(m, b, vs))
     c.quantum = resolution(m, b)
     return c
 
@@ -407,15 +407,16 @@ def class_cells(m, op, keep=None):
             cells = {}
             for v in dict.fromkeys(v for b in mb for v in b.variants):
                 figs = [b.figures.get((v, n)) for b, n in keys]
-                if any(f is None or not f.values for f in figs) or \
+                if any(f is None or not f.centi for f in figs) or \
                         failed(m, op, v):
                     continue
-                reps = min(len(f.values) for f in figs)
-                sums = [sum(f.values[r] for f in figs) for r in range(reps)]
+                vals = [f.values for f in figs]
+                reps = min(len(vs) for vs in vals)
+                sums = [sum(vs[r] for vs in vals) for r in range(reps)]
                 # The engine's sums are of figures taken at 0 or more, as
                 # the answer's (harness/decide/answer_strings.c).
                 cells[v] = A.Cell.of(sums, series=versus.Series(
-                    [sum(versus.centi(f.values[r]) for f in figs) for r in range(reps)],
+                    [sum(versus.centi(vs[r]) for vs in vals) for r in range(reps)],
                     (resolution(m, mb[0]) or 1) * versus.CENTI))
             if cells:
                 what = "n=%d" % lo if lo == hi else "n=%d-%d" % (lo, hi)

@@ -41,6 +41,7 @@ def summary_parts(machines, tie=S.DEFAULT_TIE):
         if strings:
             out += ["", strings] + strings_answer_lines(m)
         out.append("")
+        m.forget_derived()
         yield "\n".join(out)
 
 
