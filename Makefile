@@ -295,8 +295,8 @@ bench: deps all
 # failed), keeping what it adds under build/fuzz/corpus/ and what fails
 # under build/fuzz/artifacts/. make test needs no clang: make sanitized
 # builds the same targets with gcc and the same sanitizers, with a main()
-# that runs each seed once (tests/test_fuzz_seeds.py), and pagebench-linux
-# sanitized (tests/test_linux.py runs suite=strings with it).
+# that runs each seed once (tests/fuzz/test_fuzz_seeds.py), and pagebench-linux
+# sanitized (tests/host/test_linux.py runs suite=strings with it).
 CLANG	?= clang
 FUZZ_SECONDS ?= 60
 # The longest input tried: a seed cut there still starts as a machine's

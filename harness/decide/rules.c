@@ -4,7 +4,7 @@
  * (harness/decide/answer.c): the one evaluator, the first-row reading
  * three-valued (a log that names no CPU: tests/unit/test_rules_logic.c);
  * the report reads the answer lines and evaluates no rule
- * (tests/test_report_decides_nothing.py).
+ * (tests/report/test_report_decides_nothing.py).
  */
 #include <stddef.h>
 #include "cpu/cpu.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Self-tests of every CPU at once and of the watchdog, for
- * tests/test_smp.py: selftest=smp (and nosipi) starts a call on every
+ * tests/boot/test_smp.py: selftest=smp (and nosipi) starts a call on every
  * CPU at one TSC deadline and checks each ran once, on its own CPU, no
  * earlier than asked; selftest=hang and hang-ap hang on purpose, ud-ap
  * faults on an AP.

@@ -2,7 +2,7 @@
 /*
  * selftest=map: map_device() on the live page tables, where no QEMU can
  * put a framebuffer: beyond the first 512 GiB, so that it needs a page
- * directory pointer table of its own. tests/test_screen.py plugs memory
+ * directory pointer table of its own. tests/boot/test_screen.py plugs memory
  * in there (a pc-dimm at SELFTEST_MAP_ADDR), so a pattern must read back.
  */
 #include "lib/out.h"

@@ -1,7 +1,7 @@
 """The log grammar: every line kind a pagebench log may hold, the pass
 ids and the old variant names, as data. scripts/pbreport/grammar.py builds
 the parser from it; scripts/docs-grammar writes docs/log-format.md's
-tables from it (tests/test_log_grammar.py holds them equal). Each kind
+tables from it (tests/report/test_log_grammar.py holds them equal). Each kind
 is (kind, what the line is, its regular expression after the tag, notes
 in Markdown); the expressions match the text after "(PB) " whole."""
 

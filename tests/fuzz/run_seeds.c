@@ -4,7 +4,7 @@
  * through LLVMFuzzerTestOneInput() once, in a build with gcc's
  * AddressSanitizer and UndefinedBehaviorSanitizer (make sanitized), so
  * that make test catches a regression on the seeds and the inputs that
- * once failed without fuzzing (tests/test_fuzz_seeds.py). A sanitizer's
+ * once failed without fuzzing (tests/fuzz/test_fuzz_seeds.py). A sanitizer's
  * report ends the program with its status; otherwise "ran N inputs".
  */
 #include <stdio.h>

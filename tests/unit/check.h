@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The C unit tests' one reporting protocol, read by tests/test_unit.py:
+ * The C unit tests' one reporting protocol, read by tests/unit/test_unit.py:
  * a line per check, "ok NAME", "FAIL NAME: why" or "skip NAME: why"; the
  * program exits 1 when anything failed (return check_exit() from main).
  */
