@@ -14,7 +14,7 @@
 #include "harness/decide/prefer.h"
 #include "tools/answer_lines.h"
 #include "variants/passes.h"
-#include "variants/strings.h"
+#include "variants/string_variants.h"
 #include "variants/variants.h"
 
 #define FIELDS_MAX	40

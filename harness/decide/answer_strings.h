@@ -24,7 +24,7 @@
 #include "harness/decide/answers.h"
 #include "harness/options/options.h"
 #include "harness/measure/strings_figures.h"
-#include "variants/strings.h"
+#include "variants/string_variants.h"
 
 /*
  * The memset and memcpy decisions of every mode, class and pick from

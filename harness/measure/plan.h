@@ -12,7 +12,7 @@
 #include "cpu/cpu.h"
 #include "harness/options/options.h"
 #include "variants/passes.h"
-#include "variants/strings.h"
+#include "variants/string_variants.h"
 #include "variants/variants.h"
 
 struct plan {

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "harness/options/options.h"
 #include "harness/measure/strings_plan.h"
-#include "variants/strings.h"
+#include "variants/string_variants.h"
 
 /* Rows of strings.def, counted at compile time to size the totals. */
 enum {

@@ -9,7 +9,7 @@
 #include "harness/options/internal.h"
 #include "lib/out.h"
 #include "lib/run.h"
-#include "variants/strings.h"
+#include "variants/string_variants.h"
 
 static const char *program_name(enum program h)
 {

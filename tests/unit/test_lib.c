@@ -21,7 +21,7 @@
 #include "harness/options/internal.h"	/* the table's rows, for their defaults */
 #include "harness/measure/epochs.h"
 #include "harness/measure/plan.h"
-#include "variants/strings.h"
+#include "variants/string_variants.h"
 #include "variants/variants.h"
 #include "tests/unit/check.h"
 

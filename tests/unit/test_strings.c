@@ -39,7 +39,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "variants/strings.h"
+#include "variants/string_variants.h"
 #include "cpu/live.h"
 #include "tests/unit/abi.h"
 #include "tests/unit/check.h"

@@ -26,7 +26,7 @@
 #include "harness/measure/plan.h"
 #include "lib/run.h"
 #include "harness/measure/suites/strings.h"
-#include "variants/strings.h"
+#include "variants/string_variants.h"
 #include "tests/unit/check.h"
 
 /* ---- the routines ---- */

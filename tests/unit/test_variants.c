@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "variants/variants.h"
-#include "variants/strings.h"
+#include "variants/string_variants.h"
 #include "cpu/live.h"
 #include "tests/unit/abi.h"
 

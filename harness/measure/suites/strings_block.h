@@ -17,7 +17,7 @@
 #include "harness/measure/progress.h"
 #include "harness/measure/strings_figures.h"
 #include "harness/measure/strings_plan.h"
-#include "variants/strings.h"
+#include "variants/string_variants.h"
 
 /* Rows of strings.def, counted at compile time to size the result arrays. */
 enum {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The short-string variant table, built from strings.def. */
-#include "variants/strings.h"
+#include "variants/string_variants.h"
 
 #define STRING_OP_memset	STRING_MEMSET
 #define STRING_OP_memcpy	STRING_MEMCPY

@@ -13,8 +13,8 @@
  * rax, rcx, rdx, rsi, rdi, r8-r11, the flags (DF stays clear), k and
  * vector registers; nothing else.
  */
-#ifndef PB_STRINGS_H
-#define PB_STRINGS_H
+#ifndef PB_STRING_VARIANTS_H
+#define PB_STRING_VARIANTS_H
 
 #include <stddef.h>
 #include "cpu/cpu.h"
