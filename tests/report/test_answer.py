@@ -12,6 +12,7 @@ import glob
 import html
 import json
 import os
+import tempfile
 import re
 import sys
 import unittest
@@ -542,6 +543,21 @@ class Commit(unittest.TestCase):
                      "pagebench f1x7ure", "time=30s",
                      "Reproduce: build/bin/pagebench-linux passes=l1,l1f,l2,l2f,mem"):
             self.assertIn(word, flat)
+
+    def test_reproduce_leaves_out_log(self):
+        """A rerun of the command as pasted must run: the first run's
+        log= file exists, and pagebench-linux refuses to overwrite it."""
+        with open(ZEN_A) as f:
+            text = f.read()
+        self.assertIn("\n(PB) cmdline: passes=", text)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "zen.log")
+            with open(path, "w") as f:
+                f.write(text.replace("(PB) cmdline: passes=", "(PB) cmdline: log=/tmp/x.log passes=", 1))
+            out, _ = self.commit("--kernel", "linux", path)
+        flat = " ".join(out.split())
+        self.assertIn("Reproduce: build/bin/pagebench-linux passes=l1,l1f,l2,l2f,mem", flat)
+        self.assertNotIn("log=", flat)
 
     def test_three_logs(self):
         """Two runs of one CPU combined (pagebench-decide --combine), a
