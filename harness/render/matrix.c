@@ -129,6 +129,17 @@ static unsigned int width_of(const char *s)
 	return w;
 }
 
+/*
+ * What a line costs of the page's width: its bytes. A terminal shows
+ * "→" in one column, but a C locale's wc -L, a pager without UTF-8 or a
+ * mail reader counts three; the page fits width either way. Columns are
+ * still aligned by width_of().
+ */
+static unsigned int room_of(const char *s)
+{
+	return (unsigned int)len_of(s);
+}
+
 /* Appends to buf (of len): printf's way, never past its end. */
 static void add(char *buf, size_t len, const char *s)
 {
@@ -648,7 +659,7 @@ static void wrap(const char *first, const char *text)
 		word[n] = '\0';
 		if (!n)
 			break;
-		if (words && width_of(line) + 1 + width_of(word) > m.st->width) {
+		if (words && room_of(line) + 1 + room_of(word) > m.st->width) {
 			emit(line);
 			fmt_snprintf(line, sizeof(line), "  %s", word);
 		} else {
@@ -746,8 +757,8 @@ static unsigned int table_lines(const struct table *t, const unsigned int *cols,
 		/* rstrip */
 		for (at = (unsigned int)len_of(row); at && row[at - 1] == ' '; at--)
 			row[at - 1] = '\0';
-		if (width_of(row) > widest)
-			widest = width_of(row);
+		if (room_of(row) > widest)
+			widest = room_of(row);
 		if (out)
 			emit(row);
 	}

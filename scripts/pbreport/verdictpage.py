@@ -15,9 +15,16 @@ WIDTH, HEIGHT = 100, 40
 MATRIX_MIN = 18
 
 
+# A line's room is its bytes, as the engine's matrix counts it
+# (harness/render/matrix.c, room_of()): "≥" is one column on a terminal
+# but three to a C locale's wc -L or a mail reader, and the page fits
+# either way. textwrap counts characters, so each character beyond ASCII
+# carries a NUL per extra byte while it wraps.
 def wrap(label, text):
-    return textwrap.wrap(text, WIDTH, initial_indent="%s: " % label if label else "",
-                         subsequent_indent="  ", break_on_hyphens=False)
+    padded = "".join(c + "\0" * (len(c.encode()) - 1) for c in text)
+    return [l.replace("\0", "") for l in
+            textwrap.wrap(padded, WIDTH, initial_indent="%s: " % label if label else "",
+                          subsequent_indent="  ", break_on_hyphens=False)]
 
 
 def only(m, kernel=None, functions=None):
