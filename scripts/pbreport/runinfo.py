@@ -122,10 +122,9 @@ def command(m):
     if prog == "pagebench-linux":
         # Where the log went is not how it was measured, and a rerun with
         # the same log= is refused: that file exists.
-        opts = [o for o in opts if not o.startswith("log=")]
+        return " ".join(["build/bin/pagebench-linux"] +
+                        [o for o in opts if not o.startswith("log=")])
     quoted = " ".join(opts)
-    if prog == "pagebench-linux":
-        return "build/bin/pagebench-linux" + (" " + quoted if opts else "")
     if prog == "pagebench.ko":
         return "scripts/run-linux-module" + (
             ' --append "%s"' % quoted if opts else "")
